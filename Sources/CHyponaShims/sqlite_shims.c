@@ -1,0 +1,3 @@
+#include "ht_sqlite.h"
+
+sqlite3_destructor_type ht_sqlite_transient(void) { return SQLITE_TRANSIENT; }

@@ -1,0 +1,78 @@
+import COpenSSL
+
+/// The project's only door to OpenSSL's libcrypto: hashes, HMAC, the CSPRNG and a
+/// constant-time comparison. Nothing else imports `COpenSSL`.
+public enum Crypto {
+    /// Initialises libcrypto without its atexit handler. OpenSSL's atexit cleanup races Swift's
+    /// runtime teardown on libdispatch threads (double free at exit); swift-corelibs-foundation
+    /// calls `OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT)` before `curl_global_init` for this
+    /// reason, and so do we. Idempotent.
+    public static func initialize() {
+        _ = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil)
+    }
+
+    /// OpenSSL's version string, e.g. "OpenSSL 3.0.x ...".
+    public static var libraryVersion: String {
+        String(cString: OpenSSL_version(OPENSSL_VERSION))
+    }
+
+    /// SHA-256 of `bytes`.
+    public static func sha256<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+        let input = Array(bytes)
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        input.withUnsafeBufferPointer { inPtr in
+            digest.withUnsafeMutableBufferPointer { outPtr in
+                _ = SHA256(inPtr.baseAddress, inPtr.count, outPtr.baseAddress)
+            }
+        }
+        return digest
+    }
+
+    /// HMAC-SHA256 of `message` under `key`.
+    public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        key.withUnsafeBufferPointer { k in
+            message.withUnsafeBufferPointer { m in
+                out.withUnsafeMutableBufferPointer { o in
+                    _ = HMAC(EVP_sha256(), k.baseAddress, Int32(k.count), m.baseAddress, m.count,
+                             o.baseAddress, &length)
+                }
+            }
+        }
+        return Array(out.prefix(Int(length)))
+    }
+
+    /// `count` bytes from OpenSSL's CSPRNG (seeded from the OS). Throws if the generator fails,
+    /// which must never be papered over with a weaker source.
+    public static func randomBytes(_ count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let ok = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(count)) }
+        guard ok == 1 else { throw CryptoError(operation: "RAND_bytes", code: ERR_get_error()) }
+        return bytes
+    }
+
+    /// Compares two byte strings in time that depends only on their length (`CRYPTO_memcmp`).
+    public static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.isEmpty { return true }
+        return a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in CRYPTO_memcmp(pa.baseAddress, pb.baseAddress, pa.count) == 0 }
+        }
+    }
+
+    /// Lower-case hexadecimal rendering.
+    public static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 0x0f)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// A libcrypto call that failed, with OpenSSL's error code.
+public struct CryptoError: Error, CustomStringConvertible {
+    public let operation: String
+    public let code: UInt
+    public var description: String { "\(operation) failed (OpenSSL error \(code))" }
+}

@@ -1,0 +1,2 @@
+import Testing
+@Test func placeholderHTJSONTests() { #expect(Bool(true)) }

@@ -1,0 +1,2 @@
+import Testing
+@Test func placeholderHyponaTrackCoreTests() { #expect(Bool(true)) }
