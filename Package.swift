@@ -52,6 +52,8 @@ let package = Package(
                     swiftSettings: swift6),
         .testTarget(name: "HyponaTrackKitTests", dependencies: ["HyponaTrackKit", "HyponaTrackCore", "HTJSON"],
                     swiftSettings: swift6),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: swift6),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swift6),
         .testTarget(name: "WrapperSmokeTests", dependencies: ["SQLite", "HTTPClient", "HTTPServer", "Crypto"],
                     swiftSettings: swift6),
     ]
