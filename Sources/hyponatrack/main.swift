@@ -1,1 +1,4 @@
-print("hyponatrack")
+import Foundation
+import HyponaTrackKit
+
+exit(CLI.run(Array(CommandLine.arguments.dropFirst())))

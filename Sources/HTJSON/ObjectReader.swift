@@ -1,0 +1,91 @@
+/// Reads one JSON object field by field, with the JSON path of every field at hand, and refuses
+/// what it was not asked for: `finish()` reports the first member nobody read as `unknown_field`
+/// (typos must not be silently dropped).
+///
+///     let r = try ObjectReader(json, path: "profile")
+///     let age = try r.required("age", JSONRead.integer(18...110))
+///     let bmi = try r.optional("bmi", JSONRead.number(12...70))
+///     try r.finish()
+public final class ObjectReader {
+    public let path: String
+    public let object: JSONObject
+    private var consumed = Set<String>()
+
+    public init(_ value: JSONValue, path: String = "") throws(FieldError) {
+        guard case .object(let object) = value else {
+            throw FieldError.invalid(path.isEmpty ? nil : path, "expected an object, got \(value.typeName)")
+        }
+        self.object = object
+        self.path = path
+    }
+
+    public func fieldPath(_ key: String) -> String { jsonPath(path, key) }
+
+    /// Whether the member is present (null included).
+    public func has(_ key: String) -> Bool { object[key] != nil }
+
+    /// The raw member, marking it read.
+    public func raw(_ key: String) -> JSONValue? {
+        consumed.insert(key)
+        return object[key]
+    }
+
+    /// A member that must be present and non-null.
+    public func required<T>(_ key: String, _ read: JSONRead<T>) throws(FieldError) -> T {
+        guard let value = raw(key) else { throw FieldError.invalid(fieldPath(key), "is required") }
+        if value.isNull { throw FieldError.invalid(fieldPath(key), "must not be null") }
+        return try read.convert(value, fieldPath(key))
+    }
+
+    /// A member that may be absent or null (both read as nil).
+    public func optional<T>(_ key: String, _ read: JSONRead<T>) throws(FieldError) -> T? {
+        guard let value = raw(key), !value.isNull else { return nil }
+        return try read.convert(value, fieldPath(key))
+    }
+
+    /// A member whose absence, null and value mean different things (merge semantics).
+    public func presence<T>(_ key: String, _ read: JSONRead<T>) throws(FieldError) -> Presence<T> {
+        guard let value = raw(key) else { return .absent }
+        if value.isNull { return .null }
+        return .value(try read.convert(value, fieldPath(key)))
+    }
+
+    /// An array member; absent or null gives nil. Each element is converted with its index path.
+    public func optionalArray<T>(_ key: String, maxCount: Int = 1000,
+                                 _ element: (JSONValue, String) throws(FieldError) -> T) throws(FieldError) -> [T]? {
+        guard let value = raw(key), !value.isNull else { return nil }
+        guard case .array(let items) = value else {
+            throw FieldError.invalid(fieldPath(key), "expected an array, got \(value.typeName)")
+        }
+        guard items.count <= maxCount else { throw FieldError.invalid(fieldPath(key), "more than \(maxCount) items") }
+        var out: [T] = []
+        out.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() { out.append(try element(item, jsonPath(fieldPath(key), index: i))) }
+        return out
+    }
+
+    /// Refuses a member by name (e.g. fields only staff may set) if present.
+    public func refuse(_ key: String, _ message: String) throws(FieldError) {
+        if has(key) { throw FieldError(.notAllowed, field: fieldPath(key), message) }
+    }
+
+    /// Fails on the first member that no accessor read.
+    public func finish() throws(FieldError) {
+        for key in object.keys where !consumed.contains(key) {
+            throw FieldError(.unknownField, field: fieldPath(key), "unknown field")
+        }
+    }
+}
+
+/// Absent, explicitly null, or a value.
+public enum Presence<T> {
+    case absent
+    case null
+    case value(T)
+
+    public var value: T? { if case .value(let v) = self { return v } else { return nil } }
+    public var isAbsent: Bool { if case .absent = self { return true } else { return false } }
+}
+
+extension Presence: Sendable where T: Sendable {}
+extension Presence: Equatable where T: Equatable {}

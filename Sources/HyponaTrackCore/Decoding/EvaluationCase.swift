@@ -1,0 +1,62 @@
+import HTJSON
+
+/// One case of the offline evaluator (product.md, "`evaluate`"): a profile, its days, the date
+/// to evaluate and optionally the expected result.
+public struct EvaluationCase: Sendable {
+    public struct Expectation: Sendable, Equatable {
+        public var level: Level?
+        public var riskClass: RiskClass?
+        public var riskScore: Int?
+        public var reasons: [String]?
+    }
+
+    public var id: String
+    public var description: String?
+    public var profile: PatientProfile
+    public var days: [DailyEntry]
+    public var evaluateDate: LocalDate
+    public var expect: Expectation?
+
+    /// Decodes one case object or an array of them.
+    public static func decodeAll(_ json: JSONValue, rules: RuleSet) throws(FieldError) -> [EvaluationCase] {
+        if case .array(let items) = json {
+            var cases: [EvaluationCase] = []
+            for (i, item) in items.enumerated() { cases.append(try decode(item, path: "[\(i)]", rules: rules)) }
+            return cases
+        }
+        return [try decode(json, path: "", rules: rules)]
+    }
+
+    public static func decode(_ json: JSONValue, path: String, rules: RuleSet) throws(FieldError) -> EvaluationCase {
+        let r = try ObjectReader(json, path: path)
+        let id = try r.required("id", .string(length: 1...128))
+        let description = try r.optional("description", .string(length: 0...10_000))
+        let profile = try ProfileDecoder.decode(try r.required("profile", .any), path: r.fieldPath("profile"), rules: rules)
+        var dates = Set<LocalDate>()
+        let days = try r.optionalArray("days", maxCount: 120) { v, p throws(FieldError) -> DailyEntry in
+            let day = try DayDecoder.decode(v, path: p)
+            guard dates.insert(day.date).inserted else { throw FieldError.invalid(jsonPath(p, "date"), "\(day.date) appears twice") }
+            return day
+        } ?? []
+        let evaluateDate = try r.required("evaluateDate", Reads.localDate)
+        let expect = try r.optional("expect", .any).map { v throws(FieldError) in
+            try decodeExpectation(v, path: r.fieldPath("expect"))
+        }
+        try r.finish()
+        return EvaluationCase(id: id, description: description, profile: profile, days: days,
+                              evaluateDate: evaluateDate, expect: expect)
+    }
+
+    static func decodeExpectation(_ json: JSONValue, path: String) throws(FieldError) -> Expectation {
+        let r = try ObjectReader(json, path: path)
+        let e = Expectation(
+            level: try r.optional("level", .oneOf(["green", "yellow", "red"])).flatMap { Level(rawValue: $0) },
+            riskClass: try r.optional("riskClass", .oneOf(RiskClass.allCases.map(\.rawValue))).flatMap { RiskClass(rawValue: $0) },
+            riskScore: try r.optional("riskScore", .integer(0...1000)),
+            reasons: try r.optionalArray("reasons", maxCount: 50) { v, p throws(FieldError) in
+                try JSONRead.oneOf(ReasonCode.allCases.map(\.rawValue)).convert(v, p)
+            })
+        try r.finish()
+        return e
+    }
+}

@@ -1,0 +1,74 @@
+/// One local day of a patient's data (product.md, case/day format). Every value is optional:
+/// a parameter with no data that day is not evaluated.
+public struct DailyEntry: Sendable, Equatable {
+    public var date: LocalDate
+    public var weightMorningKg: Double?
+    public var weightEveningKg: Double?
+    public var fluidIntakeMl: Double?
+    public var urineSG: Double?
+    /// The day's total (set, not added).
+    public var vomitingEpisodes: Int?
+    public var emergencySymptoms: Set<EmergencySymptom>
+    public var symptoms: [SymptomEntry]
+    public var reactionTests: [ReactionTest]
+    public var tappingTests: [TappingTest]
+    public var desmopressinDoses: [DesmopressinDose]
+    /// Entered by staff only.
+    public var labSodium: [LabSodium]
+    public var steps: Int?
+    public var hrvSdnnMs: Double?
+    public var sleepMinutes: Int?
+    public var restingHeartRate: Int?
+
+    public init(date: LocalDate, weightMorningKg: Double? = nil, weightEveningKg: Double? = nil,
+                fluidIntakeMl: Double? = nil, urineSG: Double? = nil, vomitingEpisodes: Int? = nil,
+                emergencySymptoms: Set<EmergencySymptom> = [], symptoms: [SymptomEntry] = [],
+                reactionTests: [ReactionTest] = [], tappingTests: [TappingTest] = [],
+                desmopressinDoses: [DesmopressinDose] = [], labSodium: [LabSodium] = [],
+                steps: Int? = nil, hrvSdnnMs: Double? = nil, sleepMinutes: Int? = nil, restingHeartRate: Int? = nil) {
+        self.date = date
+        self.weightMorningKg = weightMorningKg
+        self.weightEveningKg = weightEveningKg
+        self.fluidIntakeMl = fluidIntakeMl
+        self.urineSG = urineSG
+        self.vomitingEpisodes = vomitingEpisodes
+        self.emergencySymptoms = emergencySymptoms
+        self.symptoms = symptoms
+        self.reactionTests = reactionTests
+        self.tappingTests = tappingTests
+        self.desmopressinDoses = desmopressinDoses
+        self.labSodium = labSodium
+        self.steps = steps
+        self.hrvSdnnMs = hrvSdnnMs
+        self.sleepMinutes = sleepMinutes
+        self.restingHeartRate = restingHeartRate
+    }
+
+    /// Morning check complete = morning weight and a morning symptom entry (clinical-rules §6).
+    public var morningCheckComplete: Bool {
+        weightMorningKg != nil && symptoms.contains { $0.slot == .morning }
+    }
+
+    /// Evening check complete = evening weight and an evening symptom entry.
+    public var eveningCheckComplete: Bool {
+        weightEveningKg != nil && symptoms.contains { $0.slot == .evening }
+    }
+
+    /// Whether the patient submitted anything at all this day (staff lab values do not count;
+    /// clinical-rules §8, `no_data_2d`).
+    public var hasPatientData: Bool {
+        weightMorningKg != nil || weightEveningKg != nil || fluidIntakeMl != nil || urineSG != nil
+            || vomitingEpisodes != nil || !emergencySymptoms.isEmpty || !symptoms.isEmpty
+            || !reactionTests.isEmpty || !tappingTests.isEmpty || !desmopressinDoses.isEmpty
+            || steps != nil || hrvSdnnMs != nil || sleepMinutes != nil || restingHeartRate != nil
+    }
+
+    /// The day's lowest lab sodium, nil without lab values.
+    public var lowestLabSodium: Double? { labSodium.map(\.value).min() }
+}
+
+/// Symptoms that send the patient to emergency services at once (red trigger `emergency_symptom`).
+public enum EmergencySymptom: String, Sendable, CaseIterable, Comparable {
+    case seizure, collapse, drowsiness
+    public static func < (a: EmergencySymptom, b: EmergencySymptom) -> Bool { a.rawValue < b.rawValue }
+}
