@@ -8,6 +8,13 @@ public struct EvaluationCase: Sendable {
         public var riskClass: RiskClass?
         public var riskScore: Int?
         public var reasons: [String]?
+
+        public init(level: Level? = nil, riskClass: RiskClass? = nil, riskScore: Int? = nil, reasons: [String]? = nil) {
+            self.level = level
+            self.riskClass = riskClass
+            self.riskScore = riskScore
+            self.reasons = reasons
+        }
     }
 
     public var id: String
