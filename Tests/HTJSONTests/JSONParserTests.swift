@@ -1,0 +1,67 @@
+import Testing
+import HTJSON
+
+@Suite struct JSONParserTests {
+    @Test func parsesEveryValueKindAndKeepsMemberOrder() throws {
+        let v = try JSONParser.parse(#"{"b": [1, 2.5, -3e2], "a": {"t": true, "f": false, "n": null}, "s": "x\u00e9\n"}"#)
+        guard case .object(let o) = v else { Issue.record("not an object"); return }
+        #expect(o.keys == ["b", "a", "s"])
+        #expect(o["b"] == [1, 2.5, -300])
+        #expect(o["s"] == "xé\n")
+    }
+
+    @Test(arguments: ["", "{", "[1,]", "{\"a\":1,}", "01", "1.", "NaN", "'a'", "{\"a\" 1}", "[1] 2", "\"\\x\"",
+                      "\"tab\there\"", "{\"a\":1,\"a\":2}", "1e999", "\"\\ud800\""])
+    func refusesMalformedOrAmbiguousJSON(text: String) {
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(text) }
+    }
+
+    @Test func refusesNestingDeeperThanTheLimit() {
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(deep) }
+        let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect(throws: Never.self) { try JSONParser.parse(ok) }
+    }
+
+    @Test func refusesInvalidUTF8() {
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+    }
+
+    @Test func decodesSurrogatePairs() throws {
+        #expect(try JSONParser.parse(#""\ud83d\ude00""#) == "😀")
+    }
+
+    @Test func serializationRoundTrips() throws {
+        let v: JSONValue = ["level": "red", "pod": 7, "value": 1.0172, "reasons": [["code": "confusion"]], "x": nil,
+                            "text": "quote \" backslash \\ control \u{01}"]
+        let text = JSONSerializer.string(v)
+        #expect(try JSONParser.parse(text) == v)
+        #expect(JSONSerializer.string(v, pretty: true).contains("\n  \"pod\": 7"))
+    }
+
+    @Test func integralNumbersAreWrittenWithoutAFraction() {
+        #expect(JSONSerializer.string([140.0, 1.5, -2.0]) == "[140,1.5,-2]")
+    }
+}
+
+@Suite struct ObjectReaderTests {
+    @Test func reportsTheFirstUnreadMemberAsUnknown() throws {
+        let r = try ObjectReader(["a": 1, "typo": 2], path: "x")
+        _ = try r.required("a", .integer(0...5))
+        #expect(throws: FieldError(.unknownField, field: "x.typo", "unknown field")) { try r.finish() }
+    }
+
+    @Test func distinguishesAbsentNullAndValue() throws {
+        let r = try ObjectReader(["n": nil, "v": 2])
+        #expect(try r.presence("n", .integer(0...5)) == .null)
+        #expect(try r.presence("v", .integer(0...5)) == .value(2))
+        #expect(try r.presence("missing", .integer(0...5)) == .absent)
+    }
+
+    @Test func outOfRangeNamesTheRange() throws {
+        let r = try ObjectReader(["vas": 11], path: "symptoms[0]")
+        #expect(throws: FieldError(.invalidValue, field: "symptoms[0].vas", "11 is outside 0–10")) {
+            try r.required("vas", .integer(0...10))
+        }
+    }
+}

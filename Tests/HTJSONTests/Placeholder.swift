@@ -1,2 +1,0 @@
-import Testing
-@Test func placeholderHTJSONTests() { #expect(Bool(true)) }

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import HTJSON
+@testable import HyponaTrackCore
+import HyponaTrackKit
+
+/// Loading the rule files validates them and names the offending file and key.
+@Suite struct RulesValidationTests {
+    func files() throws -> [String: [UInt8]] {
+        var out: [String: [UInt8]] = [:]
+        for name in RuleSet.fileNames { out[name] = Array(try Data(contentsOf: Repo.config.appendingPathComponent(name))) }
+        return out
+    }
+
+    func parse(_ files: [String: [UInt8]]) throws(RulesError) -> RuleSet {
+        try RuleSet.parse(riskModel: files["risk-model.json"]!, thresholds: files["thresholds.json"]!,
+                          reminders: files["reminders.json"]!, instructions: files["instructions.json"]!, version: "test")
+    }
+
+    /// Replaces the first occurrence of `old` in a file.
+    func edited(_ file: String, _ old: String, _ new: String) throws -> [String: [UInt8]] {
+        var f = try files()
+        let text = String(decoding: f[file]!, as: UTF8.self)
+        #expect(text.contains(old), "fixture text not found: \(old)")
+        f[file] = Array(text.replacingOccurrences(of: old, with: new).utf8)
+        return f
+    }
+
+    func expectRulesError(file: String, key: String?, _ f: [String: [UInt8]]) {
+        do {
+            _ = try parse(f)
+            Issue.record("expected \(file) \(key ?? "") to be refused")
+        } catch {
+            #expect(error.file == file)
+            #expect(error.key == key)
+        }
+    }
+
+    @Test func theShippedRulesLoad() throws {
+        let rules = try RulesLoader.load(directory: Repo.config)
+        #expect(rules.version.count == 16)
+        #expect(rules.thresholds.groups.count == 6)
+    }
+
+    @Test func aMisspelledKeyIsNamed() throws {
+        expectRulesError(file: "thresholds.json", key: "scaled.weight_gain_pct.yelow",
+                         try edited("thresholds.json", "\"yellow\": 1.5", "\"yelow\": 1.5"))
+    }
+
+    @Test func aWrongTypeIsNamed() throws {
+        expectRulesError(file: "risk-model.json", key: "katA.stalkDeviation",
+                         try edited("risk-model.json", "\"stalkDeviation\": 2", "\"stalkDeviation\": \"2\""))
+    }
+
+    @Test func aRedThresholdCloserThanYellowIsRefused() throws {
+        expectRulesError(file: "thresholds.json", key: "scaled.symptom_score.red",
+                         try edited("thresholds.json", "\"yellow\": 10, \"red\": 20", "\"yellow\": 10, \"red\": 5"))
+    }
+
+    @Test func aCodeInNoGroupIsRefused() throws {
+        expectRulesError(file: "thresholds.json", key: "groups",
+                         try edited("thresholds.json", "\"possible_di\": [\"possible_di\"]", "\"possible_di\": []"))
+    }
+
+    @Test func aReminderInsideQuietHoursIsRefused() throws {
+        expectRulesError(file: "reminders.json", key: "checkTimes.evening",
+                         try edited("reminders.json", "\"evening\": \"20:00\"", "\"evening\": \"22:30\""))
+    }
+
+    @Test func aMissingLanguageIsRefused() throws {
+        expectRulesError(file: "instructions.json", key: "levels.red.de",
+                         try edited("instructions.json", "\"de\": \"Bitte gehen Sie", "\"fr\": \"Bitte gehen Sie"))
+    }
+
+    @Test func instructionsMustSayNotAMedicalDevice() throws {
+        expectRulesError(file: "instructions.json", key: "disclaimer.en",
+                         try edited("instructions.json", "not a validated medical device", "a study tool"))
+    }
+
+    @Test func malformedJSONNamesTheFile() throws {
+        expectRulesError(file: "reminders.json", key: nil, try edited("reminders.json", "{", "{,"))
+    }
+
+    @Test func anyByteChangeInAnyFileChangesTheVersion() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in RuleSet.fileNames {
+            try FileManager.default.copyItem(at: Repo.config.appendingPathComponent(name), to: dir.appendingPathComponent(name))
+        }
+        let before = try RulesLoader.load(directory: dir).version
+        #expect(before == Fixtures.rules.version)
+        let url = dir.appendingPathComponent("instructions.json")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        try text.replacingOccurrences(of: "continue your daily checks", with: "continue your daily checks!")
+            .write(to: url, atomically: true, encoding: .utf8)
+        #expect(try RulesLoader.load(directory: dir).version != before)
+    }
+
+    @Test func aMissingFileIsNamed() {
+        #expect(throws: RulesError.self) {
+            try RulesLoader.load(directory: URL(fileURLWithPath: "/nonexistent"))
+        }
+    }
+}

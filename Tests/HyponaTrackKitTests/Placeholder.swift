@@ -1,2 +1,0 @@
-import Testing
-@Test func placeholderHyponaTrackKitTests() { #expect(Bool(true)) }
