@@ -1,2 +1,0 @@
-import Testing
-@Test func placeholderSQLite() { #expect(Bool(true)) }
