@@ -69,11 +69,13 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// ISO 8601 with the stored offset; seconds always, milliseconds only when present.
     public var description: String {
-        let localSeconds = epochSeconds + Double(utcOffsetSeconds)
-        let whole = Int(localSeconds.rounded(.down))
+        // Round to whole milliseconds before splitting, so .9996 s carries into the next second
+        // instead of printing as ".1000" (which would parse back as .1 s).
+        let localMillis = Int(((epochSeconds + Double(utcOffsetSeconds)) * 1000).rounded())
+        let whole = localMillis.floorDiv(1000)
+        let millis = localMillis - whole * 1000
         let day = whole.floorDiv(86_400)
         let secondOfDay = whole - day * 86_400
-        let millis = Int(((localSeconds - Double(whole)) * 1000).rounded())
         var s = "\(LocalDate(daysSinceEpoch: day))T\(LocalDate.pad(secondOfDay / 3600, 2)):"
             + "\(LocalDate.pad(secondOfDay % 3600 / 60, 2)):\(LocalDate.pad(secondOfDay % 60, 2))"
         if millis > 0 { s += "." + LocalDate.pad(millis, 3) }

@@ -12,8 +12,7 @@ public struct MonitoringWindow: Sendable, Equatable {
     ///   - withdrawalDate: the local date of withdrawal; monitoring ends the day before.
     public init(profile: PatientProfile, rules: ReminderRules, alertPODs: [Int] = [], withdrawalDate: LocalDate? = nil) {
         let extendByHistology = profile.histology.map { rules.extendForHistologies.contains($0) } ?? false
-        let extendByAlert = alertPODs.contains { $0 >= rules.extendWhenAlertFromPOD && $0 <= rules.monitoringPODs.upperBound }
-            || alertPODs.contains { $0 > rules.monitoringPODs.upperBound && $0 <= rules.extendedToPOD }
+        let extendByAlert = alertPODs.contains { $0 >= rules.extendWhenAlertFromPOD && $0 <= rules.extendedToPOD }
         extended = extendByHistology || extendByAlert
         first = profile.date(ofPOD: rules.monitoringPODs.lowerBound)
         var last = profile.date(ofPOD: extended ? rules.extendedToPOD : rules.monitoringPODs.upperBound)
