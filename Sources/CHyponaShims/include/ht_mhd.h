@@ -15,8 +15,8 @@ const char *ht_mhd_version(void);
 typedef void *(*ht_mhd_uri_log_callback)(void *cls, const char *uri,
                                          struct MHD_Connection *connection);
 
-/// Everything `ht_mhd_start` turns into MHD options. Zero / NULL / -1 means "leave MHD's
-/// default" for every field, so Swift can start from a zeroed struct.
+/// Everything `ht_mhd_start` turns into MHD options. Zero / NULL means "leave MHD's default"
+/// for every field except `listen_fd`, where 0 is a real descriptor: set it to -1 for none.
 struct ht_mhd_start_options {
     /// `MHD_FLAG` bits (threading mode, MHD_USE_ITC, MHD_USE_IPv6, ...).
     unsigned int flags;
