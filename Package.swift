@@ -11,7 +11,7 @@ let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "HyponaTrack",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hyponatrackd", targets: ["hyponatrackd"]),
         .executable(name: "hyponatrack", targets: ["hyponatrack"]),

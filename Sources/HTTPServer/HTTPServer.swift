@@ -1,0 +1,176 @@
+import CHyponaShims
+import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server over libmicrohttpd that calls one synchronous handler per request.
+///
+/// The handler runs on libmicrohttpd's threads and may block (see ``HTTPServerThreading``
+/// for what that costs). The server buffers the whole body (up to
+/// ``HTTPServerConfiguration/maxBodyBytes``), so the handler sees a complete request.
+/// Routing, JSON and authentication live above this type.
+///
+/// ```swift
+/// HTTPServer.ignoreSIGPIPE()
+/// let server = try HTTPServer(configuration: .init(port: 8080)) { request in
+///     .json(.ok, #"{"status":"ok"}"#)
+/// }
+/// try SystemdNotifier.notify("READY=1")
+/// // … on SIGTERM:
+/// server.stop(timeout: .seconds(10))
+/// ```
+///
+/// Thread-safe. Do not call ``stop(timeout:)`` from inside the handler: stopping joins the
+/// handler's own thread.
+public final class HTTPServer: Sendable {
+    /// The port the server listens on: the configured one, or the kernel's pick for port 0.
+    /// 0 for a Unix-domain listen socket.
+    public let boundPort: UInt16
+
+    private let core: ServerCore
+    private let lifecycle: Mutex<Lifecycle>
+
+    private struct Lifecycle {
+        var daemon: OpaquePointer?
+        /// Whether the listen socket came from outside (systemd) and may be shared.
+        var socketIsInherited: Bool
+        var drained = true
+    }
+
+    /// Starts serving at once.
+    ///
+    /// - Parameters:
+    ///   - configuration: Address, limits and thread model.
+    ///   - accessLog: Called once the response to a request has been sent (or its
+    ///     connection ended), on the MHD thread that served it, so keep it quick. Carries no
+    ///     query string, headers or body.
+    ///   - diagnostics: libmicrohttpd's own error messages and the server's complaints about
+    ///     invalid handler output, one line each; nil discards them.
+    ///   - handler: Turns a request into a response. Called concurrently on MHD threads.
+    /// - Throws: ``HTTPServerError`` for an invalid configuration or when libmicrohttpd
+    ///   cannot start (e.g. the port is taken).
+    public init(
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)? = nil,
+        diagnostics: (@Sendable (String) -> Void)? = nil,
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) throws(HTTPServerError) {
+        try Self.validate(configuration)
+        let core = ServerCore(maxBodyBytes: configuration.maxBodyBytes, handler: handler,
+                              accessLog: accessLog, diagnostics: diagnostics)
+        var address = try configuration.listenSocket == nil
+            ? SocketAddress.bindable(host: configuration.host, port: configuration.port)
+            : SocketAddress.Bindable()
+
+        let cls = Unmanaged.passUnretained(core).toOpaque()
+        var options = ht_mhd_start_options()
+        options.flags = Self.flags(for: configuration, ipv6: address.isIPv6, logging: diagnostics != nil)
+        options.port = configuration.port
+        options.listen_fd = configuration.listenSocket ?? -1
+        if case .pool(let threads) = configuration.threading { options.thread_pool_size = UInt32(threads) }
+        options.connection_limit = UInt32(configuration.connectionLimit)
+        options.per_ip_connection_limit = UInt32(configuration.perIPConnectionLimit)
+        options.connection_timeout_seconds = UInt32(configuration.connectionTimeoutSeconds)
+        options.connection_memory_limit = configuration.connectionMemoryLimit
+        options.access_handler = MHDCallbacks.accessHandler
+        options.access_handler_cls = cls
+        options.notify_completed = MHDCallbacks.requestCompleted
+        options.notify_completed_cls = cls
+        options.uri_log = MHDCallbacks.uriLog
+        options.uri_log_cls = cls
+        options.logger = MHDCallbacks.logger
+        options.logger_cls = cls
+
+        let daemon = withUnsafePointer(to: &address.storage) { storage in
+            storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { bindAddress in
+                options.bind_address = configuration.listenSocket == nil ? bindAddress : nil
+                return ht_mhd_start(&options)
+            }
+        }
+        guard let daemon else {
+            let target = configuration.listenSocket.map { "listen socket \($0)" }
+                ?? "\(configuration.host) port \(configuration.port)"
+            throw HTTPServerError(.startFailed, "libmicrohttpd could not start on \(target)", errno: errno)
+        }
+        self.core = core
+        self.boundPort = ht_mhd_bound_port(daemon)
+        self.lifecycle = Mutex(Lifecycle(daemon: daemon, socketIsInherited: configuration.listenSocket != nil))
+    }
+
+    deinit {
+        stop(timeout: .zero)
+    }
+
+    /// Requests received but not yet fully answered (a gauge for metrics; also what
+    /// ``stop(timeout:)`` waits for).
+    public var inFlightRequests: Int { core.inFlight.value }
+
+    /// Stops gracefully; safe to call more than once and from several threads.
+    ///
+    /// 1. `MHD_quiesce_daemon`: MHD stops accepting. For a socket the server opened itself,
+    ///    the listen socket is also shut down, so new clients are refused at once instead of
+    ///    queueing in the kernel backlog. An inherited (systemd) socket is left alone: its
+    ///    backlog belongs to the next instance.
+    /// 2. Waits up to `timeout` for in-flight requests to be answered. Responses sent
+    ///    meanwhile carry `Connection: close`.
+    /// 3. `MHD_stop_daemon`: closes remaining connections. This joins MHD's threads, so a
+    ///    handler still running is waited for regardless of `timeout`.
+    ///
+    /// - Returns: true if every in-flight request finished within `timeout`.
+    @discardableResult
+    public func stop(timeout: Duration = .seconds(10)) -> Bool {
+        lifecycle.withLock { state in
+            guard let daemon = state.daemon else { return state.drained }
+            core.isStopping.store(true, ordering: .relaxed)
+            // "the caller is responsible for closing the returned socket; however, if MHD is
+            // run using threads ... it must not be closed until AFTER #MHD_stop_daemon has
+            // been called" (microhttpd.h, MHD_quiesce_daemon). shutdown() is not close():
+            // the descriptor stays valid, the kernel just stops listening on it.
+            let listenFD = MHD_quiesce_daemon(daemon)
+            if listenFD >= 0, !state.socketIsInherited {
+                _ = shutdown(listenFD, Int32(SHUT_RDWR))
+            }
+            state.drained = core.inFlight.waitUntilZero(timeout: timeout)
+            MHD_stop_daemon(daemon)
+            if listenFD >= 0 { _ = close(listenFD) }
+            state.daemon = nil
+            return state.drained
+        }
+    }
+
+    // MARK: - Setup
+
+    private static func flags(for configuration: HTTPServerConfiguration, ipv6: Bool, logging: Bool) -> UInt32 {
+        // MHD_USE_ITC: "It's required for use of #MHD_quiesce_daemon" (microhttpd.h).
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue
+        switch configuration.threading {
+        case .pool: flags |= MHD_USE_EPOLL.rawValue
+        case .threadPerConnection: flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
+        }
+        if ipv6 { flags |= MHD_USE_IPv6.rawValue }
+        if logging { flags |= MHD_USE_ERROR_LOG.rawValue }
+        return flags
+    }
+
+    private static func validate(_ configuration: HTTPServerConfiguration) throws(HTTPServerError) {
+        func require(_ condition: Bool, _ message: String) throws(HTTPServerError) {
+            if !condition { throw HTTPServerError(.invalidConfiguration, message) }
+        }
+        let limit = Int(UInt32.max)
+        try require((1...limit).contains(configuration.connectionLimit), "connectionLimit must be at least 1")
+        try require((0...limit).contains(configuration.perIPConnectionLimit), "perIPConnectionLimit must not be negative")
+        try require((0...limit).contains(configuration.connectionTimeoutSeconds),
+                    "connectionTimeoutSeconds must not be negative")
+        try require(configuration.connectionMemoryLimit >= 4096, "connectionMemoryLimit must be at least 4096 bytes")
+        try require(configuration.maxBodyBytes >= 0, "maxBodyBytes must not be negative")
+        if case .pool(let threads) = configuration.threading {
+            try require((1...1024).contains(threads), "the thread pool needs 1 to 1024 threads")
+            try require(threads <= configuration.connectionLimit,
+                        "connectionLimit (\(configuration.connectionLimit)) must be at least the pool size (\(threads)): MHD splits it between the pool threads")
+        }
+        if let fd = configuration.listenSocket { try require(fd >= 0, "listenSocket must be a valid descriptor") }
+    }
+}

@@ -1,0 +1,25 @@
+/// Minimal JSON string quoting for the server's own error bodies. The transport module does
+/// not depend on the JSON module; this is the one place it writes JSON.
+enum JSONText {
+    /// `text` as a JSON string literal (RFC 8259 §7: quote, backslash and control
+    /// characters escaped).
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+        return out
+    }
+}

@@ -1,0 +1,45 @@
+import CHyponaShims
+import CMicroHTTPD
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The C entry points handed to libmicrohttpd. They are non-capturing closures stored in
+/// static properties of this file (never top-level code in `main.swift`, whose closures are
+/// main-actor isolated and trap when MHD calls them from its threads). Each one only
+/// recovers the `ServerCore` from its `cls` pointer (passed unretained: the server keeps the
+/// core alive until after `MHD_stop_daemon`) and forwards.
+enum MHDCallbacks {
+    static let accessHandler: MHD_AccessHandlerCallback = {
+        cls, connection, url, method, _, uploadData, uploadSize, slot in
+        guard let cls, let connection, let uploadSize, let slot else { return .NO }
+        return core(cls).access(connection: connection, method: method, url: url,
+                                uploadData: uploadData, uploadSize: uploadSize, slot: slot)
+    }
+
+    static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, termination in
+        guard let cls else { return }
+        core(cls).requestCompleted(slot, termination: termination)
+    }
+
+    static let uriLog: ht_mhd_uri_log_callback = { cls, uri, _ in
+        guard let cls else { return nil }
+        return core(cls).requestStarted(rawTarget: uri)
+    }
+
+    /// MHD_OPTION_EXTERNAL_LOGGER gets a printf format and a `va_list`; format it here.
+    static let logger: MHD_LogCallback = { cls, format, arguments in
+        guard let cls, let format, let arguments, let diagnostics = core(cls).diagnostics else { return }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        _ = vsnprintf(&buffer, buffer.count, format, arguments)
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        var message = String(decoding: bytes, as: UTF8.self)
+        while message.last?.isNewline == true { message.removeLast() }
+        diagnostics(message)
+    }
+
+    private static func core(_ cls: UnsafeMutableRawPointer) -> ServerCore {
+        Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    }
+}

@@ -1,0 +1,245 @@
+import CHyponaShims
+import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The state libmicrohttpd's callbacks reach through their `cls` pointer, and the request
+/// life cycle they drive. Shared by all MHD threads, so everything here is immutable,
+/// atomic, or internally locked.
+final class ServerCore: Sendable {
+    typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    let maxBodyBytes: Int
+    /// Past this many body bytes we stop being polite: the connection is dropped instead of
+    /// reading on just to be able to send a 413.
+    let discardLimit: Int
+    let handler: Handler
+    let accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)?
+    let diagnostics: (@Sendable (String) -> Void)?
+    let inFlight = InFlightCounter()
+    /// Set by `stop`; responses then carry `Connection: close` so keep-alive clients leave.
+    let isStopping = Atomic<Bool>(false)
+
+    init(
+        maxBodyBytes: Int,
+        handler: @escaping Handler,
+        accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)?,
+        diagnostics: (@Sendable (String) -> Void)?
+    ) {
+        self.maxBodyBytes = maxBodyBytes
+        self.discardLimit = max(maxBodyBytes * 4, 1 << 20)
+        self.handler = handler
+        self.accessLog = accessLog
+        self.diagnostics = diagnostics
+    }
+
+    // MARK: - Request life cycle
+
+    /// URI log callback: a request line has arrived. Returns the retained context that MHD
+    /// passes back as `*req_cls`.
+    func requestStarted(rawTarget: UnsafePointer<CChar>?) -> UnsafeMutableRawPointer {
+        let bytes = rawTarget.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
+        inFlight.increment()
+        return Unmanaged.passRetained(RequestContext(rawTarget: bytes)).toOpaque()
+    }
+
+    /// Completion callback: the response was sent, or the connection ended. Balances
+    /// `requestStarted`.
+    func requestCompleted(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                          termination: MHD_RequestTerminationCode) {
+        guard let slot, let raw = slot.pointee else { return }
+        slot.pointee = nil
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+        if let status = context.status, let accessLog {
+            accessLog(HTTPAccessLogEntry(
+                method: context.method,
+                path: context.logPath,
+                status: status,
+                durationSeconds: Self.seconds(ContinuousClock.now - context.started),
+                bodyBytes: context.responseBodyBytes,
+                clientAddress: context.clientAddress,
+                requestID: context.requestID,
+                completed: termination == .REQUEST_TERMINATED_COMPLETED_OK))
+        }
+        inFlight.decrement()
+    }
+
+    /// The access handler, called several times per request: once when the headers are
+    /// parsed, once per body chunk, then a final time with `*upload_data_size == 0`, when
+    /// the response is queued. Only then, because "The response cannot be queued when this
+    /// callback is called to process the client upload data" (microhttpd.h).
+    func access(
+        connection: OpaquePointer,
+        method: UnsafePointer<CChar>?,
+        url: UnsafePointer<CChar>?,
+        uploadData: UnsafePointer<CChar>?,
+        uploadSize: UnsafeMutablePointer<Int>,
+        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        if slot.pointee == nil {
+            // Only if MHD skipped the URI log callback; `url` is then already unescaped.
+            slot.pointee = requestStarted(rawTarget: url)
+        }
+        guard let raw = slot.pointee else { return .NO }
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+
+        switch context.phase {
+        case .awaitingHeaders:
+            context.phase = .receivingBody
+            context.method = HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "")
+            context.clientAddress = SocketAddress.ipString(ht_mhd_client_address(connection))
+            if shouldRejectBodyUpFront(connection) {
+                return queue(tooLargeResponse(), on: connection, for: context)
+            }
+            return .YES
+
+        case .receivingBody:
+            let size = uploadSize.pointee
+            if size > 0 {
+                receiveChunk(uploadData, size: size, into: context)
+                // The chunk is only valid during this call, hence the copy above.
+                // "the method must update this value to the number of bytes NOT processed"
+                uploadSize.pointee = 0
+                return context.discardedBodyBytes > discardLimit ? .NO : .YES
+            }
+            let response = context.bodyTooLarge ? tooLargeResponse() : respond(to: connection, context)
+            return queue(response, on: connection, for: context)
+
+        case .responded:
+            // A response went out before the body (413 on Content-Length); MHD may still
+            // hand us the body of methods other than POST/PUT. Swallow it.
+            uploadSize.pointee = 0
+            return .YES
+        }
+    }
+
+    // MARK: - Body
+
+    private func receiveChunk(_ data: UnsafePointer<CChar>?, size: Int, into context: RequestContext) {
+        if !context.bodyTooLarge, context.body.count + size <= maxBodyBytes, let data {
+            context.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size))
+            return
+        }
+        if !context.bodyTooLarge {
+            context.bodyTooLarge = true
+            context.discardedBodyBytes = context.body.count
+            context.body = []
+        }
+        context.discardedBodyBytes += size
+    }
+
+    /// Answer 413 before reading the body only when that cannot cost the client its answer:
+    /// it sent `Expect: 100-continue` (so it waits for us and sends no body), or the body
+    /// is so large that we would not read it anyway. Otherwise a client that already sent
+    /// its body would see the connection reset instead of the 413, so we read and discard.
+    private func shouldRejectBodyUpFront(_ connection: OpaquePointer) -> Bool {
+        guard let lengthText = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+            let length = UInt64(String(cString: lengthText)), length > UInt64(maxBodyBytes)
+        else { return false }
+        if length > UInt64(discardLimit) { return true }
+        guard let expect = MHD_lookup_connection_value(connection, .HEADER_KIND, "Expect") else { return false }
+        return String(cString: expect).lowercased() == "100-continue"
+    }
+
+    private func tooLargeResponse() -> HTTPResponse {
+        .jsonError(.payloadTooLarge, code: "too_large",
+                   message: "The request body is larger than the limit of \(maxBodyBytes) bytes.")
+    }
+
+    // MARK: - Handler
+
+    /// Builds the `HTTPRequest` and runs the handler. A request we cannot represent becomes
+    /// a 400 here; the handler never sees it.
+    private func respond(to connection: OpaquePointer, _ context: RequestContext) -> HTTPResponse {
+        let target: RequestTarget
+        do {
+            target = try RequestTarget(parsing: context.rawTarget)
+        } catch {
+            return .jsonError(.badRequest, code: "bad_request", message: error.message)
+        }
+        context.logPath = target.path
+        let request = HTTPRequest(
+            method: context.method,
+            path: target.path,
+            rawPath: target.rawPath,
+            rawQuery: target.rawQuery,
+            query: target.query,
+            headers: MHDRequestHeaders.read(from: connection),
+            body: context.body,
+            clientAddress: context.clientAddress,
+            requestID: context.requestID)
+        context.body = []
+        return handler(request)
+    }
+
+    // MARK: - Response
+
+    /// Hands `response` to MHD. `.RESPMEM_MUST_COPY`: MHD copies the bytes, so the Swift
+    /// array may go away when we return.
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer,
+                       for context: RequestContext) -> MHD_Result {
+        context.phase = .responded
+        let checked = validated(response)
+        guard let mhdResponse = makeMHDResponse(checked, requestID: context.requestID) else {
+            return .NO  // out of memory in MHD: dropping the connection is all that is left
+        }
+        defer { MHD_destroy_response(mhdResponse) }  // MHD keeps its own reference once queued
+        context.status = checked.status
+        context.responseBodyBytes = checked.body.count
+        return MHD_queue_response(connection, UInt32(checked.status.rawValue), mhdResponse)
+    }
+
+    /// Replaces a response MHD would refuse with a 500, so the client gets a clear answer and
+    /// the operator a diagnostic instead of a dropped connection.
+    private func validated(_ response: HTTPResponse) -> HTTPResponse {
+        var problem: String?
+        if !response.status.isValid {
+            problem = "handler returned status \(response.status), outside 100-599"
+        } else if let bad = response.headers.first(where: { !Self.isSendable($0) }) {
+            problem = "handler returned an invalid header field \"\(bad.name)\""
+        }
+        guard let problem else { return response }
+        diagnostics?(problem)
+        return .jsonError(.internalServerError, code: "internal",
+                          message: "The server could not produce a valid response.")
+    }
+
+    private func makeMHDResponse(_ response: HTTPResponse, requestID: String) -> OpaquePointer? {
+        let created = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                                            .RESPMEM_MUST_COPY)
+        }
+        guard let created else { return nil }
+        for field in response.headers where !HTTPHeaders.namesMatch(field.name, "Content-Length") {
+            _ = MHD_add_response_header(created, field.name, field.value)
+        }
+        if !response.headers.contains("X-Request-Id") {
+            _ = MHD_add_response_header(created, "X-Request-Id", requestID)
+        }
+        if isStopping.load(ordering: .relaxed) {
+            // MHD closes the connection after a response carrying "Connection: close".
+            _ = MHD_add_response_header(created, "Connection", "close")
+        }
+        return created
+    }
+
+    /// What MHD_add_response_header accepts: a token name and a value without CR, LF or NUL
+    /// (header injection). Checked up front so a refusal cannot silently drop a header.
+    private static func isSendable(_ field: HTTPHeaders.Field) -> Bool {
+        let tokenExtras = Array("!#$%&'*+-.^_`|~".utf8)
+        let nameOK = !field.name.isEmpty && field.name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
+                || tokenExtras.contains(byte)
+        }
+        let valueOK = field.value.utf8.allSatisfy { $0 != 0x0D && $0 != 0x0A && $0 != 0 }
+        return nameOK && valueOK
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,197 @@
+import Dispatch
+import HTTPServer
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Start, graceful stop, limits and the access log.
+@Suite struct ServerLifecycleTests {
+    /// Runs `body` on another thread and returns a gate that opens when it has finished.
+    private func inBackground(_ body: @escaping @Sendable () -> Void) -> Gate {
+        let done = Gate()
+        DispatchQueue.global().async {
+            body()
+            done.open()
+        }
+        return done
+    }
+
+    @Test(arguments: [HTTPServerThreading.pool(threads: 4), .threadPerConnection])
+    func stopWaitsForTheInFlightSlowRequestThenRefusesConnections(_ threading: HTTPServerThreading) throws {
+        let entered = Gate(), release = Gate()
+        let server = try HTTPServer(configuration: testConfiguration { $0.threading = threading }) { request in
+            if request.path == "/slow" {
+                entered.open()
+                _ = release.wait()
+            }
+            return .text(.ok, "done " + request.path)
+        }
+        let port = server.boundPort
+        let slowResponse = Mutex<RawHTTPResponse?>(nil)
+        let slowFinished = inBackground {
+            let response = try? RawHTTPClient.exchange(port: port, "GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+            slowResponse.withLock { $0 = response }
+        }
+        #expect(entered.wait())
+
+        let drained = Atomic<Bool>(false)
+        let stopReturned = inBackground { drained.store(server.stop(timeout: .seconds(20)), ordering: .relaxed) }
+
+        // While the slow request is still running, new clients are already refused…
+        #expect(waitUntil { RawHTTPClient.connectionRefused(port: port) })
+        #expect(server.inFlightRequests == 1)
+        #expect(!stopReturned.wait(seconds: 0.2))
+
+        // …and once it finishes, it is answered in full and stop returns.
+        release.open()
+        #expect(slowFinished.wait())
+        #expect(stopReturned.wait())
+        let response = try #require(slowResponse.withLock { $0 })
+        #expect(response.status == 200)
+        #expect(response.bodyText == "done /slow")
+        #expect(response.header("Connection")?.lowercased() == "close")
+        let stopDrained = drained.load(ordering: .relaxed)
+        #expect(stopDrained)
+        #expect(server.inFlightRequests == 0)
+        #expect(RawHTTPClient.connectionRefused(port: port))
+    }
+
+    @Test func stopReportsWhenTheTimeoutPassedFirst() throws {
+        let entered = Gate(), release = Gate()
+        let server = try HTTPServer(configuration: testConfiguration()) { _ in
+            entered.open()
+            _ = release.wait()
+            return .text(.ok, "late")
+        }
+        let port = server.boundPort
+        let clientDone = inBackground { _ = try? RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\r\nHost: t\r\n\r\n") }
+        #expect(entered.wait())
+
+        let drained = Atomic<Bool>(true)
+        let stopReturned = inBackground { drained.store(server.stop(timeout: .milliseconds(50)), ordering: .relaxed) }
+        // MHD_stop_daemon joins the thread that is running the handler, so stop cannot return
+        // before the handler does; it only reports that the timeout was exceeded.
+        #expect(waitUntil { RawHTTPClient.connectionRefused(port: port) })
+        #expect(!stopReturned.wait(seconds: 0.3))
+        release.open()
+        #expect(stopReturned.wait())
+        #expect(clientDone.wait())
+        let stopDrained = drained.load(ordering: .relaxed)
+        #expect(!stopDrained)
+        #expect(server.inFlightRequests == 0)
+    }
+
+    @Test func stopIsIdempotentAndSafeFromSeveralThreads() throws {
+        let server = try HTTPServer(configuration: testConfiguration()) { _ in .text(.ok, "x") }
+        #expect(try RawHTTPClient.exchange(port: server.boundPort, "GET / HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+
+        let results = Mutex<[Bool]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let drained = server.stop(timeout: .seconds(1))
+            results.withLock { $0.append(drained) }
+        }
+
+        #expect(results.withLock { $0 } == [true, true, true, true])
+        #expect(server.stop())
+    }
+
+    @Test func accessLogHasPathStatusAndIDButNoQuery() throws {
+        let entries = Recorder<HTTPAccessLogEntry>()
+        let server = try HTTPServer(configuration: testConfiguration(), accessLog: { entries.append($0) }) { _ in
+            .text(.accepted, "12345")
+        }
+        defer { server.stop() }
+
+        let response = try RawHTTPClient.exchange(
+            port: server.boundPort,
+            "POST /api/entries?token=s3cret HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer s3cret\r\nContent-Length: 2\r\n\r\n{}")
+
+        #expect(waitUntil { entries.count == 1 })
+        let entry = try #require(entries.last)
+        #expect(entry.method == .post)
+        #expect(entry.path == "/api/entries")
+        #expect(entry.status == .accepted)
+        #expect(entry.bodyBytes == 5)
+        #expect(entry.clientAddress == "127.0.0.1")
+        #expect(entry.requestID == response.header("X-Request-Id"))
+        #expect(entry.completed)
+        #expect(entry.durationSeconds >= 0 && entry.durationSeconds < 10)
+        #expect(!String(describing: entry).contains("s3cret"))
+    }
+
+    @Test func perIPConnectionLimitIsHonoured() throws {
+        let server = try HTTPServer(configuration: testConfiguration { $0.perIPConnectionLimit = 2 }) { _ in
+            .text(.ok, "x")
+        }
+        defer { server.stop() }
+        let request = "GET / HTTP/1.1\r\nHost: t\r\n\r\n"
+
+        // Two kept-alive connections, each proven accepted by a completed exchange.
+        let first = try RawHTTPClient(port: server.boundPort)
+        let second = try RawHTTPClient(port: server.boundPort)
+        for client in [first, second] {
+            try client.send(request)
+            #expect(try client.readResponse().status == 200)
+        }
+        // "If the same IP tries to establish more than the specified number of connections,
+        // they will be immediately rejected." (microhttpd.h)
+        let third = try RawHTTPClient(port: server.boundPort)
+        try? third.send(request)
+        #expect(third.isClosedByPeer())
+
+        // The existing ones still work.
+        try first.send(request)
+        #expect(try first.readResponse().status == 200)
+    }
+
+    @Test func servesAnInheritedListeningSocket() throws {
+        let fd = try makeListeningSocket()
+        let server = try HTTPServer(configuration: testConfiguration { $0.listenSocket = fd }) { _ in .text(.ok, "inherited") }
+        let port = server.boundPort
+
+        #expect(port != 0)
+        #expect(try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\r\nHost: t\r\n\r\n").bodyText == "inherited")
+        #expect(server.stop())
+        #expect(RawHTTPClient.connectionRefused(port: port))
+    }
+
+    @Test func startFailsClearlyWhenThePortIsTaken() throws {
+        let first = try HTTPServer(configuration: testConfiguration()) { _ in .text(.ok, "x") }
+        defer { first.stop() }
+
+        let diagnostics = Recorder<String>()
+        #expect {
+            _ = try HTTPServer(configuration: testConfiguration { $0.port = first.boundPort },
+                               diagnostics: { diagnostics.append($0) }) { _ in .text(.ok, "y") }
+        } throws: { error in
+            (error as? HTTPServerError)?.code == .startFailed
+        }
+        // libmicrohttpd's own explanation reaches the diagnostics hook, not stderr.
+        #expect(diagnostics.all.contains { $0.lowercased().contains("bind") })
+    }
+
+    @Test func hostNamesAndBadLimitsAreRejectedBeforeStarting() {
+        #expect(throws: HTTPServerError.self) {
+            _ = try HTTPServer(configuration: testConfiguration { $0.host = "localhost" }) { _ in .text(.ok, "") }
+        }
+        #expect(throws: HTTPServerError.self) {
+            _ = try HTTPServer(configuration: testConfiguration { $0.connectionLimit = 2 }) { _ in .text(.ok, "") }
+        }
+    }
+
+    /// A TCP socket bound to 127.0.0.1:0 and listening, as systemd would pass it.
+    private func makeListeningSocket() throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(fd >= 0 && bound == 0 && listen(fd, 16) == 0)
+        return fd
+    }
+}
