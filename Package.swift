@@ -4,7 +4,7 @@ import PackageDescription
 // Layout (see README "Architecture"):
 // - C system libraries are wrapped one each (CSQLite, CCurl, CMicroHTTPD, COpenSSL) and only
 //   imported by their single Swift wrapper (SQLite, HTTPClient, HTTPServer, Crypto).
-// - CHyponaShims holds the typed C functions Swift cannot import (variadics, cast macros).
+// - C*Shims hold the typed C functions Swift cannot import (variadics, cast macros), one per library.
 // - HyponaTrackCore is the pure clinical core: no I/O, no clock, no C.
 // - HyponaTrackKit is the application layer shared by the daemon and the CLI.
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -22,14 +22,15 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
-        .target(name: "CHyponaShims", dependencies: ["CSQLite", "CCurl", "CMicroHTTPD"],
-                path: "Sources/CHyponaShims"),
+        .target(name: "CSQLiteShims", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CMHDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
 
         // MARK: Thin wrappers, one per C library
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
-        .target(name: "SQLite", dependencies: ["CSQLite", "CHyponaShims"], swiftSettings: swift6),
-        .target(name: "HTTPClient", dependencies: ["CCurl", "CHyponaShims", "Crypto"], swiftSettings: swift6),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CHyponaShims"], swiftSettings: swift6),
+        .target(name: "SQLite", dependencies: ["CSQLite", "CSQLiteShims"], swiftSettings: swift6),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShims", "Crypto"], swiftSettings: swift6),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMHDShims"], swiftSettings: swift6),
 
         // MARK: Pure Swift
         .target(name: "HTJSON", swiftSettings: swift6),
@@ -37,12 +38,20 @@ let package = Package(
         .target(name: "HyponaTrackKit",
                 dependencies: ["HyponaTrackCore", "HTJSON", "Crypto"],
                 swiftSettings: swift6),
+        // The daemon's application: store, security, audit, API, lifecycle.
+        .target(name: "HyponaTrackServer",
+                dependencies: ["HyponaTrackCore", "HyponaTrackKit", "HTJSON", "Crypto", "SQLite", "HTTPServer"],
+                swiftSettings: swift6),
+        // The command line: offline evaluator and the staff commands (an HTTP client of the daemon).
+        .target(name: "HyponaTrackCLI",
+                dependencies: ["HyponaTrackKit", "HyponaTrackCore", "HTJSON", "HTTPClient"],
+                swiftSettings: swift6),
 
         // MARK: Executables
         .executableTarget(name: "hyponatrackd",
-                          dependencies: ["HyponaTrackKit", "SQLite", "HTTPClient", "HTTPServer", "Crypto"],
+                          dependencies: ["HyponaTrackServer", "HyponaTrackKit", "Crypto"],
                           swiftSettings: swift6),
-        .executableTarget(name: "hyponatrack", dependencies: ["HyponaTrackKit"], swiftSettings: swift6),
+        .executableTarget(name: "hyponatrack", dependencies: ["HyponaTrackCLI"], swiftSettings: swift6),
         .executableTarget(name: "bench-core", dependencies: ["HyponaTrackCore", "HyponaTrackKit"],
                           path: "Benchmarks/bench-core", swiftSettings: swift6),
 
@@ -50,8 +59,14 @@ let package = Package(
         .testTarget(name: "HTJSONTests", dependencies: ["HTJSON"], swiftSettings: swift6),
         .testTarget(name: "HyponaTrackCoreTests", dependencies: ["HyponaTrackCore", "HyponaTrackKit", "HTJSON"],
                     swiftSettings: swift6),
-        .testTarget(name: "HyponaTrackKitTests", dependencies: ["HyponaTrackKit", "HyponaTrackCore", "HTJSON"],
+        .testTarget(name: "HyponaTrackKitTests", dependencies: ["HyponaTrackKit", "HyponaTrackCLI", "HyponaTrackCore", "HTJSON"],
                     swiftSettings: swift6),
+        .testTarget(name: "HyponaTrackServerTests",
+                    dependencies: ["HyponaTrackServer", "HyponaTrackCore", "HyponaTrackKit", "HTJSON", "SQLite", "Crypto"],
+                    swiftSettings: swift6),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"], swiftSettings: swift6),
+        // Runs the real hyponatrackd and hyponatrack binaries (built first by scripts/test).
+        .testTarget(name: "IntegrationTests", dependencies: ["HTJSON", "HTTPClient", "Crypto"], swiftSettings: swift6),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: swift6),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swift6),
         .testTarget(name: "WrapperSmokeTests", dependencies: ["SQLite", "HTTPClient", "HTTPServer", "Crypto"],

@@ -1,5 +1,5 @@
 import CCurl
-import CHyponaShims
+import CCurlShims
 
 /// Facts about the linked libcurl.
 public enum CurlLibrary {

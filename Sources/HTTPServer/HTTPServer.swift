@@ -1,4 +1,4 @@
-import CHyponaShims
+import CMHDShims
 import CMicroHTTPD
 import Synchronization
 

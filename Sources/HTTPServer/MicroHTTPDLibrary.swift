@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import CHyponaShims
+import CMHDShims
 
 /// Facts about the linked libmicrohttpd.
 public enum MicroHTTPDLibrary {

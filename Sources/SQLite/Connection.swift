@@ -1,4 +1,4 @@
-import CHyponaShims
+import CSQLiteShims
 import CSQLite
 import Foundation
 

@@ -1,4 +1,4 @@
-import CHyponaShims
+import CSQLiteShims
 import CSQLite
 
 /// One prepared SQL statement (`sqlite3_stmt`), owned by this object and finalized by

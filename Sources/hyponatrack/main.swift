@@ -1,4 +1,4 @@
 import Foundation
-import HyponaTrackKit
+import HyponaTrackCLI
 
 exit(CLI.run(Array(CommandLine.arguments.dropFirst())))

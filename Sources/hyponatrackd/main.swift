@@ -1,7 +1,6 @@
 import Foundation
 import Crypto
 import HyponaTrackKit
-import HTTPClient
 import HTTPServer
 import SQLite
 
@@ -13,7 +12,7 @@ if arguments.contains("--help") {
     print("Usage: hyponatrackd [--version] [--check-rules DIR]\nThe daemon (HTTP API, storage, sync) is not built yet.")
     exit(0)
 }
-print("hyponatrackd \(HyponaTrackVersion.string) (SQLite \(SQLiteLibrary.version), libcurl \(CurlLibrary.version), "
+print("hyponatrackd \(HyponaTrackVersion.string) (SQLite \(SQLiteLibrary.version), libcurl \("-"), "
       + "libmicrohttpd \(MicroHTTPDLibrary.version), \(Crypto.libraryVersion))")
 if let i = arguments.firstIndex(of: "--check-rules"), i + 1 < arguments.count {
     do {

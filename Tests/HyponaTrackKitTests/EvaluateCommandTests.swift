@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import HTJSON
-@testable import HyponaTrackKit
+@testable import HyponaTrackCLI
+import HyponaTrackKit
 
 /// `hyponatrack evaluate` through the CLI entry point, with its printed output captured.
 @Suite struct EvaluateCommandTests {

@@ -1,4 +1,5 @@
 import Foundation
+import HyponaTrackKit
 
 /// Where the CLI writes (injectable so tests can read what a command printed).
 public struct CLIOutput: Sendable {
@@ -50,9 +51,4 @@ public enum CLI {
             return ExitCode.usage
         }
     }
-}
-
-/// The product version, shared by the daemon and the CLI.
-public enum HyponaTrackVersion {
-    public static let string = "0.1.0"
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTJSON
 import HyponaTrackCore
+import HyponaTrackKit
 
 /// `hyponatrack evaluate FILE [--check] [--rules DIR]` — offline, no server.
 enum EvaluateCommand {

@@ -1,0 +1,2 @@
+import Testing
+@Test func placeholderIntegrationTests() { #expect(Bool(true)) }
