@@ -20,5 +20,11 @@ enum Reads {
     static var timeZone: JSONRead<String> {
         JSONRead.string(length: 1...64, expected: "an IANA time zone such as Europe/Berlin") { ZoneRules(identifier: $0) != nil }
     }
-    static func code(_ allowed: [String: Int]) -> JSONRead<String> { .oneOf(allowed.keys.sorted()) }
+    /// One of the rule set's codes; nil accepts any identifier-shaped code.
+    static func code(_ allowed: [String: Int]?) -> JSONRead<String> {
+        guard let allowed else {
+            return .string(length: 1...64, expected: "a code") { $0.utf8.allSatisfy(ValueRanges.isIdentifierByte) }
+        }
+        return .oneOf(allowed.keys.sorted())
+    }
 }

@@ -30,24 +30,11 @@ public enum DayDecoder {
         day.fluidIntakeMl = try r.optional("fluidIntakeMl", .number(ValueRanges.fluidIntakeMl))
         day.urineSG = try r.optional("urineSG", .number(ValueRanges.urineSG))
         day.vomitingEpisodes = try r.optional("vomitingEpisodes", .integer(ValueRanges.vomitingEpisodes))
-        day.emergencySymptoms = Set(try r.optionalArray("emergencySymptoms", maxCount: 10) { v, p throws(FieldError) in
-            EmergencySymptom(rawValue: try JSONRead.oneOf(EmergencySymptom.allCases.map(\.rawValue)).convert(v, p))!
-        } ?? [])
-        day.symptoms = try items(r, "symptoms", date) { i, t throws(FieldError) in try symptom(i, time: t) }
-        day.reactionTests = try items(r, "reactionTests", date) { i, t throws(FieldError) in
-            ReactionTest(id: try i.required("id", Reads.itemId), time: t,
-                         medianMs: try i.required("medianMs", .number(ValueRanges.reactionTimeMs)),
-                         meanMs: try i.required("meanMs", .number(ValueRanges.reactionTimeMs)),
-                         errors: try i.required("errors", .integer(ValueRanges.reactionErrors)))
-        }
-        day.tappingTests = try items(r, "tappingTests", date) { i, t throws(FieldError) in
-            TappingTest(id: try i.required("id", Reads.itemId), time: t, taps: try i.required("taps", .integer(ValueRanges.taps)),
-                        durationSeconds: try i.required("durationSeconds", .number(ValueRanges.tappingSeconds)))
-        }
-        day.desmopressinDoses = try items(r, "desmopressinDoses", date) { i, t throws(FieldError) in
-            DesmopressinDose(id: try i.required("id", Reads.itemId), time: t,
-                             doseMcg: try i.required("doseMcg", .number(ValueRanges.desmopressinMcg)))
-        }
+        day.emergencySymptoms = Set(try r.optionalArray("emergencySymptoms", maxCount: 10, emergencySymptom) ?? [])
+        day.symptoms = try items(r, "symptoms", date, symptom)
+        day.reactionTests = try items(r, "reactionTests", date, reactionTest)
+        day.tappingTests = try items(r, "tappingTests", date, tappingTest)
+        day.desmopressinDoses = try items(r, "desmopressinDoses", date, desmopressinDose)
         if options.allowLabSodium {
             day.labSodium = try items(r, "labSodium", date, idRequired: false) { i, t throws(FieldError) in
                 LabSodium(id: try i.optional("id", Reads.itemId), time: t, value: try i.required("value", .number(ValueRanges.sodium)))
@@ -73,6 +60,27 @@ public enum DayDecoder {
             nausea: try i.required("nausea", item), headache: try i.required("headache", item),
             fatigue: try i.required("fatigue", item), confusion: try i.required("confusion", item),
             muscleCramps: try i.required("muscleCramps", item), vas: try i.required("vas", .integer(ValueRanges.vas)))
+    }
+
+    static func reactionTest(_ i: ObjectReader, time: Timestamp) throws(FieldError) -> ReactionTest {
+        ReactionTest(id: try i.required("id", Reads.itemId), time: time,
+                     medianMs: try i.required("medianMs", .number(ValueRanges.reactionTimeMs)),
+                     meanMs: try i.required("meanMs", .number(ValueRanges.reactionTimeMs)),
+                     errors: try i.required("errors", .integer(ValueRanges.reactionErrors)))
+    }
+
+    static func tappingTest(_ i: ObjectReader, time: Timestamp) throws(FieldError) -> TappingTest {
+        TappingTest(id: try i.required("id", Reads.itemId), time: time, taps: try i.required("taps", .integer(ValueRanges.taps)),
+                    durationSeconds: try i.required("durationSeconds", .number(ValueRanges.tappingSeconds)))
+    }
+
+    static func desmopressinDose(_ i: ObjectReader, time: Timestamp) throws(FieldError) -> DesmopressinDose {
+        DesmopressinDose(id: try i.required("id", Reads.itemId), time: time,
+                         doseMcg: try i.required("doseMcg", .number(ValueRanges.desmopressinMcg)))
+    }
+
+    static func emergencySymptom(_ v: JSONValue, _ path: String) throws(FieldError) -> EmergencySymptom {
+        EmergencySymptom(rawValue: try JSONRead.oneOf(EmergencySymptom.allCases.map(\.rawValue)).convert(v, path))!
     }
 
     /// A list of items with a client `id` and a `time` on the day's local date ± 1 day; ids are

@@ -4,9 +4,10 @@ import HTJSON
 /// field's range and code against the rule set. Optional flags default to false, optional numbers
 /// to null; unknown fields are refused.
 public enum ProfileDecoder {
-    public static func decode(_ json: JSONValue, path: String = "profile", rules: RuleSet) throws(FieldError) -> PatientProfile {
+    /// `rules` nil accepts any well-formed code (for profiles already stored under earlier rules).
+    public static func decode(_ json: JSONValue, path: String = "profile", rules: RuleSet?) throws(FieldError) -> PatientProfile {
         let r = try ObjectReader(json, path: path)
-        let risk = rules.riskModel
+        let risk = rules?.riskModel
         let profile = PatientProfile(
             studyId: try r.required("studyId", Reads.studyId),
             surgeryDate: try r.required("surgeryDate", Reads.localDate),
@@ -15,10 +16,10 @@ public enum ProfileDecoder {
             sex: try r.required("sex", .oneOf(PatientProfile.Sex.allCases.map(\.rawValue))).asSex,
             bmi: try r.required("bmi", .number(ValueRanges.bmi)),
             baselineWeightKg: try r.required("baselineWeightKg", .number(ValueRanges.weightKg)),
-            histology: try r.optional("histology", Reads.code(risk.histologyPoints)),
+            histology: try r.optional("histology", Reads.code(risk?.histologyPoints)),
             stalkDeviation: try r.optional("stalkDeviation", .bool) ?? false,
             riskMedications: try r.optionalArray("riskMedications", maxCount: 20) { v, p throws(FieldError) in
-                try Reads.code(risk.medicationPoints).convert(v, p)
+                try Reads.code(risk?.medicationPoints).convert(v, p)
             } ?? [],
             katB: try r.optional("katB", .any).map { v throws(FieldError) in try decodeKatB(v, path: r.fieldPath("katB")) },
             katC: try r.optional("katC", .any).map { v throws(FieldError) in try decodeKatC(v, path: r.fieldPath("katC"), rules: rules) } ?? KatC(),
@@ -43,9 +44,9 @@ public enum ProfileDecoder {
         return katB
     }
 
-    public static func decodeKatC(_ json: JSONValue, path: String, rules: RuleSet) throws(FieldError) -> KatC {
+    public static func decodeKatC(_ json: JSONValue, path: String, rules: RuleSet?) throws(FieldError) -> KatC {
         let r = try ObjectReader(json, path: path)
-        let katC = KatC(postopNausea: try r.optional("postopNausea", Reads.code(rules.riskModel.postopNauseaPoints)),
+        let katC = KatC(postopNausea: try r.optional("postopNausea", Reads.code(rules?.riskModel.postopNauseaPoints)),
                         diabetesInsipidus: try r.optional("diabetesInsipidus", .bool) ?? false,
                         desmopressin: try r.optional("desmopressin", .bool) ?? false,
                         newCortisolDeficiency: try r.optional("newCortisolDeficiency", .bool) ?? false)

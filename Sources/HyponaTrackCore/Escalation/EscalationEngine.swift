@@ -3,7 +3,7 @@
 /// thresholds and combines the fired codes.
 public struct EscalationEngine: Sendable {
     public let rules: RuleSet
-    let risk: RiskEngine
+    public let risk: RiskEngine
     private let groupOf: [ReasonCode: Int]
 
     public init(rules: RuleSet) {

@@ -1,0 +1,68 @@
+/// A patient's partial update of one day (product.md, `PUT /v1/me/days/{date}` merge rules):
+/// a scalar present with a value sets it, present with null clears it, absent leaves it;
+/// `vomitingEpisodes` is the day's total; `emergencySymptoms` only grows; list items are upserted
+/// by their client `id`, so a retried request never duplicates.
+public struct DayPatch: Sendable, Equatable {
+    public enum Change<T: Sendable & Equatable>: Sendable, Equatable {
+        case keep
+        case clear
+        case set(T)
+
+        func apply(to current: T?) -> T? {
+            switch self {
+            case .keep: return current
+            case .clear: return nil
+            case .set(let v): return v
+            }
+        }
+    }
+
+    public var weightMorningKg: Change<Double> = .keep
+    public var weightEveningKg: Change<Double> = .keep
+    public var fluidIntakeMl: Change<Double> = .keep
+    public var urineSG: Change<Double> = .keep
+    public var vomitingEpisodes: Change<Int> = .keep
+    public var steps: Change<Int> = .keep
+    public var hrvSdnnMs: Change<Double> = .keep
+    public var sleepMinutes: Change<Int> = .keep
+    public var restingHeartRate: Change<Int> = .keep
+    public var emergencySymptoms: Set<EmergencySymptom> = []
+    public var symptoms: [SymptomEntry] = []
+    public var reactionTests: [ReactionTest] = []
+    public var tappingTests: [TappingTest] = []
+    public var desmopressinDoses: [DesmopressinDose] = []
+
+    public init() {}
+
+    /// The merged day. Items whose id is in `blockedIds` (deleted by staff) are not brought back.
+    public func apply(to day: DailyEntry, blockedIds: Set<String> = []) -> DailyEntry {
+        var d = day
+        d.weightMorningKg = weightMorningKg.apply(to: d.weightMorningKg)
+        d.weightEveningKg = weightEveningKg.apply(to: d.weightEveningKg)
+        d.fluidIntakeMl = fluidIntakeMl.apply(to: d.fluidIntakeMl)
+        d.urineSG = urineSG.apply(to: d.urineSG)
+        d.vomitingEpisodes = vomitingEpisodes.apply(to: d.vomitingEpisodes)
+        d.steps = steps.apply(to: d.steps)
+        d.hrvSdnnMs = hrvSdnnMs.apply(to: d.hrvSdnnMs)
+        d.sleepMinutes = sleepMinutes.apply(to: d.sleepMinutes)
+        d.restingHeartRate = restingHeartRate.apply(to: d.restingHeartRate)
+        d.emergencySymptoms.formUnion(emergencySymptoms)
+        d.symptoms = DayPatch.upsert(d.symptoms, symptoms, id: \.id, blocked: blockedIds)
+        d.reactionTests = DayPatch.upsert(d.reactionTests, reactionTests, id: \.id, blocked: blockedIds)
+        d.tappingTests = DayPatch.upsert(d.tappingTests, tappingTests, id: \.id, blocked: blockedIds)
+        d.desmopressinDoses = DayPatch.upsert(d.desmopressinDoses, desmopressinDoses, id: \.id, blocked: blockedIds)
+        return d
+    }
+
+    static func upsert<T>(_ existing: [T], _ incoming: [T], id: KeyPath<T, String>, blocked: Set<String>) -> [T] {
+        var result = existing
+        for item in incoming where !blocked.contains(item[keyPath: id]) {
+            if let i = result.firstIndex(where: { $0[keyPath: id] == item[keyPath: id] }) {
+                result[i] = item
+            } else {
+                result.append(item)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import HTJSON
+import HTTPServer
+import SQLite
+
+/// Turns an HTTP request into a response: route, authenticate, authorise, parse the JSON body,
+/// call the handler, map errors to the product.md error shape, count and log.
+public final class APIHandler: Sendable {
+    public let routes: [Route]
+    let database: Database
+    let clock: any ServerClock
+    let metrics: Metrics
+    let logger: Logger
+    let trustedProxies: Set<String>
+
+    public init(routes: [Route], database: Database, clock: any ServerClock, metrics: Metrics, logger: Logger,
+                trustedProxies: [String]) {
+        self.routes = routes
+        self.database = database
+        self.clock = clock
+        self.metrics = metrics
+        self.logger = logger
+        self.trustedProxies = Set(trustedProxies)
+    }
+
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var routeName = "unmatched"
+        var principal: Principal?
+        let response: HTTPResponse
+        do {
+            let (route, params) = try resolve(request)
+            routeName = route.template
+            principal = try authorize(request, route)
+            let body = try parseBody(request, route)
+            let context = RequestContext(request: request, parameters: params, principal: principal, body: body)
+            switch try route.handler(context) {
+            case .json(let status, let value): response = Self.json(status, value)
+            case .raw(let r): response = r
+            }
+        } catch let error as APIError {
+            response = Self.error(error)
+        } catch {
+            // Anything else is a bug or the database failing, never the caller's mistake.
+            logger.error("request failed", ["route": routeName, "request_id": request.requestID, "error": "\(error)"])
+            response = Self.error(APIError(status: 500, code: "internal", message: "the server could not complete the request; it is logged"))
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        metrics.requestCompleted(method: request.method.rawValue, route: routeName, status: response.status.rawValue, seconds: seconds)
+        logger.info("request", ["method": request.method.rawValue, "route": routeName, "status": String(response.status.rawValue),
+                                "duration_ms": String(format: "%.2f", seconds * 1000), "ip": clientIP(request),
+                                "request_id": request.requestID, "actor": principal.map(Self.actorKind) ?? "-"])
+        return response
+    }
+
+    /// Study IDs are pseudonymous but logs do not need them: staff by name, patients by kind.
+    static func actorKind(_ p: Principal) -> String {
+        switch p {
+        case .staff(_, let name, _): return "staff:\(name)"
+        case .patient: return "patient"
+        }
+    }
+
+    func resolve(_ request: HTTPRequest) throws -> (Route, [String: String]) {
+        var allowed: [String] = []
+        for route in routes {
+            guard let params = route.match(request.path) else { continue }
+            if route.method == request.method.rawValue { return (route, params) }
+            allowed.append(route.method)
+        }
+        if allowed.isEmpty { throw APIError.notFound("no such resource: \(request.path.prefix(200))") }
+        throw APIError(status: 405, code: "method_not_allowed", message: "allowed: \(allowed.joined(separator: ", "))")
+    }
+
+    func authorize(_ request: HTTPRequest, _ route: Route) throws -> Principal? {
+        if route.access == .anonymous { return nil }
+        guard let token = AuthorizationHeader.bearerToken(request.headers["authorization"]) else { throw APIError.unauthenticated }
+        let now = clock.now()
+        guard let principal = try database.read({ db in try Authenticator.authenticate(db, bearer: token, now: now) }) else {
+            throw APIError.unauthenticated
+        }
+        switch (route.access, principal) {
+        case (.patient, .patient): return principal
+        case (.staff(let needed), .staff(_, _, let role)):
+            let ok: Bool
+            switch needed {
+            case .read: ok = role.canRead
+            case .write: ok = role.canWrite
+            case .admin: ok = role.canAdmin
+            }
+            guard ok else { throw APIError.forbidden("the \(role.rawValue) role cannot do this") }
+            return principal
+        case (.patient, .staff): throw APIError.forbidden("this route is for the patient app")
+        case (.staff, .patient): throw APIError.forbidden("this route is for study staff")
+        default: throw APIError.unauthenticated
+        }
+    }
+
+    func parseBody(_ request: HTTPRequest, _ route: Route) throws -> JSONValue {
+        guard route.requestSchema != nil else {
+            return .null
+        }
+        let type = request.headers["content-type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        if request.body.isEmpty && type == nil { return .object(JSONObject()) }
+        guard type == "application/json" else {
+            throw APIError(status: 415, code: "unsupported_media_type", message: "send the body as application/json")
+        }
+        do { return try JSONParser.parse(request.body) } catch {
+            throw APIError.invalidJSON("the body is not valid JSON: \(error.description)")
+        }
+    }
+
+    /// The client's address: the peer, or the last untrusted `X-Forwarded-For` hop when the peer
+    /// is a trusted proxy.
+    func clientIP(_ request: HTTPRequest) -> String {
+        guard trustedProxies.contains(request.clientAddress),
+              let forwarded = request.headers["x-forwarded-for"] else { return request.clientAddress }
+        let hops = forwarded.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return hops.last { !trustedProxies.contains($0) } ?? request.clientAddress
+    }
+
+    static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.add(name: "Cache-Control", value: "no-store")
+        return HTTPResponse(status: HTTPStatus(rawValue: status), headers: headers, body: JSONSerializer.bytes(value))
+    }
+
+    static func error(_ e: APIError) -> HTTPResponse {
+        var r = json(e.status, e.body)
+        if let after = e.retryAfter { r.headers.add(name: "Retry-After", value: String(after)) }
+        return r
+    }
+}

@@ -1,0 +1,101 @@
+import HTJSON
+import HTTPServer
+
+/// Who may call a route.
+public enum Access: Sendable, Equatable {
+    /// No token (health, metrics, spec, activation).
+    case anonymous
+    /// A patient token.
+    case patient
+    /// A staff token with at least this capability.
+    case staff(StaffCapability)
+}
+
+/// product.md roles: viewer reads; nurse also writes clinical data; admin also manages staff,
+/// sync and backups.
+public enum StaffCapability: String, Sendable { case read, write, admin }
+
+/// The parsed request a handler sees.
+public struct RequestContext: Sendable {
+    public let request: HTTPRequest
+    public let parameters: [String: String]
+    public let principal: Principal?
+    /// The JSON body (`.null` when the route takes none).
+    public let body: JSONValue
+
+    public func parameter(_ name: String) -> String { parameters[name] ?? "" }
+    public func query(_ name: String) -> String? { request.query[name] }
+
+    /// The preferred instruction language from `Accept-Language` (`de` or `en`).
+    public var language: String? {
+        guard let header = request.headers["accept-language"]?.lowercased() else { return nil }
+        for part in header.split(separator: ",") {
+            let tag = part.split(separator: ";")[0].trimmingCharacters(in: .whitespaces)
+            if tag.hasPrefix("de") { return "de" }
+            if tag.hasPrefix("en") { return "en" }
+        }
+        return nil
+    }
+
+    var actor: String { principal?.auditActor ?? "anonymous" }
+}
+
+/// A handler's answer: status and JSON body, or a prepared non-JSON response.
+public enum RouteResult: Sendable {
+    case json(Int, JSONValue)
+    case raw(HTTPResponse)
+}
+
+/// One operation of the API: method, path template, who may call it, its OpenAPI description
+/// and its handler. The router and `/openapi.json` are both built from the same list, so they
+/// cannot disagree.
+public struct Route: Sendable {
+    public let method: String
+    public let template: String
+    public let access: Access
+    public let summary: String
+    public let requestSchema: JSONValue?
+    public let responses: [Int: (description: String, schema: JSONValue?)]
+    public let handler: @Sendable (RequestContext) throws -> RouteResult
+    let segments: [Segment]
+
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    public init(_ method: String, _ template: String, access: Access, summary: String, request: JSONValue? = nil,
+                responses: [Int: (description: String, schema: JSONValue?)],
+                handler: @escaping @Sendable (RequestContext) throws -> RouteResult) {
+        self.method = method
+        self.template = template
+        self.access = access
+        self.summary = summary
+        self.requestSchema = request
+        self.responses = responses
+        self.handler = handler
+        segments = template.split(separator: "/").map { part in
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+        }
+    }
+
+    public var parameterNames: [String] {
+        segments.compactMap { if case .parameter(let n) = $0 { return n } else { return nil } }
+    }
+
+    /// The path parameters when `path` fits the template.
+    func match(_ path: String) -> [String: String]? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard parts.count == segments.count else { return nil }
+        var params: [String: String] = [:]
+        for (part, segment) in zip(parts, segments) {
+            switch segment {
+            case .literal(let l): guard part == l else { return nil }
+            case .parameter(let n):
+                guard !part.isEmpty else { return nil }
+                params[n] = String(part)
+            }
+        }
+        return params
+    }
+}

@@ -1,0 +1,40 @@
+import HTJSON
+
+/// JSON Schema fragments for `/openapi.json` (OpenAPI 3.1 uses JSON Schema 2020-12).
+enum S {
+    static func object(_ properties: [(String, JSONValue)], required: [String] = [], additional: Bool = false) -> JSONValue {
+        ["type": "object", "properties": .object(JSONObject(properties)), "required": .array(required.map { JSONValue.string($0) }),
+         "additionalProperties": .bool(additional)]
+    }
+    static func openObject() -> JSONValue { ["type": "object"] }
+    static func string(_ pattern: String? = nil, min: Int? = nil, max: Int? = nil) -> JSONValue {
+        var o: JSONObject = JSONObject([("type", "string")])
+        if let pattern { o["pattern"] = .string(pattern) }
+        if let min { o["minLength"] = .int(min) }
+        if let max { o["maxLength"] = .int(max) }
+        return .object(o)
+    }
+    static func number(_ min: Double, _ max: Double) -> JSONValue { ["type": "number", "minimum": .number(min), "maximum": .number(max)] }
+    static func integer(_ min: Int, _ max: Int) -> JSONValue { ["type": "integer", "minimum": .int(min), "maximum": .int(max)] }
+    static let bool: JSONValue = ["type": "boolean"]
+    static let anyNumber: JSONValue = ["type": "number"]
+    static let anyInteger: JSONValue = ["type": "integer"]
+    static let anyString: JSONValue = ["type": "string"]
+    static func nullable(_ s: JSONValue) -> JSONValue {
+        guard case .object(var o) = s, case .string(let t)? = o["type"] else { return ["anyOf": [s, ["type": "null"]]] }
+        o["type"] = [.string(t), "null"]
+        return .object(o)
+    }
+    static func array(_ items: JSONValue, max: Int? = nil) -> JSONValue {
+        var o = JSONObject([("type", "array"), ("items", items)])
+        if let max { o["maxItems"] = .int(max) }
+        return .object(o)
+    }
+    static func oneOf(_ values: [String]) -> JSONValue { ["type": "string", "enum": .array(values.map { JSONValue.string($0) })] }
+    static func ref(_ name: String) -> JSONValue { ["$ref": .string("#/components/schemas/\(name)")] }
+    static let date = string("^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+    static let dateTime = string("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\\\.[0-9]+)?)?(Z|[+-][0-9]{2}:[0-9]{2})$")
+    static let studyId = string("^[A-Za-z0-9_-]{1,64}$")
+    static let itemId = string("^[!-~]{1,64}$")
+    static let error = ref("Error")
+}

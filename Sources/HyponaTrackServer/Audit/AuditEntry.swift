@@ -1,0 +1,53 @@
+import HTJSON
+import SQLite
+
+/// One row of the audit trail.
+public struct AuditEntry: Sendable, Equatable {
+    /// Position in the chain, from 1, without gaps.
+    public let seq: Int64
+    /// When, ms since the epoch.
+    public let at: Int64
+    /// `staff:<name>`, `patient:<studyId>` or `system`.
+    public let actor: String
+    /// What happened, e.g. `patient.enroll`, `activation.failure`.
+    public let action: String
+    /// What it happened to, usually a study ID or staff name.
+    public let subject: String?
+    /// The details as stored: JSON text, exactly what was hashed.
+    public let detailsText: String
+    /// The predecessor's hash (64 zeros for the first row).
+    public let prevHash: String
+    /// This row's hash.
+    public let hash: String
+
+    init(row: Row) throws {
+        seq = try row.int64("seq")
+        at = try row.int64("at")
+        actor = try row.string("actor")
+        action = try row.string("action")
+        subject = try row.optionalString("subject")
+        detailsText = try row.string("details")
+        prevHash = try row.string("prev_hash")
+        hash = try row.string("hash")
+    }
+
+    /// The details parsed; a string holding the raw text if it is not valid JSON (only
+    /// possible in a tampered file, which `AuditLog.verify` reports).
+    public var details: JSONValue {
+        (try? JSONParser.parse(detailsText)) ?? .string(detailsText)
+    }
+
+    /// The API form: `{"seq", "at" (ISO 8601 UTC), "actor", "action", "subject", "details",
+    /// "hash"}`.
+    public var json: JSONValue {
+        .object(JSONObject([
+            ("seq", .number(Double(seq))),
+            ("at", .string(iso8601UTC(milliseconds: at))),
+            ("actor", .string(actor)),
+            ("action", .string(action)),
+            ("subject", .string(subject)),
+            ("details", details),
+            ("hash", .string(hash)),
+        ]))
+    }
+}

@@ -1,0 +1,64 @@
+import HTJSON
+import SQLite
+
+/// Writing and reading the audit trail (`audit_log`, see `AuditSchema` and `AuditChain`).
+///
+/// `append` must run inside the same write transaction as the change it records (the
+/// group-commit job), so a change and its audit row commit or vanish together, and so the
+/// read of the last hash and the insert are atomic. It never begins or commits.
+///
+/// Never put secrets in `details`: no tokens, no activation codes — only the fact (e.g.
+/// `{"studyId": "HT-007"}`). The trail is read by staff and copied into backups.
+public enum AuditLog {
+    /// Appends one entry chained to the current last one and returns it.
+    ///
+    /// - Parameters:
+    ///   - at: ms since the epoch (`epochMilliseconds(clock.now())`).
+    ///   - actor: `staff:<name>`, `patient:<studyId>` or `system` (see `Principal.auditActor`).
+    ///   - action: a dotted verb such as `patient.enroll`, `day.submit`, `evaluation.record`,
+    ///     `lab.add`, `staff.add`, `activation.success`, `activation.failure`.
+    ///   - subject: what it concerns, usually the study ID or staff name; nil if nothing.
+    ///   - details: what changed (before/after for corrections); serialized once with
+    ///     `JSONSerializer` (member order kept) and stored and hashed as that exact text.
+    @discardableResult
+    public static func append(_ db: Connection, at: Int64, actor: String, action: String,
+                              subject: String?, details: JSONValue) throws -> AuditEntry {
+        let last = try db.queryOne("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1")
+        let seq = (try last?.int64("seq") ?? 0) + 1
+        let prevHash = try last?.string("hash") ?? AuditChain.genesisHash
+        let detailsText = JSONSerializer.string(details)
+        let hash = AuditChain.hash(prevHash: prevHash, seq: seq, at: at, actor: actor, action: action,
+                                   subject: subject, details: detailsText)
+        try db.execute("""
+            INSERT INTO audit_log(seq, at, actor, action, subject, details, prev_hash, hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [seq, at, actor, action, subject, detailsText, prevHash, hash])
+        guard let entry = try db.queryOne("SELECT * FROM audit_log WHERE seq = ?", [seq]) else {
+            throw SQLiteError(extendedCode: SQLiteError.Code.error, message: "audit row \(seq) vanished after insert")
+        }
+        return try AuditEntry(row: entry)
+    }
+
+    /// Entries in chain order: those after `afterSeq` (for paging; nil = from the start),
+    /// optionally only those whose subject equals `subject`, at most `limit` (clamped to
+    /// 1...1000).
+    public static func list(_ db: Connection, limit: Int = 100, afterSeq: Int64? = nil,
+                            subject: String? = nil) throws -> [AuditEntry] {
+        let limit = min(max(limit, 1), 1000)
+        let rows: [Row]
+        if let subject {
+            rows = try db.query("SELECT * FROM audit_log WHERE subject = ? AND seq > ? ORDER BY seq LIMIT ?",
+                                [subject, afterSeq ?? 0, limit])
+        } else {
+            rows = try db.query("SELECT * FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?",
+                                [afterSeq ?? 0, limit])
+        }
+        return try rows.map(AuditEntry.init(row:))
+    }
+
+    /// The newest entry, or nil for an empty trail. Its `seq` and `hash`, noted somewhere
+    /// else, let a later `verify` also notice rows cut off the end.
+    public static func last(_ db: Connection) throws -> AuditEntry? {
+        try db.queryOne("SELECT * FROM audit_log ORDER BY seq DESC LIMIT 1").map(AuditEntry.init(row:))
+    }
+}

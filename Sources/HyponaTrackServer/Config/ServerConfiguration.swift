@@ -1,0 +1,165 @@
+import Foundation
+import HTJSON
+import HyponaTrackCore
+
+/// `config/hyponatrack.json` (product.md, "Configuration"), validated. Relative paths resolve
+/// against the config file's directory; unknown keys and wrong types are start-up errors naming
+/// the key.
+public struct ServerConfiguration: Sendable {
+    public struct Activation: Sendable {
+        public var codeTTLSeconds: Double = 72 * 3600
+        public var maxFailures: Int = 5
+        public var lockoutSeconds: Double = 15 * 60
+    }
+
+    public struct HTTP: Sendable {
+        public var threads: Int = 16
+        public var maxConnections: Int = 1024
+        public var perIPConnections: Int = 0
+        public var timeoutSeconds: Int = 30
+    }
+
+    public struct REDCap: Sendable {
+        public var url: String
+        public var tokenFile: String?
+        public var caFile: String?
+        public var batchSize: Int
+        public var maxRequestsPerMinute: Int
+    }
+
+    public var configFile: URL?
+    public var listenHost: String = "127.0.0.1"
+    public var listenPort: Int = 8750
+    public var dataDirectory: URL
+    public var defaultTimeZone: String = "Europe/Berlin"
+    public var studyTimeZone: String = "Europe/Berlin"
+    /// Peers whose `X-Forwarded-For` is believed (exact IP addresses).
+    public var trustedProxies: [String] = []
+    /// Rule file name → path.
+    public var ruleFiles: [String: URL]
+    public var redcap: REDCap?
+    /// Parsed later by the hooks issue; kept verbatim so the keys are accepted and validated as JSON.
+    public var hooks: JSONValue = .array([])
+    public var escalation: JSONValue = .object(JSONObject())
+    public var activation = Activation()
+    public var http = HTTP()
+
+    /// The defaults with everything under `directory` (tests, `--config`-less starts).
+    public init(baseDirectory directory: URL, dataDirectory: URL) {
+        self.dataDirectory = dataDirectory
+        ruleFiles = Dictionary(uniqueKeysWithValues: RuleSet.fileNames.map { ($0, directory.appendingPathComponent($0)) })
+    }
+
+    public static func load(file: URL) throws(ConfigurationError) -> ServerConfiguration {
+        let bytes: [UInt8]
+        do { bytes = Array(try Data(contentsOf: file)) } catch {
+            throw ConfigurationError(file: file.path, key: nil, message: "cannot be read (\(error.localizedDescription))")
+        }
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes) } catch {
+            throw ConfigurationError(file: file.path, key: nil, message: error.description)
+        }
+        do { return try parse(json, directory: file.deletingLastPathComponent(), file: file) } catch {
+            throw ConfigurationError(file: file.path, key: error.field, message: error.message)
+        }
+    }
+
+    static func parse(_ json: JSONValue, directory: URL, file: URL?) throws(FieldError) -> ServerConfiguration {
+        let r = try ObjectReader(json)
+        _ = r.raw("description")
+        func resolve(_ path: String) -> URL {
+            path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path).standardizedFileURL
+        }
+        let dataDir = try r.optional("dataDirectory", .string(length: 1...4096)).map(resolve)
+            ?? directory.appendingPathComponent("../data").standardizedFileURL
+        var config = ServerConfiguration(baseDirectory: directory, dataDirectory: dataDir)
+        config.configFile = file
+        if let listen = try r.optional("listen", .string(length: 3...300)) {
+            guard let parsed = parseListen(listen) else {
+                throw FieldError.invalid("listen", "expected HOST:PORT such as 127.0.0.1:8750 or [::1]:8750")
+            }
+            (config.listenHost, config.listenPort) = parsed
+        }
+        let zone = JSONRead.string(length: 1...64, expected: "an IANA time zone") { ZoneRules(identifier: $0) != nil }
+        config.defaultTimeZone = try r.optional("defaultTimeZone", zone) ?? config.defaultTimeZone
+        config.studyTimeZone = try r.optional("studyTimeZone", zone) ?? config.studyTimeZone
+        config.trustedProxies = try r.optionalArray("trustedProxies", maxCount: 64) { v, p throws(FieldError) in
+            try JSONRead.string(length: 2...64, expected: "an IP address", isIPAddress).convert(v, p)
+        } ?? []
+        if let rules = try r.optional("rules", .any) {
+            let rr = try ObjectReader(rules, path: "rules")
+            let keys = ["riskModel": "risk-model.json", "thresholds": "thresholds.json",
+                        "reminders": "reminders.json", "instructions": "instructions.json"]
+            for (key, name) in keys {
+                if let path = try rr.optional(key, .string(length: 1...4096)) { config.ruleFiles[name] = resolve(path) }
+            }
+            try rr.finish()
+        }
+        if let redcap = try r.optional("redcap", .any) {
+            let rc = try ObjectReader(redcap, path: "redcap")
+            let url = try rc.required("url", .string(length: 8...2000))
+            guard url.lowercased().hasPrefix("https://") else {
+                throw FieldError.invalid("redcap.url", "must be an https:// URL (the token travels in the request)")
+            }
+            config.redcap = REDCap(url: url, tokenFile: try rc.optional("tokenFile", .string(length: 1...4096)).map { resolve($0).path },
+                                   caFile: try rc.optional("caFile", .string(length: 1...4096)).map { resolve($0).path },
+                                   batchSize: try rc.optional("batchSize", .integer(1...1000)) ?? 100,
+                                   maxRequestsPerMinute: try rc.optional("maxRequestsPerMinute", .integer(1...600)) ?? 120)
+            try rc.finish()
+        }
+        if let hooks = try r.optional("hooks", .any) {
+            guard case .array = hooks else { throw FieldError.invalid("hooks", "expected an array") }
+            config.hooks = hooks
+        }
+        if let escalation = try r.optional("escalation", .any) {
+            guard case .object = escalation else { throw FieldError.invalid("escalation", "expected an object") }
+            config.escalation = escalation
+        }
+        if let a = try r.optional("activation", .any) {
+            let ar = try ObjectReader(a, path: "activation")
+            config.activation.codeTTLSeconds = (try ar.optional("codeTtlHours", .number(0.1...720)) ?? 72) * 3600
+            config.activation.maxFailures = try ar.optional("maxFailures", .integer(1...100)) ?? 5
+            config.activation.lockoutSeconds = (try ar.optional("lockoutMinutes", .number(0.1...1440)) ?? 15) * 60
+            try ar.finish()
+        }
+        if let h = try r.optional("http", .any) {
+            let hr = try ObjectReader(h, path: "http")
+            config.http.threads = try hr.optional("threads", .integer(1...256)) ?? config.http.threads
+            config.http.maxConnections = try hr.optional("maxConnections", .integer(1...100_000)) ?? config.http.maxConnections
+            config.http.perIPConnections = try hr.optional("perIPConnections", .integer(0...100_000)) ?? 0
+            config.http.timeoutSeconds = try hr.optional("timeoutSeconds", .integer(1...3600)) ?? config.http.timeoutSeconds
+            try hr.finish()
+        }
+        try r.finish()
+        return config
+    }
+
+    /// `HOST:PORT` or `[IPv6]:PORT`.
+    public static func parseListen(_ s: String) -> (String, Int)? {
+        let host: Substring, port: Substring
+        if s.hasPrefix("[") {
+            guard let close = s.firstIndex(of: "]"), s[s.index(after: close)...].hasPrefix(":") else { return nil }
+            host = s[s.index(after: s.startIndex)..<close]
+            port = s[s.index(close, offsetBy: 2)...]
+        } else {
+            guard let colon = s.lastIndex(of: ":") else { return nil }
+            host = s[..<colon]
+            port = s[s.index(after: colon)...]
+        }
+        guard let p = Int(port), (0...65535).contains(p), isIPAddress(String(host)) else { return nil }
+        return (String(host), p)
+    }
+
+    static func isIPAddress(_ s: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, s, &v4) == 1 || inet_pton(AF_INET6, s, &v6) == 1
+    }
+}
+
+/// A configuration file that cannot be used, naming the key.
+public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    public let file: String
+    public let key: String?
+    public let message: String
+    public var description: String { key.map { "\(file): \($0): \(message)" } ?? "\(file): \(message)" }
+}

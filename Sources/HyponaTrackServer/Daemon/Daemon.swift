@@ -1,0 +1,157 @@
+import Foundation
+import Dispatch
+import HTJSON
+import HTTPServer
+import HyponaTrackCore
+import HyponaTrackKit
+import SQLite
+
+/// The running daemon: configuration, rules, database, services, HTTP server; started in that
+/// order and stopped in reverse (graceful: in-flight requests finish) on SIGTERM/SIGINT.
+/// SIGHUP reloads the rule files, keeping the old ones when the new are invalid.
+public final class Daemon: Sendable {
+    public let configuration: ServerConfiguration
+    public let database: Database
+    public let rules: ActiveRules
+    public let service: StudyService
+    public let server: HTTPServer
+    public let logger: Logger
+    let metrics: Metrics
+
+    public init(configuration: ServerConfiguration, logger: Logger, clock: any ServerClock = SystemClock()) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let rules: ActiveRules
+        do { rules = try ActiveRules(files: configuration.ruleFiles) } catch {
+            throw DaemonError("invalid rules: \(error)")
+        }
+        self.rules = rules
+        database = try Database(directory: configuration.dataDirectory)
+        try Self.bootstrapAdmin(database, configuration: configuration, logger: logger, now: clock.now())
+        let metrics = Metrics()
+        self.metrics = metrics
+        let service = StudyService(database: database, rules: rules, clock: clock, configuration: configuration, metrics: metrics)
+        self.service = service
+        let activation = ActivationService(database: database, clock: clock, configuration: configuration, rules: rules)
+        let database = database
+        let health: @Sendable () -> (Int, JSONValue) = {
+            Self.health(database: database, rules: rules, clock: clock)
+        }
+        let routeBox = RoutesBox()
+        let routes = Routes.patient(service, activation) + Routes.staff(service, activation)
+            + Routes.system(health: health, metrics: {
+                metrics.render(gauges: [("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",
+                                         Double(database.writer.statistics.pendingJobs))])
+            }, openAPI: { routeBox.document })
+        routeBox.document = OpenAPIDocument.build(routes: routes)
+        let handler = APIHandler(routes: routes, database: database, clock: clock, metrics: metrics, logger: logger,
+                                 trustedProxies: configuration.trustedProxies)
+        var http = HTTPServerConfiguration()
+        http.host = configuration.listenHost
+        http.port = UInt16(configuration.listenPort)
+        http.threading = .pool(threads: configuration.http.threads)
+        http.connectionLimit = configuration.http.maxConnections
+        http.perIPConnectionLimit = configuration.http.perIPConnections
+        http.connectionTimeoutSeconds = configuration.http.timeoutSeconds
+        do {
+            server = try HTTPServer(configuration: http, diagnostics: { message in
+                logger.warning("http server", ["detail": message])
+            }, handler: { request in handler.handle(request) })
+        } catch {
+            database.close()
+            throw DaemonError("cannot listen on \(configuration.listenHost):\(configuration.listenPort): \(error)")
+        }
+    }
+
+    /// The address the server listens on (with the real port when 0 was asked for).
+    public var address: String {
+        let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
+        return "\(host):\(server.boundPort)"
+    }
+
+    /// Graceful stop: refuse new connections, let in-flight requests finish, close the database.
+    public func stop() {
+        _ = try? SystemdNotifier.notify("STOPPING=1")
+        logger.notice("stopping", ["in_flight": String(server.inFlightRequests)])
+        let finished = server.stop(timeout: .seconds(20))
+        database.close()
+        logger.notice("stopped", ["in_flight_finished": String(finished)])
+    }
+
+    /// SIGHUP: reload and validate the rule files; invalid files are refused and the old kept.
+    public func reloadRules() {
+        switch rules.reload() {
+        case .success(let version):
+            metrics.rulesReloaded(ok: true)
+            logger.notice("rules reloaded", ["rules_version": version])
+        case .failure(let error):
+            metrics.rulesReloaded(ok: false)
+            logger.error("rules reload refused; the previous rules stay in force",
+                         ["error": error.description, "rules_version": rules.snapshot.rules.version])
+        }
+    }
+
+    static func health(database: Database, rules: ActiveRules, clock: any ServerClock) -> (Int, JSONValue) {
+        var writable = true
+        do {
+            let ms = epochMilliseconds(clock.now())
+            try database.write { db in
+                try db.execute("INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at", [ms])
+            }
+        } catch {
+            writable = false
+        }
+        let body: JSONValue = ["status": .string(writable ? "ok" : "unavailable"), "database": .string(writable ? "ok" : "unwritable"),
+                               "sync": ["enabled": false, "halted": false, "pending": 0, "oldestPendingSeconds": nil, "deadLetters": 0],
+                               "scheduler": ["lastTickAt": nil], "rulesVersion": .string(rules.snapshot.rules.version),
+                               "version": .string(HyponaTrackVersion.string)]
+        return (writable ? 200 : 503, body)
+    }
+
+    /// On a database without staff: create the bootstrap admin and write its token to
+    /// `DATA_DIR/admin.token` (0600) inside the same transaction, so a crash cannot leave an
+    /// admin whose token nobody has. The path is logged, never the token.
+    static func bootstrapAdmin(_ database: Database, configuration: ServerConfiguration, logger: Logger, now: Double) throws {
+        let file = configuration.dataDirectory.appendingPathComponent("admin.token")
+        let created: Bool = try database.write { db in
+            guard let token = try StaffDirectory.bootstrapAdmin(db, now: now) else { return false }
+            try SecretFile.write(token + "\n", to: file.path)
+            try AuditLog.append(db, at: epochMilliseconds(now), actor: "system", action: "staff.bootstrap",
+                                subject: "staff:\(StaffDirectory.bootstrapAdminName)", details: ["role": "admin"])
+            return true
+        }
+        if created {
+            logger.notice("bootstrap admin token written; create named admins, then delete the file", ["path": file.path])
+        }
+    }
+}
+
+/// Holds the OpenAPI document, built once the route list (which serves it) exists.
+final class RoutesBox: @unchecked Sendable {
+    // Written once during start-up before the server accepts requests, then only read.
+    var document: JSONValue = .null
+}
+
+/// A start-up failure with a message for the operator.
+public struct DaemonError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Writes secrets to files only the owner can read.
+enum SecretFile {
+    static func write(_ text: String, to path: String) throws {
+        let tmp = path + ".tmp"
+        unlink(tmp)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DaemonError("cannot create \(tmp): \(String(cString: strerror(errno)))") }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd)
+        close(fd)
+        guard written == bytes.count, synced == 0, rename(tmp, path) == 0 else {
+            unlink(tmp)
+            throw DaemonError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

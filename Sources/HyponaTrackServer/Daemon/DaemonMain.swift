@@ -1,0 +1,98 @@
+import Foundation
+import Dispatch
+import Crypto
+import HTTPServer
+import HyponaTrackKit
+
+/// `hyponatrackd [--config FILE] [--listen HOST:PORT] [--data-dir DIR]`.
+public enum DaemonMain {
+    static let help = """
+        Usage: hyponatrackd [--config FILE] [--listen HOST:PORT] [--data-dir DIR]
+
+        The HyponaTrack Server daemon: the patient and staff HTTP API over an embedded SQLite
+        database. Defaults: config/hyponatrack.json of the installation, listen 127.0.0.1:8750.
+        Signals: SIGTERM/SIGINT stop gracefully; SIGHUP reloads and validates the rule files.
+        On a new database it writes a bootstrap admin token to DATA_DIR/admin.token (mode 0600).
+
+        Not a validated medical device; the clinical rules are defaults derived from published
+        evidence, not a validated clinical rule.
+        """
+
+    public static func run(_ arguments: [String]) -> Int32 {
+        var configPath: String?, listen: String?, dataDir: String?
+        var i = 0
+        while i < arguments.count {
+            let arg = arguments[i]
+            func value() -> String? { i + 1 < arguments.count ? arguments[i + 1] : nil }
+            switch arg {
+            case "--help", "-h": print(help); return 0
+            case "--version": print("hyponatrackd \(HyponaTrackVersion.string)"); return 0
+            case "--config", "--listen", "--data-dir":
+                guard let v = value() else { printError("hyponatrackd: \(arg) needs a value\n"); return 64 }
+                if arg == "--config" { configPath = v } else if arg == "--listen" { listen = v } else { dataDir = v }
+                i += 2
+                continue
+            default:
+                printError("hyponatrackd: unknown argument \(arg)\n\n\(help)\n")
+                return 64
+            }
+        }
+        Crypto.initialize()
+        HTTPServer.ignoreSIGPIPE()
+        let logger = Logger()
+        var configuration: ServerConfiguration
+        do {
+            let file = configPath.map { URL(fileURLWithPath: $0) }
+                ?? RulesLoader.defaultDirectory().appendingPathComponent("hyponatrack.json")
+            configuration = try ServerConfiguration.load(file: file)
+        } catch {
+            logger.error("invalid configuration", ["error": "\(error)"])
+            return 78
+        }
+        if let listen {
+            guard let (host, port) = ServerConfiguration.parseListen(listen) else {
+                printError("hyponatrackd: --listen expects HOST:PORT\n")
+                return 64
+            }
+            configuration.listenHost = host
+            configuration.listenPort = port
+        }
+        if let dataDir { configuration.dataDirectory = URL(fileURLWithPath: dataDir).standardizedFileURL }
+
+        let daemon: Daemon
+        let started = Date()
+        do { daemon = try Daemon(configuration: configuration, logger: logger) } catch {
+            logger.error("cannot start", ["error": "\(error)"])
+            return 1
+        }
+        // Signals are handled on a queue, not in a C handler: only async-signal-safe work there.
+        for s in [SIGTERM, SIGINT, SIGHUP] { signal(s, SIG_IGN) }
+        let queue = DispatchQueue(label: "hyponatrackd.signals")
+        let stopRequested = DispatchSemaphore(value: 0)
+        var sources: [DispatchSourceSignal] = []
+        for s in [SIGTERM, SIGINT] {
+            let source = DispatchSource.makeSignalSource(signal: s, queue: queue)
+            source.setEventHandler { stopRequested.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
+        hup.setEventHandler { daemon.reloadRules() }
+        hup.resume()
+        sources.append(hup)
+
+        logger.notice("ready", ["address": daemon.address, "data_dir": configuration.dataDirectory.path,
+                                "rules_version": daemon.rules.snapshot.rules.version, "version": HyponaTrackVersion.string,
+                                "start_ms": String(format: "%.1f", Date().timeIntervalSince(started) * 1000)])
+        _ = try? SystemdNotifier.notify("READY=1")
+        stopRequested.wait()
+        daemon.stop()
+        withExtendedLifetime(sources) {}
+        return 0
+    }
+}
+
+/// Writes a line to standard error (the C `stderr` global is not concurrency-safe to name in Swift 6).
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+}

@@ -1,0 +1,116 @@
+import HTJSON
+import HyponaTrackCore
+import SQLite
+
+/// `POST /v1/activate` and staff management: the security components inside a write
+/// transaction, with their audit rows.
+public final class ActivationService: Sendable {
+    let database: Database
+    let clock: any ServerClock
+    let policy: ActivationPolicy
+    let rules: ActiveRules
+
+    public init(database: Database, clock: any ServerClock, configuration: ServerConfiguration, rules: ActiveRules) {
+        self.database = database
+        self.clock = clock
+        self.rules = rules
+        policy = ActivationPolicy(codeLifetime: configuration.activation.codeTTLSeconds,
+                                  maxFailures: configuration.activation.maxFailures,
+                                  lockout: configuration.activation.lockoutSeconds)
+    }
+
+    public func activate(body: JSONValue, clientIP: String) throws -> JSONValue {
+        let studyId: String, code: String
+        do {
+            let r = try ObjectReader(body)
+            studyId = try r.required("studyId", .string(length: 1...64, expected: "a study ID", ValueRanges.isValidStudyId))
+            code = try r.required("code", .string(length: 1...64))
+            try r.finish()
+        } catch { throw APIError.from(error) }
+        let now = clock.now()
+        let ms = epochMilliseconds(now)
+        // Refusals write too (failure counter, lock): they are returned from the job, committed,
+        // and only then turned into errors.
+        let outcome: (ActivationResult, PatientRecord?) = try database.write { db in
+            let result = try Activation.activate(db, studyIdKey: PatientRecord.key(studyId), code: code, now: now, policy: policy)
+            switch result {
+            case .activated(let patientId, let sid, _):
+                try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: "activation.success", subject: sid, details: [:])
+                return (result, try PatientRepository.load(db, id: patientId))
+            case .wrongCode, .locked, .expired:
+                try AuditLog.append(db, at: ms, actor: "anonymous", action: "activation.failure", subject: studyId.prefix(64).description,
+                                    details: ["outcome": .string(Self.outcomeName(result)), "ip": .string(clientIP)])
+                return (result, nil)
+            }
+        }
+        switch outcome {
+        case (.activated(_, let sid, let token), let patient?):
+            let window = MonitoringWindow(profile: patient.profile, rules: rules.snapshot.rules.reminders,
+                                          withdrawalDate: patient.withdrawalDate)
+            return ["token": .string(token), "studyId": .string(sid), "surgeryDate": .string(patient.profile.surgeryDate.description),
+                    "timeZone": .string(patient.profile.timeZone), "monitoringEnds": .string(window.last.description)]
+        case (.locked(let seconds), _):
+            throw APIError(status: 429, code: "locked", message: "too many wrong codes; try again later", retryAfter: seconds)
+        case (.expired, _):
+            throw APIError(status: 410, code: "expired", message: "this activation code has expired; ask the study nurse for a new one")
+        default:
+            throw APIError(status: 401, code: "unauthenticated", message: "the study ID or activation code is not right")
+        }
+    }
+
+    static func outcomeName(_ r: ActivationResult) -> String {
+        switch r {
+        case .activated: return "activated"
+        case .wrongCode: return "wrong_code"
+        case .locked: return "locked"
+        case .expired: return "expired"
+        }
+    }
+
+    // MARK: staff
+
+    public func addStaff(body: JSONValue, actor: String) throws -> JSONValue {
+        let name: String, roleName: String
+        do {
+            let r = try ObjectReader(body)
+            name = try r.required("name", .string(length: 1...64, expected: "a name of letters, digits, '.', '_' or '-'",
+                                                   StaffDirectory.isValidName))
+            roleName = try r.required("role", .oneOf(Role.allCases.map(\.rawValue)))
+            try r.finish()
+        } catch { throw APIError.from(error) }
+        let now = clock.now()
+        return try database.write { db in
+            guard try StaffDirectory.findStaff(db, name: name) == nil else {
+                throw APIError.conflict("a staff member named \(name) exists", field: "name")
+            }
+            let (member, token) = try StaffDirectory.createStaff(db, name: name, role: Role(rawValue: roleName)!, by: actor, now: now)
+            try AuditLog.append(db, at: epochMilliseconds(now), actor: actor, action: "staff.add", subject: "staff:\(member.name)",
+                                details: ["role": .string(member.role.rawValue)])
+            return ["name": .string(member.name), "role": .string(member.role.rawValue), "token": .string(token)]
+        }
+    }
+
+    public func listStaff() throws -> JSONValue {
+        try database.read { db in
+            .array(try StaffDirectory.listStaff(db).map { m in
+                ["name": .string(m.name), "role": .string(m.role.rawValue), "active": .bool(m.isActive),
+                 "createdAt": .string(iso8601UTC(milliseconds: m.createdAt)),
+                 "revokedAt": .string(m.revokedAt.map { iso8601UTC(milliseconds: $0) })]
+            })
+        }
+    }
+
+    public func revokeStaff(name: String, actor: String) throws -> JSONValue {
+        guard StaffDirectory.isValidName(name) else { throw APIError.invalid("name", "not a staff name") }
+        let now = clock.now()
+        return try database.write { db in
+            guard let existing = try StaffDirectory.findStaff(db, name: name), existing.isActive else {
+                throw APIError.notFound("no active staff member named \(name)")
+            }
+            let member = try StaffDirectory.revokeStaff(db, name: name, by: actor, now: now)
+            try AuditLog.append(db, at: epochMilliseconds(now), actor: actor, action: "staff.revoke", subject: "staff:\(member.name)",
+                                details: ["role": .string(member.role.rawValue)])
+            return ["name": .string(member.name), "role": .string(member.role.rawValue), "active": false]
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import SQLite
+
+/// One-time activation codes: issuing them to a patient (staff side) and exchanging one for a
+/// patient token (`POST /v1/activate`).
+///
+/// Every function runs on the caller's connection inside the caller's write transaction and
+/// never begins or commits. `activate` writes even when it refuses (the failure counter and
+/// the lock), so the caller must **commit after a refusal too**: return the refusal from the
+/// group-commit job instead of throwing it, then map it to the HTTP status. Audit entries
+/// (`activation.success`, `activation.failure`, `activation.reissue`) are the caller's, with the
+/// study ID only, never the code or the token.
+public enum Activation {
+    /// Issues a new code for a patient, revoking the patient's earlier unused codes (only the
+    /// newest code printed for a patient works). Existing patient tokens stay valid; use
+    /// `reissue` to cut them off.
+    ///
+    /// - Throws: `ActivationError.patientNotFound`, `.patientWithdrawn`, or database errors.
+    public static func issueCode(_ db: Connection, patientId: Int64, now: Double,
+                                 ttl: Double = ActivationPolicy.standard.codeLifetime) throws -> IssuedActivationCode {
+        _ = try activePatient(db, patientId)
+        let nowMs = epochMilliseconds(now)
+        try revokeUnusedCodes(db, patientId: patientId, nowMs: nowMs)
+        let code = try Secrets.newActivationCode()
+        let expiresAt = nowMs + Int64((ttl * 1000).rounded())
+        try db.execute("""
+            INSERT INTO activation_codes(patient_id, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?)
+            """, [patientId, Secrets.activationCodeHash(normalizedCode: code, patientId: patientId), nowMs, expiresAt])
+        return (code, expiresAt)
+    }
+
+    /// For a lost or reinstalled app: revokes every patient token and unused code of the
+    /// patient, clears the study ID's activation lock (a nurse vouches for the new attempt),
+    /// and issues a new code.
+    public static func reissue(_ db: Connection, patientId: Int64, now: Double,
+                               ttl: Double = ActivationPolicy.standard.codeLifetime) throws -> IssuedActivationCode {
+        let patient = try activePatient(db, patientId)
+        let nowMs = epochMilliseconds(now)
+        try db.execute("UPDATE patient_tokens SET revoked_at = ? WHERE patient_id = ? AND revoked_at IS NULL",
+                       [nowMs, patientId])
+        try ActivationAttempts.reset(db, key: patient.studyIdKey)
+        return try issueCode(db, patientId: patientId, now: now, ttl: ttl)
+    }
+
+    /// Exchanges a code for a patient token.
+    ///
+    /// Order of checks: a locked study ID is refused first (even with the right code, and the
+    /// lock is not extended); then the code must be well-formed, the patient enrolled and not
+    /// withdrawn, and the code one of theirs, unused and unrevoked — any miss is `.wrongCode`
+    /// and counts a failure (the `maxFailures`-th returns `.locked` and starts the lock); an
+    /// expired but otherwise right code is `.expired`. On success the code is marked used,
+    /// a patient token is issued, `patients.activated_at` is set if it was NULL, and the
+    /// failure counter is reset.
+    ///
+    /// - Parameter studyIdKey: the study ID in `patients.study_id_key` form (the caller
+    ///   normalizes the request's `studyId` the same way as enrollment does).
+    /// - Parameter code: as typed: case-insensitive, dashes and spaces ignored.
+    /// - Important: refusals write; commit them (see the type's documentation).
+    public static func activate(_ db: Connection, studyIdKey: String, code: String, now: Double,
+                                policy: ActivationPolicy = .standard) throws -> ActivationResult {
+        let nowMs = epochMilliseconds(now)
+        let previousFailures: Int
+        switch try ActivationAttempts.state(db, key: studyIdKey, nowMs: nowMs) {
+        case .locked(let remainingMs):
+            return .locked(retryAfterSeconds: ActivationAttempts.retryAfterSeconds(remainingMs))
+        case .open(let failures):
+            previousFailures = failures
+        }
+
+        func failure() throws -> ActivationResult {
+            guard let lockedUntil = try ActivationAttempts.recordFailure(
+                db, key: studyIdKey, previousFailures: previousFailures, policy: policy, nowMs: nowMs)
+            else { return .wrongCode }
+            return .locked(retryAfterSeconds: ActivationAttempts.retryAfterSeconds(lockedUntil - nowMs))
+        }
+
+        guard let normalized = Secrets.normalizedActivationCode(code),
+              let patient = try db.queryOne(
+                  "SELECT id, study_id, withdrawn_at FROM patients WHERE study_id_key = ?", [studyIdKey]),
+              try patient.optionalInt64("withdrawn_at") == nil
+        else { return try failure() }
+        let patientId = try patient.int64("id")
+        let hash = Secrets.activationCodeHash(normalizedCode: normalized, patientId: patientId)
+        guard let stored = try db.queryOne("""
+                  SELECT id, code_hash, expires_at FROM activation_codes
+                  WHERE patient_id = ? AND code_hash = ? AND used_at IS NULL AND revoked_at IS NULL
+                  ORDER BY id DESC
+                  """, [patientId, hash]),
+              Secrets.hashesMatch(try stored.string("code_hash"), hash)
+        else { return try failure() }
+        guard try stored.int64("expires_at") > nowMs else { return .expired }
+
+        try db.execute("UPDATE activation_codes SET used_at = ? WHERE id = ?", [nowMs, try stored.int64("id")])
+        let token = try Secrets.newToken(.patient)
+        try db.execute("INSERT INTO patient_tokens(patient_id, token_hash, created_at) VALUES (?, ?, ?)",
+                       [patientId, Secrets.tokenHash(token), nowMs])
+        try db.execute("UPDATE patients SET activated_at = ? WHERE id = ? AND activated_at IS NULL", [nowMs, patientId])
+        try ActivationAttempts.reset(db, key: studyIdKey)
+        return .activated(patientId: patientId, studyId: try patient.string("study_id"), token: token)
+    }
+
+    /// Deletes activation failure counters with no lock in force and no failure for
+    /// `olderThan` seconds (default a day), so guesses at random study IDs do not accumulate.
+    /// For a periodic maintenance job; returns the number of rows deleted.
+    @discardableResult
+    public static func pruneAttempts(_ db: Connection, now: Double, olderThan: Double = 24 * 3600) throws -> Int {
+        try ActivationAttempts.prune(db, nowMs: epochMilliseconds(now),
+                                     olderThanMs: Int64((olderThan * 1000).rounded()))
+    }
+
+    // MARK: Helpers
+
+    private static func activePatient(_ db: Connection, _ patientId: Int64) throws -> (studyId: String, studyIdKey: String) {
+        guard let row = try db.queryOne("SELECT study_id, study_id_key, withdrawn_at FROM patients WHERE id = ?",
+                                        [patientId])
+        else { throw ActivationError.patientNotFound(patientId) }
+        let studyId = try row.string("study_id")
+        guard try row.optionalInt64("withdrawn_at") == nil else { throw ActivationError.patientWithdrawn(studyId: studyId) }
+        return (studyId, try row.string("study_id_key"))
+    }
+
+    private static func revokeUnusedCodes(_ db: Connection, patientId: Int64, nowMs: Int64) throws {
+        try db.execute("""
+            UPDATE activation_codes SET revoked_at = ?
+            WHERE patient_id = ? AND used_at IS NULL AND revoked_at IS NULL
+            """, [nowMs, patientId])
+    }
+}

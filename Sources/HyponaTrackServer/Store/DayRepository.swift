@@ -1,0 +1,127 @@
+import HyponaTrackCore
+import SQLite
+
+/// Reads and writes a patient's days, list items and lab values. Callers own the transaction.
+enum DayRepository {
+    /// The patient's days between two dates (inclusive), with live list items and lab values.
+    /// A date with only lab values appears too.
+    static func load(_ db: Connection, patientId: Int64, from: LocalDate, to: LocalDate) throws -> [DailyEntry] {
+        var days: [LocalDate: DailyEntry] = [:]
+        func entry(_ date: String) -> LocalDate? { LocalDate(date) }
+        let range: [(any SQLiteBindable)?] = [patientId, from.description, to.description]
+        for row in try db.query("""
+            SELECT * FROM days WHERE patient_id = ? AND date BETWEEN ? AND ?
+            """, range) {
+            guard let date = entry(try row.string("date")) else { continue }
+            var d = DailyEntry(date: date)
+            d.weightMorningKg = try row.optionalDouble("weight_morning_kg")
+            d.weightEveningKg = try row.optionalDouble("weight_evening_kg")
+            d.fluidIntakeMl = try row.optionalDouble("fluid_intake_ml")
+            d.urineSG = try row.optionalDouble("urine_sg")
+            d.vomitingEpisodes = try row.optionalInt("vomiting_episodes")
+            d.emergencySymptoms = Set(try row.string("emergency_symptoms").split(separator: ",")
+                .compactMap { EmergencySymptom(rawValue: String($0)) })
+            d.steps = try row.optionalInt("steps")
+            d.hrvSdnnMs = try row.optionalDouble("hrv_sdnn_ms")
+            d.sleepMinutes = try row.optionalInt("sleep_minutes")
+            d.restingHeartRate = try row.optionalInt("resting_heart_rate")
+            days[date] = d
+        }
+        func attach(_ sql: String, _ add: (inout DailyEntry, Row) throws -> Void) throws {
+            for row in try db.query(sql, range) {
+                guard let date = entry(try row.string("date")) else { continue }
+                var d = days[date] ?? DailyEntry(date: date)
+                try add(&d, row)
+                days[date] = d
+            }
+        }
+        let live = "WHERE patient_id = ? AND date BETWEEN ? AND ? AND deleted_at IS NULL ORDER BY time, rowid"
+        try attach("SELECT * FROM symptom_entries \(live)") { d, r in d.symptoms.append(try ItemRows.symptom(r)) }
+        try attach("SELECT * FROM reaction_tests \(live)") { d, r in d.reactionTests.append(try ItemRows.reactionTest(r)) }
+        try attach("SELECT * FROM tapping_tests \(live)") { d, r in d.tappingTests.append(try ItemRows.tappingTest(r)) }
+        try attach("SELECT * FROM desmopressin_doses \(live)") { d, r in d.desmopressinDoses.append(try ItemRows.desmopressinDose(r)) }
+        try attach("SELECT * FROM lab_values \(live)") { d, r in d.labSodium.append(try ItemRows.lab(r)) }
+        return days.values.sorted { $0.date < $1.date }
+    }
+
+    static func load(_ db: Connection, patientId: Int64, date: LocalDate) throws -> DailyEntry {
+        try load(db, patientId: patientId, from: date, to: date).first ?? DailyEntry(date: date)
+    }
+
+    /// Client ids of items staff deleted on that day: a retried submission must not bring them back.
+    static func deletedItemIds(_ db: Connection, patientId: Int64, date: LocalDate) throws -> Set<String> {
+        var ids = Set<String>()
+        for table in ItemKind.allCases.map(\.table) {
+            for row in try db.query("SELECT client_id FROM \(table) WHERE patient_id = ? AND date = ? AND deleted_at IS NOT NULL",
+                                    [patientId, date.description]) {
+                ids.insert(try row.string("client_id"))
+            }
+        }
+        return ids
+    }
+
+    /// Whether anything (patient data or lab values) is stored for the date.
+    static func hasData(_ db: Connection, patientId: Int64, date: LocalDate) throws -> Bool {
+        try db.queryOne("""
+            SELECT 1 FROM days WHERE patient_id = ?1 AND date = ?2
+            UNION ALL SELECT 1 FROM lab_values WHERE patient_id = ?1 AND date = ?2 AND deleted_at IS NULL
+            LIMIT 1
+            """, [patientId, date.description]) != nil
+    }
+
+    /// Writes the day's scalars and upserts the patch's list items.
+    static func save(_ db: Connection, patientId: Int64, day: DailyEntry, patch: DayPatch, at ms: Int64) throws {
+        let symptoms = day.emergencySymptoms.map(\.rawValue).sorted().joined(separator: ",")
+        try db.execute("""
+            INSERT INTO days (patient_id, date, weight_morning_kg, weight_evening_kg, fluid_intake_ml, urine_sg,
+                              vomiting_episodes, emergency_symptoms, steps, hrv_sdnn_ms, sleep_minutes, resting_heart_rate,
+                              created_at, updated_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)
+            ON CONFLICT (patient_id, date) DO UPDATE SET
+                weight_morning_kg = ?3, weight_evening_kg = ?4, fluid_intake_ml = ?5, urine_sg = ?6,
+                vomiting_episodes = ?7, emergency_symptoms = ?8, steps = ?9, hrv_sdnn_ms = ?10, sleep_minutes = ?11,
+                resting_heart_rate = ?12, updated_at = ?13
+            """, [patientId, day.date.description, day.weightMorningKg, day.weightEveningKg, day.fluidIntakeMl, day.urineSG,
+                  day.vomitingEpisodes, symptoms, day.steps, day.hrvSdnnMs, day.sleepMinutes, day.restingHeartRate, ms])
+        let date = day.date.description
+        for s in patch.symptoms { try ItemRows.upsert(db, .symptom, patientId, date, s.id, s.time, ms, ItemRows.values(s)) }
+        for r in patch.reactionTests { try ItemRows.upsert(db, .reactionTest, patientId, date, r.id, r.time, ms, ItemRows.values(r)) }
+        for t in patch.tappingTests { try ItemRows.upsert(db, .tappingTest, patientId, date, t.id, t.time, ms, ItemRows.values(t)) }
+        for d in patch.desmopressinDoses {
+            try ItemRows.upsert(db, .desmopressinDose, patientId, date, d.id, d.time, ms, ItemRows.values(d))
+        }
+    }
+
+    /// Soft-deletes one client item; returns false when no live item has that id.
+    static func deleteItem(_ db: Connection, kind: ItemKind, patientId: Int64, date: LocalDate, clientId: String,
+                           by actor: String, reason: String, at ms: Int64) throws -> Bool {
+        try db.execute("""
+            UPDATE \(kind.table) SET deleted_at = ?, deleted_by = ?, deletion_reason = ?
+            WHERE patient_id = ? AND date = ? AND client_id = ? AND deleted_at IS NULL
+            """, [ms, actor, reason, patientId, date.description, clientId]) == 1
+    }
+
+    static func addLab(_ db: Connection, patientId: Int64, date: LocalDate, time: Timestamp, sodium: Double,
+                       by actor: String, at ms: Int64) throws -> Int64 {
+        try db.execute("""
+            INSERT INTO lab_values (patient_id, date, time, sodium, entered_at, entered_by) VALUES (?, ?, ?, ?, ?, ?)
+            """, [patientId, date.description, time.description, sodium, ms, actor])
+        return db.lastInsertRowID
+    }
+
+    /// Soft-deletes a lab value; returns its date, nil when there is no live lab value with that id.
+    static func deleteLab(_ db: Connection, patientId: Int64, labId: Int64, by actor: String, reason: String,
+                          at ms: Int64) throws -> (date: LocalDate, sodium: Double)? {
+        guard let row = try db.queryOne("SELECT date, sodium FROM lab_values WHERE id = ? AND patient_id = ? AND deleted_at IS NULL",
+                                        [labId, patientId]),
+              let date = LocalDate(try row.string("date")) else { return nil }
+        try db.execute("UPDATE lab_values SET deleted_at = ?, deleted_by = ?, deletion_reason = ? WHERE id = ?",
+                       [ms, actor, reason, labId])
+        return (date, try row.double("sodium"))
+    }
+
+    /// Whether the patient submitted anything for any day (the surgery date may change only before that).
+    static func hasAnyDayData(_ db: Connection, patientId: Int64) throws -> Bool {
+        try db.queryOne("SELECT 1 FROM days WHERE patient_id = ? LIMIT 1", [patientId]) != nil
+    }
+}

@@ -1,0 +1,83 @@
+/// Days, their list items, staff lab values and evaluations. List items are keyed by the
+/// client's `id` within (patient, date), which is what makes a retried submission idempotent.
+/// Deleted items are kept (soft delete with who, when and why) so nothing disappears silently
+/// and a late retry of the same id cannot bring a deleted item back.
+enum DaysSchema {
+    static let v1 = """
+        CREATE TABLE days (
+            patient_id INTEGER NOT NULL REFERENCES patients(id),
+            date TEXT NOT NULL,
+            weight_morning_kg REAL, weight_evening_kg REAL, fluid_intake_ml REAL, urine_sg REAL,
+            vomiting_episodes INTEGER,
+            emergency_symptoms TEXT NOT NULL DEFAULT '',   -- comma-separated set
+            steps INTEGER, hrv_sdnn_ms REAL, sleep_minutes INTEGER, resting_heart_rate INTEGER,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY (patient_id, date)
+        ) STRICT;
+
+        CREATE TABLE symptom_entries (
+            patient_id INTEGER NOT NULL REFERENCES patients(id),
+            date TEXT NOT NULL, client_id TEXT NOT NULL, time TEXT NOT NULL,
+            slot TEXT NOT NULL CHECK (slot IN ('morning', 'evening')),
+            nausea INTEGER NOT NULL, headache INTEGER NOT NULL, fatigue INTEGER NOT NULL,
+            confusion INTEGER NOT NULL, muscle_cramps INTEGER NOT NULL, vas INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            deleted_at INTEGER, deleted_by TEXT, deletion_reason TEXT,
+            PRIMARY KEY (patient_id, date, client_id)
+        ) STRICT;
+
+        CREATE TABLE reaction_tests (
+            patient_id INTEGER NOT NULL REFERENCES patients(id),
+            date TEXT NOT NULL, client_id TEXT NOT NULL, time TEXT NOT NULL,
+            median_ms REAL NOT NULL, mean_ms REAL NOT NULL, errors INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            deleted_at INTEGER, deleted_by TEXT, deletion_reason TEXT,
+            PRIMARY KEY (patient_id, date, client_id)
+        ) STRICT;
+
+        CREATE TABLE tapping_tests (
+            patient_id INTEGER NOT NULL REFERENCES patients(id),
+            date TEXT NOT NULL, client_id TEXT NOT NULL, time TEXT NOT NULL,
+            taps INTEGER NOT NULL, duration_seconds REAL NOT NULL,
+            updated_at INTEGER NOT NULL,
+            deleted_at INTEGER, deleted_by TEXT, deletion_reason TEXT,
+            PRIMARY KEY (patient_id, date, client_id)
+        ) STRICT;
+
+        CREATE TABLE desmopressin_doses (
+            patient_id INTEGER NOT NULL REFERENCES patients(id),
+            date TEXT NOT NULL, client_id TEXT NOT NULL, time TEXT NOT NULL,
+            dose_mcg REAL NOT NULL,
+            updated_at INTEGER NOT NULL,
+            deleted_at INTEGER, deleted_by TEXT, deletion_reason TEXT,
+            PRIMARY KEY (patient_id, date, client_id)
+        ) STRICT;
+
+        CREATE TABLE lab_values (
+            id INTEGER PRIMARY KEY,
+            patient_id INTEGER NOT NULL REFERENCES patients(id),
+            date TEXT NOT NULL, time TEXT NOT NULL,
+            sodium REAL NOT NULL,
+            entered_at INTEGER NOT NULL, entered_by TEXT NOT NULL,
+            deleted_at INTEGER, deleted_by TEXT, deletion_reason TEXT
+        ) STRICT;
+        CREATE INDEX lab_values_by_day ON lab_values (patient_id, date);
+
+        CREATE TABLE evaluations (
+            id INTEGER PRIMARY KEY,
+            patient_id INTEGER NOT NULL REFERENCES patients(id),
+            date TEXT NOT NULL,
+            pod INTEGER NOT NULL,
+            level TEXT NOT NULL CHECK (level IN ('green', 'yellow', 'red')),
+            reasons TEXT NOT NULL,          -- JSON array of {code, level, value, threshold}
+            risk_score INTEGER NOT NULL,
+            risk_class TEXT NOT NULL,
+            factor REAL NOT NULL,
+            rules_version TEXT NOT NULL,
+            cause TEXT NOT NULL,            -- submission, lab, profile, correction
+            evaluated_at INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX evaluations_by_day ON evaluations (patient_id, date, id);
+        """
+}

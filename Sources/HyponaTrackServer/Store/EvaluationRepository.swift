@@ -1,0 +1,79 @@
+import HTJSON
+import HyponaTrackCore
+import HyponaTrackKit
+import SQLite
+
+/// An evaluation as stored.
+public struct StoredEvaluation: Sendable {
+    public var id: Int64
+    public var date: LocalDate
+    public var pod: Int
+    public var level: Level
+    /// The reasons' JSON array as stored.
+    public var reasons: JSONValue
+    public var riskScore: Int
+    public var riskClass: String
+    public var factor: Double
+    public var rulesVersion: String
+    public var cause: String
+    public var evaluatedAt: Int64
+
+    public var reasonCodes: [String] {
+        guard case .array(let items) = reasons else { return [] }
+        return items.compactMap { if case .object(let o) = $0, case .string(let c)? = o["code"] { return c } else { return nil } }
+    }
+}
+
+/// Reads and writes `evaluations` (a history: every evaluation is kept). Callers own the transaction.
+enum EvaluationRepository {
+    @discardableResult
+    static func insert(_ db: Connection, patientId: Int64, _ e: Evaluation, cause: String, at ms: Int64) throws -> Int64 {
+        try db.execute("""
+            INSERT INTO evaluations (patient_id, date, pod, level, reasons, risk_score, risk_class, factor, rules_version,
+                                     cause, evaluated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [patientId, e.date.description, e.pod, e.level.rawValue, JSONSerializer.string(EvaluationJSON.reasons(e)),
+                  e.risk.riskScore, e.risk.riskClass.rawValue, e.factor, e.rulesVersion, cause, ms])
+        return db.lastInsertRowID
+    }
+
+    static func latest(_ db: Connection, patientId: Int64, date: LocalDate) throws -> StoredEvaluation? {
+        try db.queryOne("SELECT * FROM evaluations WHERE patient_id = ? AND date = ? ORDER BY id DESC LIMIT 1",
+                        [patientId, date.description]).map(decode)
+    }
+
+    /// The latest evaluation of every date, by date.
+    static func latestPerDate(_ db: Connection, patientId: Int64) throws -> [LocalDate: StoredEvaluation] {
+        var out: [LocalDate: StoredEvaluation] = [:]
+        for row in try db.query("""
+            SELECT * FROM evaluations e WHERE patient_id = ?1
+              AND id = (SELECT MAX(id) FROM evaluations WHERE patient_id = ?1 AND date = e.date)
+            """, [patientId]) {
+            let e = try decode(row)
+            out[e.date] = e
+        }
+        return out
+    }
+
+    /// PODs on which any evaluation was yellow or red (clinical-rules §6: monitoring extends when
+    /// "any yellow/red occurred on POD ≥ 10", so a later improvement does not undo it).
+    static func alertPODs(_ db: Connection, patientId: Int64) throws -> [Int] {
+        try db.query("SELECT DISTINCT pod FROM evaluations WHERE patient_id = ? AND level IN ('yellow', 'red')", [patientId])
+            .map { try $0.int("pod") }
+    }
+
+    /// The patient's most recent evaluation of any date (the "current level" in lists).
+    static func current(_ db: Connection, patientId: Int64) throws -> StoredEvaluation? {
+        try db.queryOne("SELECT * FROM evaluations WHERE patient_id = ? ORDER BY date DESC, id DESC LIMIT 1", [patientId])
+            .map(decode)
+    }
+
+    static func decode(_ row: Row) throws -> StoredEvaluation {
+        StoredEvaluation(id: try row.int64("id"), date: LocalDate(try row.string("date")) ?? LocalDate(daysSinceEpoch: 0),
+                         pod: try row.int("pod"), level: Level(rawValue: try row.string("level")) ?? .green,
+                         reasons: (try? JSONParser.parse(try row.string("reasons"))) ?? .array([]),
+                         riskScore: try row.int("risk_score"), riskClass: try row.string("risk_class"),
+                         factor: try row.double("factor"), rulesVersion: try row.string("rules_version"),
+                         cause: try row.string("cause"), evaluatedAt: try row.int64("evaluated_at"))
+    }
+}

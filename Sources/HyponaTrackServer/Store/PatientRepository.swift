@@ -1,0 +1,56 @@
+import HTJSON
+import HyponaTrackCore
+import HyponaTrackKit
+import SQLite
+
+/// Reads and writes `patients`. Callers own the transaction.
+enum PatientRepository {
+    static let columns = "id, profile, enrolled_at, enrolled_by, activated_at, withdrawn_at, withdrawal_date, withdrawal_reason"
+
+    static func insert(_ db: Connection, profile: PatientProfile, by actor: String, at ms: Int64) throws -> Int64 {
+        try db.execute("""
+            INSERT INTO patients (study_id, study_id_key, profile, enrolled_at, enrolled_by, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, [profile.studyId, PatientRecord.key(profile.studyId), JSONSerializer.string(ModelJSON.profile(profile)),
+                  ms, actor, ms])
+        return db.lastInsertRowID
+    }
+
+    static func exists(_ db: Connection, studyId: String) throws -> Bool {
+        try db.queryOne("SELECT 1 FROM patients WHERE study_id_key = ?", [PatientRecord.key(studyId)]) != nil
+    }
+
+    static func load(_ db: Connection, id: Int64) throws -> PatientRecord? {
+        try db.queryOne("SELECT \(columns) FROM patients WHERE id = ?", [id]).map(decode)
+    }
+
+    static func load(_ db: Connection, studyId: String) throws -> PatientRecord? {
+        try db.queryOne("SELECT \(columns) FROM patients WHERE study_id_key = ?", [PatientRecord.key(studyId)]).map(decode)
+    }
+
+    static func all(_ db: Connection) throws -> [PatientRecord] {
+        try db.query("SELECT \(columns) FROM patients ORDER BY study_id_key").map(decode)
+    }
+
+    static func updateProfile(_ db: Connection, id: Int64, profile: PatientProfile, at ms: Int64) throws {
+        try db.execute("UPDATE patients SET profile = ?, updated_at = ? WHERE id = ?",
+                       [JSONSerializer.string(ModelJSON.profile(profile)), ms, id])
+    }
+
+    static func withdraw(_ db: Connection, id: Int64, date: LocalDate, reason: String, at ms: Int64) throws {
+        try db.execute("""
+            UPDATE patients SET withdrawn_at = ?, withdrawal_date = ?, withdrawal_reason = ?, updated_at = ?
+            WHERE id = ? AND withdrawn_at IS NULL
+            """, [ms, date.description, reason, ms, id])
+    }
+
+    static func decode(_ row: Row) throws -> PatientRecord {
+        let json = try JSONParser.parse(try row.string("profile"))
+        let profile = try ProfileDecoder.decode(json, path: "profile", rules: nil)
+        return PatientRecord(id: try row.int64("id"), profile: profile, enrolledAt: try row.int64("enrolled_at"),
+                             enrolledBy: try row.string("enrolled_by"), activatedAt: try row.optionalInt64("activated_at"),
+                             withdrawnAt: try row.optionalInt64("withdrawn_at"),
+                             withdrawalDate: try row.optionalString("withdrawal_date").flatMap { LocalDate($0) },
+                             withdrawalReason: try row.optionalString("withdrawal_reason"))
+    }
+}

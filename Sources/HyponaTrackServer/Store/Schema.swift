@@ -1,0 +1,14 @@
+import SQLite
+
+/// The database's migrations, in order. Each runs in one immediate transaction (Migrator);
+/// never edit a shipped migration — add a new one.
+enum Schema {
+    static func migrator() -> Migrator {
+        var m = Migrator()
+        m.register("v1_patients") { try $0.execute(PatientsSchema.v1) }
+        m.register("v1_days") { try $0.execute(DaysSchema.v1) }
+        m.register("v1_security") { try $0.execute(SecuritySchema.v1) }
+        m.register("v1_audit") { try $0.execute(AuditSchema.v1) }
+        return m
+    }
+}
