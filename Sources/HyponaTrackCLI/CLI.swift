@@ -23,12 +23,22 @@ public enum CLI {
     static let help = """
         Usage: hyponatrack COMMAND [OPTIONS]
 
-        Commands available in this build:
-          evaluate FILE [--check] [--rules DIR]   evaluate case files offline (no server)
+        Staff commands (talk to the daemon; --server/HYPONATRACK_SERVER, --token/HYPONATRACK_TOKEN):
+          enroll      enroll a patient; prints risk class, Kat B status and the activation code
+          update ID   change profile fields, add Kat B, withdraw
+          reissue ID  new activation code; earlier patient tokens stop working
+          lab ID      enter or delete a lab sodium value
+          item ID     delete a wrong list item the app sent
+          patients    every patient with risk and current level
+          show ID     a patient's profile and timeline
+          staff       add, list, revoke staff (admin)
+          audit       verify the audit chain, list entries
+        Offline:
+          evaluate FILE [--check] [--rules DIR]   evaluate case files (no server)
           version                                 print the version
 
-        The staff commands (enroll, update, patients, show, lab, alerts, sync, audit, backup …)
-        talk to the daemon and arrive with it. Every command takes --help.
+        Every command takes --help; list and show commands take --json. Alerts, sync, hooks and
+        backup arrive with their issues.
 
         HyponaTrack is a study tool, not a validated medical device; its rules are defaults
         derived from published evidence, not a validated clinical rule.
@@ -44,6 +54,15 @@ public enum CLI {
         let rest = Array(arguments.dropFirst())
         switch command {
         case "evaluate": return EvaluateCommand.run(rest, io: io)
+        case "enroll": return PatientCommands.enroll.run(rest, io: io)
+        case "update": return PatientCommands.update.run(rest, io: io)
+        case "reissue": return PatientCommands.reissue.run(rest, io: io)
+        case "patients": return PatientCommands.patients.run(rest, io: io)
+        case "show": return PatientCommands.show.run(rest, io: io)
+        case "lab": return OtherCommands.lab.run(rest, io: io)
+        case "item": return OtherCommands.item.run(rest, io: io)
+        case "staff": return OtherCommands.staff.run(rest, io: io)
+        case "audit": return OtherCommands.audit.run(rest, io: io)
         case "version", "--version": io.out("hyponatrack \(version)"); return ExitCode.success
         case "help", "--help", "-h": io.out(help); return ExitCode.success
         default:

@@ -1,0 +1,62 @@
+import Foundation
+import HTJSON
+import HTTPClient
+
+/// The CLI's connection to the daemon: server URL and staff token from flags or the
+/// environment, JSON in and out, and the product.md exit codes for every failure.
+struct DaemonClient {
+    let server: String
+    let token: String?
+    let http: HTTPClient
+
+    /// A failure already explained to the user, with its exit code.
+    struct Failure: Error {
+        let exitCode: Int32
+        let message: String
+    }
+
+    init(server: String?, token: String?) {
+        let env = ProcessInfo.processInfo.environment
+        var base = server ?? env["HYPONATRACK_SERVER"] ?? "http://127.0.0.1:8750"
+        while base.hasSuffix("/") { base.removeLast() }
+        self.server = base
+        self.token = (token ?? env["HYPONATRACK_TOKEN"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        CurlRuntime.initialize()
+        http = HTTPClient(configuration: HTTPClientConfiguration(caFile: env["HYPONATRACK_CA_FILE"]))
+    }
+
+    func get(_ path: String) throws(Failure) -> JSONValue { try send(.get, path, body: nil) }
+    func post(_ path: String, _ body: JSONValue = .object(JSONObject())) throws(Failure) -> JSONValue { try send(.post, path, body: body) }
+    func patch(_ path: String, _ body: JSONValue) throws(Failure) -> JSONValue { try send(.patch, path, body: body) }
+
+    func send(_ method: HTTPClientRequest.Method, _ path: String, body: JSONValue?) throws(Failure) -> JSONValue {
+        guard let token, !token.isEmpty else {
+            throw Failure(exitCode: ExitCode.permission, message: "no staff token: pass --token or set HYPONATRACK_TOKEN")
+        }
+        var headers = HTTPClientHeaders()
+        headers.add(name: "Authorization", value: "Bearer \(token)")
+        let request = HTTPClientRequest.json(method: method, url: server + path, body: body.map { JSONSerializer.string($0) },
+                                             headers: headers)
+        let response: HTTPClientResponse
+        do { response = try http.send(request) } catch {
+            throw Failure(exitCode: ExitCode.unavailable, message: "cannot reach the server at \(server): \(error.kind.rawValue)")
+        }
+        let json = (try? JSONParser.parse(response.body)) ?? .null
+        if response.isSuccess { return json }
+        var message = "the server answered \(response.status)"
+        if case .object(let o) = json, case .object(let e)? = o["error"] {
+            var text = ""
+            if case .string(let f)? = e["field"] { text += "\(f): " }
+            if case .string(let m)? = e["message"] { text += m }
+            if case .string(let c)? = e["code"] { text += " (\(c))" }
+            message = text
+        }
+        switch response.status {
+        case 401, 403: throw Failure(exitCode: ExitCode.permission, message: message)
+        default: throw Failure(exitCode: ExitCode.failure, message: message)
+        }
+    }
+
+    /// Percent-encodes one path segment.
+    static func segment(_ s: String) -> String { FormURLEncoding.percentEncode(s) }
+}
