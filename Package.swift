@@ -55,6 +55,9 @@ let package = Package(
         .executableTarget(name: "bench-core", dependencies: ["HyponaTrackCore", "HyponaTrackKit"],
                           path: "Benchmarks/bench-core", swiftSettings: swift6),
 
+        .executableTarget(name: "bench-ingest", dependencies: ["SQLite", "HTJSON", "Crypto"],
+                          path: "Benchmarks/bench-ingest", swiftSettings: swift6),
+
         // MARK: Tests
         .testTarget(name: "HTJSONTests", dependencies: ["HTJSON"], swiftSettings: swift6),
         .testTarget(name: "HyponaTrackCoreTests", dependencies: ["HyponaTrackCore", "HyponaTrackKit", "HTJSON"],
