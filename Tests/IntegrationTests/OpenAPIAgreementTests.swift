@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import HTJSON
+
+/// `/openapi.json` and the served routes agree: every documented operation is routed (never
+/// 404 "no such resource" or 405), every route of product.md is documented, and undocumented
+/// paths are not served.
+@Suite struct OpenAPIAgreementTests {
+    static let productRoutes: [(String, String)] = [
+        ("post", "/v1/activate"), ("put", "/v1/me/days/{date}"), ("get", "/v1/me/days"), ("get", "/v1/me/today"),
+        ("post", "/v1/patients"), ("get", "/v1/patients"), ("get", "/v1/patients/{studyId}"), ("patch", "/v1/patients/{studyId}"),
+        ("post", "/v1/patients/{studyId}/withdrawal"), ("post", "/v1/patients/{studyId}/activation"),
+        ("post", "/v1/patients/{studyId}/labs"), ("post", "/v1/patients/{studyId}/labs/{labId}/deletion"),
+        ("post", "/v1/patients/{studyId}/days/{date}/{list}/{itemId}/deletion"),
+        ("post", "/v1/staff"), ("get", "/v1/staff"), ("post", "/v1/staff/{name}/revocation"),
+        ("get", "/v1/audit"), ("get", "/v1/audit/verify"), ("get", "/healthz"), ("get", "/metrics"), ("get", "/openapi.json"),
+    ]
+
+    func operations(_ spec: JSONValue) -> [(String, String)] {
+        guard case .object(let o) = spec, case .object(let paths)? = o["paths"] else { return [] }
+        return paths.members.flatMap { path, value -> [(String, String)] in
+            guard case .object(let ops) = value else { return [] }
+            return ops.keys.map { ($0, path) }
+        }
+    }
+
+    @Test func everyDocumentedOperationIsServedAndEveryProductRouteIsDocumented() throws {
+        let d = try TestDaemon()
+        let spec = try d.request(.get, "/openapi.json")
+        #expect(spec.status == 200)
+        #expect(spec["openapi"] == "3.1.0")
+        let ops = operations(spec.json)
+        for (method, path) in Self.productRoutes {
+            #expect(ops.contains { $0.0 == method && $0.1 == path }, "\(method) \(path) is not documented")
+        }
+        #expect(ops.count == Self.productRoutes.count, "documented operations: \(ops.map { "\($0.0) \($0.1)" })")
+        for (method, path) in ops {
+            let concrete = path.replacingOccurrences(of: "{date}", with: Study.date(-1))
+                .replacingOccurrences(of: "{studyId}", with: "NOBODY").replacingOccurrences(of: "{labId}", with: "1")
+                .replacingOccurrences(of: "{list}", with: "symptoms").replacingOccurrences(of: "{itemId}", with: "x")
+                .replacingOccurrences(of: "{name}", with: "nobody")
+            let r = try d.request(.init(rawValue: method.uppercased())!, concrete, token: d.adminToken,
+                                  body: method == "get" ? nil : ["probe": true])
+            #expect(r.status != 405, "\(method) \(path) is documented but not routed")
+            #expect(!(r.status == 404 && r.text.contains("no such resource")), "\(method) \(path) is documented but not routed")
+        }
+    }
+
+    @Test func anUndocumentedPathIsNotServed() throws {
+        let d = try TestDaemon()
+        #expect(try d.request(.get, "/v1/secret", token: d.adminToken).status == 404)
+        #expect(try d.request(.delete, "/v1/patients", token: d.adminToken).status == 405)
+    }
+
+    @Test func everyOperationDocumentsItsErrorsWithTheErrorSchema() throws {
+        let d = try TestDaemon()
+        let spec = try d.request(.get, "/openapi.json").json
+        guard case .object(let o) = spec, case .object(let paths)? = o["paths"] else { Issue.record("no paths"); return }
+        for (path, value) in paths.members {
+            guard case .object(let ops) = value else { continue }
+            for (method, op) in ops.members {
+                guard case .object(let operation) = op, case .object(let responses)? = operation["responses"] else {
+                    Issue.record("\(method) \(path) has no responses"); continue
+                }
+                #expect(!responses.keys.isEmpty)
+                if case .array(let security)? = operation["security"], !security.isEmpty {
+                    #expect(responses["401"] != nil, "\(method) \(path) needs a documented 401")
+                }
+            }
+        }
+    }
+}

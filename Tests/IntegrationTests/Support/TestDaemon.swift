@@ -1,0 +1,151 @@
+import Foundation
+import Synchronization
+import HTJSON
+import HTTPClient
+
+/// The repository and its built binaries (scripts/test builds them before running tests).
+enum Repo {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static var binDir: URL {
+        if let dir = ProcessInfo.processInfo.environment["HYPONATRACK_BIN_DIR"] { return URL(fileURLWithPath: dir) }
+        return root.appendingPathComponent(".build/debug")
+    }
+    static var daemon: String { binDir.appendingPathComponent("hyponatrackd").path }
+    static var cli: String { binDir.appendingPathComponent("hyponatrack").path }
+    static let config = root.appendingPathComponent("config")
+}
+
+/// A real `hyponatrackd` process on an ephemeral loopback port with its own data directory.
+final class TestDaemon: @unchecked Sendable {
+    let dataDir: URL
+    let configFile: URL?
+    private let portBox = Mutex(0)
+    var port: Int { portBox.withLock { $0 } }
+    private var process: Process?
+    private let logLines = LogLines()
+    let client: HTTPClient
+
+    init(dataDir: URL? = nil, configFile: URL? = nil) throws {
+        CurlRuntime.initialize()
+        self.dataDir = dataDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("htd-\(UUID().uuidString)")
+        self.configFile = configFile
+        client = HTTPClient(configuration: HTTPClientConfiguration(timeout: .seconds(30)))
+        try start()
+    }
+
+    deinit {
+        if let p = process, p.isRunning { p.terminate(); p.waitUntilExit() }
+    }
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var log: String { logLines.lines.withLock { $0.joined(separator: "\n") } }
+    var pid: Int32 { process?.processIdentifier ?? 0 }
+    var adminToken: String {
+        (try? String(contentsOf: dataDir.appendingPathComponent("admin.token"), encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+
+    /// Starts (or restarts) the daemon and waits until `/healthz` answers 200.
+    func start() throws {
+        let port = try Self.freePort()
+        portBox.withLock { $0 = port }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Repo.daemon)
+        var args = ["--listen", "127.0.0.1:\(port)", "--data-dir", dataDir.path]
+        if let configFile { args += ["--config", configFile.path] }
+        p.arguments = args
+        let pipe = Pipe()
+        p.standardError = pipe
+        p.standardOutput = FileHandle.nullDevice
+        pipe.fileHandleForReading.readabilityHandler = { [logLines] handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { handle.readabilityHandler = nil; return }
+            let text = String(decoding: data, as: UTF8.self)
+            logLines.lines.withLock { $0.append(contentsOf: text.split(separator: "\n").map(String.init)) }
+        }
+        try p.run()
+        process = p
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if !p.isRunning { throw TestFailure("hyponatrackd exited at start (status \(p.terminationStatus)):\n\(log)") }
+            if let r = try? client.send(HTTPClientRequest(url: baseURL + "/healthz", timeout: .seconds(2))), r.status == 200 { return }
+            usleep(20_000)
+        }
+        throw TestFailure("hyponatrackd did not become ready:\n\(log)")
+    }
+
+    /// SIGTERM and wait: the graceful stop.
+    func stop() {
+        guard let p = process, p.isRunning else { return }
+        p.terminate()
+        p.waitUntilExit()
+    }
+
+    /// SIGKILL: a crash at an arbitrary moment.
+    func kill9() {
+        guard let p = process, p.isRunning else { return }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+    }
+
+    func signal(_ s: Int32) { if let p = process { kill(p.processIdentifier, s) } }
+
+    var exitStatus: Int32? { process.flatMap { $0.isRunning ? nil : $0.terminationStatus } }
+
+    struct Response {
+        let status: Int
+        let json: JSONValue
+        let headers: HTTPClientHeaders
+        let text: String
+
+        subscript(key: String) -> JSONValue? { if case .object(let o) = json { return o[key] } else { return nil } }
+        var errorField: String? {
+            if case .object(let e)? = self["error"], case .string(let f)? = e["field"] { return f }
+            return nil
+        }
+        var errorCode: String? {
+            if case .object(let e)? = self["error"], case .string(let c)? = e["code"] { return c }
+            return nil
+        }
+    }
+
+    /// One request; `body` JSON is serialized, `raw` is sent as is.
+    @discardableResult
+    func request(_ method: HTTPClientRequest.Method, _ path: String, token: String? = nil, body: JSONValue? = nil,
+                 raw: [UInt8]? = nil, contentType: String? = "application/json", headers extra: [(String, String)] = []) throws -> Response {
+        var headers = HTTPClientHeaders()
+        if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
+        let bytes = raw ?? body.map { JSONSerializer.bytes($0) }
+        if bytes != nil, let contentType { headers.add(name: "Content-Type", value: contentType) }
+        for (n, v) in extra { headers.add(name: n, value: v) }
+        let r = try client.send(HTTPClientRequest(method: method, url: baseURL + path, headers: headers, body: bytes))
+        return Response(status: r.status, json: (try? JSONParser.parse(r.body)) ?? .null, headers: r.headers,
+                        text: r.bodyText ?? "")
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        guard ok else { throw TestFailure("no free port") }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+/// The daemon's stderr lines, appended from the pipe's reader thread.
+final class LogLines: Sendable {
+    let lines = Mutex<[String]>([])
+}
