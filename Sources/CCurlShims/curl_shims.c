@@ -16,6 +16,10 @@ CURLcode ht_curl_easy_setopt_write_cb(CURL *handle, CURLoption option,
                                       size_t (*cb)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(handle, option, cb);
 }
+CURLcode ht_curl_easy_setopt_xferinfo_cb(CURL *handle,
+                                         int (*cb)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t)) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, cb);
+}
 CURLcode ht_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
@@ -27,4 +31,7 @@ CURLcode ht_curl_easy_getinfo_str(CURL *handle, CURLINFO info, char **value) {
 }
 curl_version_info_data *ht_curl_version_info_now(void) {
     return curl_version_info(CURLVERSION_NOW);
+}
+CURLcode ht_curl_global_init_default(void) {
+    return curl_global_init(CURL_GLOBAL_DEFAULT);
 }

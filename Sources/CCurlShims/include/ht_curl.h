@@ -8,13 +8,23 @@ CURLcode ht_curl_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode ht_curl_easy_setopt_ptr(CURL *handle, CURLoption option, void *value);
 CURLcode ht_curl_easy_setopt_str(CURL *handle, CURLoption option, const char *value);
 CURLcode ht_curl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
+// Also serves CURLOPT_HEADERFUNCTION: curl_write_callback and the header callback share the
+// prototype size_t (char *, size_t, size_t, void *) (curl.h).
 CURLcode ht_curl_easy_setopt_write_cb(CURL *handle, CURLoption option,
                                       size_t (*cb)(char *, size_t, size_t, void *));
+// curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, cb): the callback type
+// (curl_xferinfo_callback) differs from the write callback's, so it needs its own shim.
+CURLcode ht_curl_easy_setopt_xferinfo_cb(CURL *handle,
+                                         int (*cb)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t));
 CURLcode ht_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ht_curl_easy_getinfo_double(CURL *handle, CURLINFO info, double *value);
 CURLcode ht_curl_easy_getinfo_str(CURL *handle, CURLINFO info, char **value);
 
 // CURLVERSION_NOW is a macro aliasing the newest enum value; Swift cannot import it.
 curl_version_info_data *ht_curl_version_info_now(void);
+
+// curl_global_init(CURL_GLOBAL_DEFAULT): CURL_GLOBAL_DEFAULT is a macro built from other
+// macros with shifts, which Swift does not reliably import; keep the flag choice in C.
+CURLcode ht_curl_global_init_default(void);
 
 #endif

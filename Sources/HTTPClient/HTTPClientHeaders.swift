@@ -1,0 +1,74 @@
+/// An ordered list of HTTP header fields with case-insensitive name lookup, used for both
+/// request and response headers.
+///
+/// Order and repeated names are kept, because some fields (`Set-Cookie`, `Vary`,
+/// `WWW-Authenticate`) are meaningful per occurrence.
+public struct HTTPClientHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// One header field.
+    public typealias Field = (name: String, value: String)
+
+    private var fields: [Field]
+
+    /// An empty list.
+    public init() { fields = [] }
+
+    /// Fields in the given order; repeated names are kept.
+    public init(_ fields: [Field]) { self.fields = fields }
+
+    /// `["Accept": "application/json", "Authorization": "Bearer …"]`; order is kept.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The first value for `name` (compared case-insensitively), or nil.
+    public subscript(name: String) -> String? {
+        fields.first { Self.namesMatch($0.name, name) }?.value
+    }
+
+    /// Every value for `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.namesMatch($0.name, name) }.map(\.value)
+    }
+
+    /// Whether a field called `name` is present.
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    /// Appends a field, keeping any existing ones with the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Replaces every field called `name` with a single one.
+    public mutating func replaceOrAdd(name: String, value: String) {
+        remove(name: name)
+        fields.append((name: name, value: value))
+    }
+
+    /// Removes every field called `name`.
+    public mutating func remove(name: String) {
+        fields.removeAll { Self.namesMatch($0.name, name) }
+    }
+
+    /// Number of fields.
+    public var count: Int { fields.count }
+
+    /// Iterates the fields in order.
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// The field names only: values may be credentials and must not reach a log.
+    public var description: String {
+        "HTTPClientHeaders(" + fields.map(\.name).joined(separator: ", ") + ")"
+    }
+
+    /// Field names are ASCII tokens (RFC 9110 §5.1) and compare case-insensitively; comparing
+    /// ASCII bytes avoids Unicode case folding, which could make distinct names equal.
+    static func namesMatch(_ a: String, _ b: String) -> Bool {
+        let x = a.utf8, y = b.utf8
+        guard x.count == y.count else { return false }
+        return zip(x, y).allSatisfy { asciiLower($0) == asciiLower($1) }
+    }
+
+    private static func asciiLower(_ byte: UInt8) -> UInt8 {
+        (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
+    }
+}

@@ -1,0 +1,46 @@
+/// One HTTP request for ``HTTPClient/send(_:)``: a plain value, safe to build on one thread
+/// and send from another.
+///
+/// ```swift
+/// let request = HTTPClientRequest.formURLEncoded(
+///     url: "https://redcap.example.org/api/",
+///     fields: [("token", token), ("content", "record"), ("format", "json")])
+/// let response = try client.send(request)
+/// ```
+public struct HTTPClientRequest: Sendable {
+    /// The request method.
+    public var method: Method
+    /// An absolute `http://` or `https://` URL. Put secrets in headers or the body, not in the
+    /// query string; errors omit the query anyway.
+    public var url: String
+    /// Header fields, sent in order after the ones libcurl adds (`Host`, `Content-Length`).
+    /// A field set here replaces libcurl's own of the same name (e.g. `User-Agent`,
+    /// `Accept`). Names must be RFC 9110 tokens and values must not contain CR, LF or NUL.
+    public var headers: HTTPClientHeaders
+    /// The body; nil sends none. `POST`, `PUT` and `PATCH` always carry a body
+    /// (`Content-Length: 0` when nil); `GET` and `HEAD` must not have one.
+    public var body: [UInt8]?
+    /// The whole transfer's time limit, overriding the client's
+    /// ``HTTPClientConfiguration/timeout``.
+    public var timeout: Duration?
+    /// The connection phase's time limit (DNS, TCP, TLS), overriding the client's
+    /// ``HTTPClientConfiguration/connectTimeout``.
+    public var connectTimeout: Duration?
+
+    /// Builds a request.
+    public init(
+        method: Method = .get,
+        url: String,
+        headers: HTTPClientHeaders = HTTPClientHeaders(),
+        body: [UInt8]? = nil,
+        timeout: Duration? = nil,
+        connectTimeout: Duration? = nil
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+    }
+}
