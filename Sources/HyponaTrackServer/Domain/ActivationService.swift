@@ -107,7 +107,10 @@ public final class ActivationService: Sendable {
             guard let existing = try StaffDirectory.findStaff(db, name: name), existing.isActive else {
                 throw APIError.notFound("no active staff member named \(name)")
             }
-            let member = try StaffDirectory.revokeStaff(db, name: name, by: actor, now: now)
+            let member: StaffMember
+            do { member = try StaffDirectory.revokeStaff(db, name: name, by: actor, now: now) } catch let e as StaffError {
+                throw APIError.conflict(e.description)   // e.g. the last active admin
+            }
             try AuditLog.append(db, at: epochMilliseconds(now), actor: actor, action: "staff.revoke", subject: "staff:\(member.name)",
                                 details: ["role": .string(member.role.rawValue)])
             return ["name": .string(member.name), "role": .string(member.role.rawValue), "active": false]
