@@ -33,7 +33,8 @@ public final class APIHandler: Sendable {
             routeName = route.template
             principal = try authorize(request, route)
             let body = try parseBody(request, route)
-            let context = RequestContext(request: request, parameters: params, principal: principal, body: body)
+            let context = RequestContext(request: request, parameters: params, principal: principal, body: body,
+                                         clientIP: clientIP(request))
             switch try route.handler(context) {
             case .json(let status, let value): response = Self.json(status, value)
             case .raw(let r): response = r

@@ -22,6 +22,8 @@ public struct RequestContext: Sendable {
     public let principal: Principal?
     /// The JSON body (`.null` when the route takes none).
     public let body: JSONValue
+    /// The client's address: the peer, or the forwarded client when the peer is a trusted proxy.
+    public let clientIP: String
 
     public func parameter(_ name: String) -> String { parameters[name] ?? "" }
     public func query(_ name: String) -> String? { request.query[name] }

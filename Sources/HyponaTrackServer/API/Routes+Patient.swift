@@ -10,7 +10,7 @@ extension Routes {
                   responses: [200: ("the patient token (shown once)", S.ref("Activation")), 400: ("invalid request", S.error),
                               401: ("wrong code or study ID", S.error), 410: ("the code expired; a nurse reissues", S.error),
                               429: ("too many wrong codes: locked, see retry-after", S.error)]) { ctx in
-                .json(200, try activation.activate(body: ctx.body, clientIP: ctx.request.clientAddress))
+                .json(200, try activation.activate(body: ctx.body, clientIP: ctx.clientIP))
             },
             Route("PUT", "/v1/me/days/{date}", access: .patient, summary: "Merge a day's measurements and get its traffic light",
                   request: S.ref("DayPatch"),
