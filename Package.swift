@@ -40,7 +40,7 @@ let package = Package(
                 swiftSettings: swift6),
         // The daemon's application: store, security, audit, API, lifecycle.
         .target(name: "HyponaTrackServer",
-                dependencies: ["HyponaTrackCore", "HyponaTrackKit", "HTJSON", "Crypto", "SQLite", "HTTPServer"],
+                dependencies: ["HyponaTrackCore", "HyponaTrackKit", "HTJSON", "Crypto", "SQLite", "HTTPServer", "HTTPClient"],
                 swiftSettings: swift6),
         // The command line: offline evaluator and the staff commands (an HTTP client of the daemon).
         .target(name: "HyponaTrackCLI",

@@ -33,12 +33,13 @@ public enum CLI {
           show ID     a patient's profile and timeline
           staff       add, list, revoke staff (admin)
           audit       verify the audit chain, list entries
+          sync        REDCap sync: status, retry, resume, check, reconcile, export-all (admin)
         Offline:
           evaluate FILE [--check] [--rules DIR]   evaluate case files (no server)
           version                                 print the version
 
-        Every command takes --help; list and show commands take --json. Alerts, sync, hooks and
-        backup arrive with their issues.
+        Every command takes --help; list and show commands take --json. Alerts, hooks and backup
+        arrive with their issues.
 
         HyponaTrack is a study tool, not a validated medical device; its rules are defaults
         derived from published evidence, not a validated clinical rule.
@@ -63,6 +64,7 @@ public enum CLI {
         case "item": return OtherCommands.item.run(rest, io: io)
         case "staff": return OtherCommands.staff.run(rest, io: io)
         case "audit": return OtherCommands.audit.run(rest, io: io)
+        case "sync": return SyncCommand.command.run(rest, io: io)
         case "version", "--version": io.out("hyponatrack \(version)"); return ExitCode.success
         case "help", "--help", "-h": io.out(help); return ExitCode.success
         default:

@@ -38,7 +38,12 @@ public enum ValueRanges {
         itemIdLength.contains(s.utf8.count) && s.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
-    static func isIdentifierByte(_ b: UInt8) -> Bool {
+    /// REDCap event names: lower-case letters, digits and `_`.
+    public static func isEventNameByte(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_")
+    }
+
+    public static func isIdentifierByte(_ b: UInt8) -> Bool {
         (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
             || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_") || b == UInt8(ascii: "-")
     }

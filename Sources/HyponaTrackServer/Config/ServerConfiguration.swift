@@ -25,6 +25,11 @@ public struct ServerConfiguration: Sendable {
         public var caFile: String?
         public var batchSize: Int
         public var maxRequestsPerMinute: Int
+        /// Longitudinal projects: the event of each instrument (both or neither).
+        public var baselineEvent: String?
+        public var dailyEvent: String?
+        /// Staff are told (`sync.unhealthy`) when the oldest pending row is older than this.
+        public var unhealthyAfterMinutes: Double = 60
     }
 
     public var configFile: URL?
@@ -105,6 +110,16 @@ public struct ServerConfiguration: Sendable {
                                    caFile: try rc.optional("caFile", .string(length: 1...4096)).map { resolve($0).path },
                                    batchSize: try rc.optional("batchSize", .integer(1...1000)) ?? 100,
                                    maxRequestsPerMinute: try rc.optional("maxRequestsPerMinute", .integer(1...600)) ?? 120)
+            if let events = try rc.optional("events", .any) {
+                let er = try ObjectReader(events, path: "redcap.events")
+                let name = JSONRead.string(length: 1...100, expected: "a REDCap event name such as baseline_arm_1") {
+                    $0.utf8.allSatisfy { ValueRanges.isEventNameByte($0) }
+                }
+                config.redcap?.baselineEvent = try er.required("baseline", name)
+                config.redcap?.dailyEvent = try er.required("daily", name)
+                try er.finish()
+            }
+            config.redcap?.unhealthyAfterMinutes = try rc.optional("unhealthyAfterMinutes", .number(1...10_080)) ?? 60
             try rc.finish()
         }
         if let hooks = try r.optional("hooks", .any) {

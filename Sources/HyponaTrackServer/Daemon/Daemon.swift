@@ -17,6 +17,7 @@ public final class Daemon: Sendable {
     public let server: HTTPServer
     public let logger: Logger
     let metrics: Metrics
+    let sync: SyncService?
 
     public init(configuration: ServerConfiguration, logger: Logger, clock: any ServerClock = SystemClock()) throws {
         self.configuration = configuration
@@ -30,18 +31,25 @@ public final class Daemon: Sendable {
         try Self.bootstrapAdmin(database, configuration: configuration, logger: logger, now: clock.now())
         let metrics = Metrics()
         self.metrics = metrics
-        let service = StudyService(database: database, rules: rules, clock: clock, configuration: configuration, metrics: metrics)
+        let syncMetrics = SyncMetrics()
+        let sync = try Self.makeSync(configuration: configuration, database: database, rules: rules, logger: logger,
+                                     metrics: syncMetrics, clock: clock)
+        self.sync = sync
+        let service = StudyService(database: database, rules: rules, clock: clock, configuration: configuration, metrics: metrics,
+                                   outbox: sync?.outbox)
         self.service = service
-        let activation = ActivationService(database: database, clock: clock, configuration: configuration, rules: rules)
+        let activation = ActivationService(database: database, clock: clock, configuration: configuration, rules: rules,
+                                           outbox: sync?.outbox)
         let database = database
+        let syncEnabled = sync != nil
         let health: @Sendable () -> (Int, JSONValue) = {
-            Self.health(database: database, rules: rules, clock: clock)
+            Self.health(database: database, rules: rules, clock: clock, syncEnabled: syncEnabled)
         }
         let routeBox = RoutesBox()
-        let routes = Routes.patient(service, activation) + Routes.staff(service, activation)
+        let routes = Routes.patient(service, activation) + Routes.staff(service, activation) + Routes.sync(sync)
             + Routes.system(health: health, metrics: {
                 metrics.render(gauges: [("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",
-                                         Double(database.writer.statistics.pendingJobs))])
+                                         Double(database.writer.statistics.pendingJobs))] + (syncEnabled ? syncMetrics.gauges : []))
             }, openAPI: { routeBox.document })
         routeBox.document = OpenAPIDocument.build(routes: routes)
         let handler = APIHandler(routes: routes, database: database, clock: clock, metrics: metrics, logger: logger,
@@ -63,6 +71,29 @@ public final class Daemon: Sendable {
         }
     }
 
+    /// Starts the background workers (the REDCap sync). Called once the API listens.
+    public func startWorkers() {
+        sync?.worker.start()
+    }
+
+    /// Builds the REDCap sync when a `redcap` block is configured; refuses to start without a
+    /// usable token.
+    static func makeSync(configuration: ServerConfiguration, database: Database, rules: ActiveRules, logger: Logger,
+                         metrics: SyncMetrics, clock: any ServerClock) throws -> SyncService? {
+        guard let rc = configuration.redcap else { return nil }
+        let token = try REDCapToken.load(tokenFile: rc.tokenFile)
+        guard let zone = ZoneRules(identifier: configuration.studyTimeZone) else { throw DaemonError("studyTimeZone is unknown") }
+        let mapper = REDCapMapper(studyZone: zone, baselineEvent: rc.baselineEvent, dailyEvent: rc.dailyEvent)
+        let client = REDCapClient(url: rc.url, token: token, caFile: rc.caFile, pacer: RequestPacer(perMinute: rc.maxRequestsPerMinute))
+        var settings = REDCapSync.Settings()
+        settings.batchSize = rc.batchSize
+        settings.unhealthyAfterSeconds = rc.unhealthyAfterMinutes * 60
+        let worker = REDCapSync(database: database, client: client, settings: settings, logger: logger, metrics: metrics, clock: clock)
+        let outbox = SyncOutbox(mapper: mapper, wake: { worker.wake() })
+        return SyncService(database: database, outbox: outbox, worker: worker, rules: rules, clock: clock,
+                           events: (rc.baselineEvent, rc.dailyEvent))
+    }
+
     /// The address the server listens on (with the real port when 0 was asked for).
     public var address: String {
         let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
@@ -74,6 +105,7 @@ public final class Daemon: Sendable {
         _ = try? SystemdNotifier.notify("STOPPING=1")
         logger.notice("stopping", ["in_flight": String(server.inFlightRequests)])
         let finished = server.stop(timeout: .seconds(20))
+        sync?.worker.stop()
         database.close()
         logger.notice("stopped", ["in_flight_finished": String(finished)])
     }
@@ -91,7 +123,7 @@ public final class Daemon: Sendable {
         }
     }
 
-    static func health(database: Database, rules: ActiveRules, clock: any ServerClock) -> (Int, JSONValue) {
+    static func health(database: Database, rules: ActiveRules, clock: any ServerClock, syncEnabled: Bool) -> (Int, JSONValue) {
         var writable = true
         do {
             let ms = epochMilliseconds(clock.now())
@@ -102,7 +134,8 @@ public final class Daemon: Sendable {
             writable = false
         }
         let body: JSONValue = ["status": .string(writable ? "ok" : "unavailable"), "database": .string(writable ? "ok" : "unwritable"),
-                               "sync": ["enabled": false, "halted": false, "pending": 0, "oldestPendingSeconds": nil, "deadLetters": 0],
+                               "sync": SyncService.health(syncEnabled ? try? database.read { try OutboxRepository.status($0, deadLimit: 0) } : nil,
+                                                          now: epochMilliseconds(clock.now())),
                                "scheduler": ["lastTickAt": nil], "rulesVersion": .string(rules.snapshot.rules.version),
                                "version": .string(HyponaTrackVersion.string)]
         return (writable ? 200 : 503, body)

@@ -81,6 +81,7 @@ public enum DaemonMain {
         hup.resume()
         sources.append(hup)
 
+        daemon.startWorkers()
         logger.notice("ready", ["address": daemon.address, "data_dir": configuration.dataDirectory.path,
                                 "rules_version": daemon.rules.snapshot.rules.version, "version": HyponaTrackVersion.string,
                                 "start_ms": String(format: "%.1f", Date().timeIntervalSince(started) * 1000)])

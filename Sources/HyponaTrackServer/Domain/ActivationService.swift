@@ -9,11 +9,14 @@ public final class ActivationService: Sendable {
     let clock: any ServerClock
     let policy: ActivationPolicy
     let rules: ActiveRules
+    let outbox: SyncOutbox?
 
-    public init(database: Database, clock: any ServerClock, configuration: ServerConfiguration, rules: ActiveRules) {
+    init(database: Database, clock: any ServerClock, configuration: ServerConfiguration, rules: ActiveRules,
+         outbox: SyncOutbox? = nil) {
         self.database = database
         self.clock = clock
         self.rules = rules
+        self.outbox = outbox
         policy = ActivationPolicy(codeLifetime: configuration.activation.codeTTLSeconds,
                                   maxFailures: configuration.activation.maxFailures,
                                   lockout: configuration.activation.lockoutSeconds)
@@ -36,13 +39,16 @@ public final class ActivationService: Sendable {
             switch result {
             case .activated(let patientId, let sid, _):
                 try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: "activation.success", subject: sid, details: [:])
-                return (result, try PatientRepository.load(db, id: patientId))
+                let patient = try PatientRepository.load(db, id: patientId)
+                if let patient { try outbox?.enqueueBaseline(db, patient, snapshot: rules.snapshot, at: ms) }
+                return (result, patient)
             case .wrongCode, .locked, .expired:
                 try AuditLog.append(db, at: ms, actor: "anonymous", action: "activation.failure", subject: studyId.prefix(64).description,
                                     details: ["outcome": .string(Self.outcomeName(result)), "ip": .string(clientIP)])
                 return (result, nil)
             }
         }
+        outbox?.wake()
         switch outcome {
         case (.activated(_, let sid, let token), let patient?):
             let window = MonitoringWindow(profile: patient.profile, rules: rules.snapshot.rules.reminders,

@@ -17,7 +17,7 @@ extension StudyService {
         } catch { throw APIError.from(error) }
         let snapshot = rules.snapshot
         let (now, ms) = nowMilliseconds()
-        return try database.write { db in
+        return try write { db in
             let patient = try patient(db, studyId: studyId)
             let zone = zone(patient.profile)
             let time: Timestamp
@@ -48,7 +48,7 @@ extension StudyService {
         let reason = try Self.reason(body)
         let snapshot = rules.snapshot
         let (_, ms) = nowMilliseconds()
-        return try database.write { db in
+        return try write { db in
             let patient = try patient(db, studyId: studyId)
             guard let deleted = try DayRepository.deleteLab(db, patientId: patient.id, labId: labId, by: actor, reason: reason, at: ms)
             else { throw APIError.notFound("no lab value \(labId) for \(patient.studyId)") }
@@ -73,7 +73,7 @@ extension StudyService {
         let reason = try Self.reason(body)
         let snapshot = rules.snapshot
         let (_, ms) = nowMilliseconds()
-        return try database.write { db in
+        return try write { db in
             let patient = try patient(db, studyId: studyId)
             let before = try DayRepository.load(db, patientId: patient.id, date: date)
             guard try DayRepository.deleteItem(db, kind: kind, patientId: patient.id, date: date, clientId: itemId,

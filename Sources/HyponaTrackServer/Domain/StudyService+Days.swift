@@ -12,7 +12,7 @@ extension StudyService {
         do { patch = try DayPatchDecoder.decode(body, date: date) } catch { throw APIError.from(error) }
         let snapshot = rules.snapshot
         let (now, ms) = nowMilliseconds()
-        return try database.write { db in
+        return try write { db in
             guard let patient = try PatientRepository.load(db, id: patientId), !patient.isWithdrawn else {
                 throw APIError.unauthenticated
             }

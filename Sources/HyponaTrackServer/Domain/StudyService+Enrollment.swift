@@ -20,7 +20,7 @@ extension StudyService {
         do { profile = try ProfileDecoder.decode(body, path: "", rules: snapshot.rules) } catch { throw APIError.from(error) }
         let (now, ms) = nowMilliseconds()
         try checkSurgeryDate(profile, now: now, field: "surgeryDate")
-        return try database.write { db in
+        return try write { db in
             guard try !PatientRepository.exists(db, studyId: profile.studyId) else {
                 throw APIError.conflict("study ID \(profile.studyId) is already enrolled", field: "studyId")
             }
@@ -32,6 +32,7 @@ extension StudyService {
                                           "riskClass": .string(risk.riskClass.rawValue), "katBPending": .bool(risk.katBPending),
                                           "rulesVersion": .string(snapshot.rules.version)])
             let record = try PatientRepository.load(db, id: id)!
+            try outbox?.enqueueBaseline(db, record, snapshot: snapshot, at: ms)
             let window = MonitoringWindow(profile: profile, rules: snapshot.rules.reminders)
             return Enrollment(patient: record, risk: risk, activationCode: issued.code,
                               activationExpiresAt: issued.expiresAt, monitoringEnds: window.last)
@@ -52,7 +53,7 @@ extension StudyService {
     /// `POST /v1/patients/{id}/activation`: a new code; every earlier patient token and code stops working.
     public func reissueActivation(studyId: String, actor: String) throws -> (code: String, expiresAt: Int64) {
         let (now, ms) = nowMilliseconds()
-        return try database.write { db in
+        return try write { db in
             let patient = try patient(db, studyId: studyId)
             guard !patient.isWithdrawn else { throw APIError.conflict("the patient has withdrawn") }
             let issued = try Activation.reissue(db, patientId: patient.id, now: now, ttl: configuration.activation.codeTTLSeconds)

@@ -14,7 +14,7 @@ extension StudyService {
         }
         let snapshot = rules.snapshot
         let (now, ms) = nowMilliseconds()
-        return try database.write { db in
+        return try write { db in
             let patient = try patient(db, studyId: studyId)
             guard !patient.isWithdrawn else { throw APIError.conflict("the patient has withdrawn; the profile is closed") }
             let beforeJSON = ModelJSON.profile(patient.profile)
@@ -35,6 +35,7 @@ extension StudyService {
                                 details: ["changes": ProfileMerge.diff(beforeJSON, afterJSON)])
             var updated = patient
             updated.profile = profile
+            try outbox?.enqueueBaseline(db, updated, snapshot: snapshot, at: ms)
             let window = try window(db, updated, snapshot.rules)
             let stored = try DayRepository.load(db, patientId: patient.id, from: window.first, to: window.last).map(\.date)
             try evaluate(db, updated, dates: stored, cause: "profile", actor: actor, snapshot: snapshot, at: ms, onlyIfChanged: true)
@@ -53,7 +54,7 @@ extension StudyService {
         } catch { throw APIError.from(error) }
         let snapshot = rules.snapshot
         let (now, ms) = nowMilliseconds()
-        return try database.write { db in
+        return try write { db in
             let patient = try patient(db, studyId: studyId)
             guard !patient.isWithdrawn else { throw APIError.conflict("the patient has already withdrawn") }
             let today = today(patient.profile, now: now)
@@ -65,7 +66,9 @@ extension StudyService {
             try PatientRepository.withdraw(db, id: patient.id, date: date, reason: reason, at: ms)
             try AuditLog.append(db, at: ms, actor: actor, action: "patient.withdraw", subject: patient.studyId,
                                 details: ["date": .string(date.description), "reason": .string(reason)])
-            return try patientSummary(db, try PatientRepository.load(db, id: patient.id)!, snapshot: snapshot, now: now)
+            let withdrawn = try PatientRepository.load(db, id: patient.id)!
+            try outbox?.enqueueBaseline(db, withdrawn, snapshot: snapshot, at: ms)
+            return try patientSummary(db, withdrawn, snapshot: snapshot, now: now)
         }
     }
 }

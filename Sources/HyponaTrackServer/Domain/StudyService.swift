@@ -13,14 +13,24 @@ public final class StudyService: Sendable {
     public let clock: any ServerClock
     public let configuration: ServerConfiguration
     public let metrics: Metrics
+    /// The REDCap outbox; nil when no `redcap` block is configured (sync off).
+    let outbox: SyncOutbox?
 
-    public init(database: Database, rules: ActiveRules, clock: any ServerClock, configuration: ServerConfiguration,
-                metrics: Metrics) {
+    init(database: Database, rules: ActiveRules, clock: any ServerClock, configuration: ServerConfiguration,
+         metrics: Metrics, outbox: SyncOutbox? = nil) {
         self.database = database
         self.rules = rules
         self.clock = clock
         self.configuration = configuration
         self.metrics = metrics
+        self.outbox = outbox
+    }
+
+    /// A write transaction; afterwards the sync actor is woken for the rows it may have queued.
+    func write<T>(_ job: (Connection) throws -> T) throws -> T {
+        let result = try database.write(job)
+        outbox?.wake()
+        return result
     }
 
     // MARK: shared helpers
@@ -69,6 +79,10 @@ public final class StudyService: Sendable {
                                           "reasons": .array(e.reasonCodes.map { JSONValue.string($0) }),
                                           "rulesVersion": .string(e.rulesVersion), "cause": .string(cause)])
             metrics.evaluationRecorded(level: e.level)
+            if let outbox {
+                try outbox.enqueueDaily(db, patient, day: days.first { $0.date == date } ?? DailyEntry(date: date),
+                                        alert: DailyAlert(e, at: ms), snapshot: snapshot, at: ms)
+            }
         }
         return results
     }

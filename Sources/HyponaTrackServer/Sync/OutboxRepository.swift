@@ -1,0 +1,115 @@
+import HTJSON
+import SQLite
+
+/// One queued REDCap row.
+struct OutboxRow: Sendable {
+    var id: Int64
+    var record: String
+    var instance: Int
+    var payload: String
+    var version: Int64
+    var attempts: Int
+}
+
+/// Reads and writes `sync_outbox` and `sync_state`. Callers own the transaction.
+enum OutboxRepository {
+    /// Queues a row, replacing a pending (or dead) older version of the same record/instance.
+    static func enqueue(_ db: Connection, record: String, instance: Int, row: REDCapMapper.Row, at ms: Int64) throws {
+        let payload = JSONSerializer.string(.object(JSONObject(row.map { ($0.0, JSONValue.string($0.1)) })))
+        try db.execute("""
+            INSERT INTO sync_outbox (record, record_key, instance, payload, enqueued_at, updated_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?5)
+            ON CONFLICT (record_key, instance) DO UPDATE SET
+                record = ?1, payload = ?4, version = version + 1, updated_at = ?5,
+                enqueued_at = CASE WHEN state = 'dead' THEN ?5 ELSE enqueued_at END,
+                state = 'pending', attempts = 0, next_attempt_at = 0, last_error = NULL
+            """, [record, record.lowercased(), instance, payload, ms])
+    }
+
+    /// Pending rows due now, oldest first.
+    static func due(_ db: Connection, now ms: Int64, limit: Int) throws -> [OutboxRow] {
+        try db.query("""
+            SELECT id, record, instance, payload, version, attempts FROM sync_outbox
+            WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?
+            """, [ms, limit]).map { r in
+            OutboxRow(id: try r.int64("id"), record: try r.string("record"), instance: try r.int("instance"),
+                      payload: try r.string("payload"), version: try r.int64("version"), attempts: try r.int("attempts"))
+        }
+    }
+
+    /// Removes rows REDCap confirmed, unless a newer version was queued meanwhile.
+    static func markSent(_ db: Connection, _ rows: [OutboxRow], at ms: Int64) throws {
+        for row in rows { try db.execute("DELETE FROM sync_outbox WHERE id = ? AND version = ?", [row.id, row.version]) }
+        try db.execute("""
+            UPDATE sync_state SET last_success_at = ?, consecutive_failures = 0, sent_rows = sent_rows + ? WHERE id = 1
+            """, [ms, rows.count])
+    }
+
+    /// Transient failure: retry these rows later.
+    static func postpone(_ db: Connection, _ rows: [OutboxRow], until next: Int64, error: String, at ms: Int64) throws {
+        for row in rows {
+            try db.execute("""
+                UPDATE sync_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ? AND version = ?
+                """, [next, error, row.id, row.version])
+        }
+        try db.execute("""
+            UPDATE sync_state SET last_failure_at = ?, last_failure = ?, consecutive_failures = consecutive_failures + 1 WHERE id = 1
+            """, [ms, error])
+    }
+
+    /// A row REDCap rejected: kept with REDCap's message until a person acts.
+    static func deadLetter(_ db: Connection, _ row: OutboxRow, error: String, at ms: Int64) throws {
+        try db.execute("""
+            UPDATE sync_outbox SET state = 'dead', attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ? AND version = ?
+            """, [error, ms, row.id, row.version])
+    }
+
+    static func halt(_ db: Connection, reason: String, at ms: Int64) throws {
+        try db.execute("UPDATE sync_state SET halted = 1, halt_reason = ?, halted_at = ? WHERE id = 1", [reason, ms])
+    }
+
+    static func resume(_ db: Connection) throws {
+        try db.execute("UPDATE sync_state SET halted = 0, halt_reason = NULL, halted_at = NULL, consecutive_failures = 0 WHERE id = 1")
+        try db.execute("UPDATE sync_outbox SET next_attempt_at = 0 WHERE state = 'pending'")
+    }
+
+    /// Makes failed rows due now; with `dead`, dead letters become pending again too.
+    @discardableResult
+    static func retry(_ db: Connection, dead: Bool) throws -> Int {
+        if dead {
+            return try db.execute("UPDATE sync_outbox SET state = 'pending', attempts = 0, next_attempt_at = 0 WHERE state = 'dead'", [])
+        }
+        return try db.execute("UPDATE sync_outbox SET next_attempt_at = 0 WHERE state = 'pending'", [])
+    }
+
+    struct Status: Sendable {
+        var pending: Int
+        var dead: Int
+        var oldestPendingAt: Int64?
+        var halted: Bool
+        var haltReason: String?
+        var haltedAt: Int64?
+        var lastSuccessAt: Int64?
+        var lastFailureAt: Int64?
+        var lastFailure: String?
+        var consecutiveFailures: Int
+        var sentRows: Int
+        var deadLetters: [(record: String, instance: Int, error: String?)]
+    }
+
+    static func status(_ db: Connection, deadLimit: Int = 50) throws -> Status {
+        let counts = try db.queryOne("""
+            SELECT (SELECT COUNT(*) FROM sync_outbox WHERE state = 'pending') AS pending,
+                   (SELECT COUNT(*) FROM sync_outbox WHERE state = 'dead') AS dead,
+                   (SELECT MIN(enqueued_at) FROM sync_outbox WHERE state = 'pending') AS oldest
+            """)!
+        let s = try db.queryOne("SELECT * FROM sync_state WHERE id = 1")!
+        let dead = try db.query("SELECT record, instance, last_error FROM sync_outbox WHERE state = 'dead' ORDER BY id LIMIT ?", [deadLimit])
+            .map { (record: try $0.string("record"), instance: try $0.int("instance"), error: try $0.optionalString("last_error")) }
+        return Status(pending: try counts.int("pending"), dead: try counts.int("dead"), oldestPendingAt: try counts.optionalInt64("oldest"),
+                      halted: try s.int("halted") == 1, haltReason: try s.optionalString("halt_reason"),
+                      haltedAt: try s.optionalInt64("halted_at"), lastSuccessAt: try s.optionalInt64("last_success_at"),
+                      lastFailureAt: try s.optionalInt64("last_failure_at"), lastFailure: try s.optionalString("last_failure"),
+                      consecutiveFailures: try s.int("consecutive_failures"), sentRows: try s.int("sent_rows"), deadLetters: dead)
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Synchronization
+import HTJSON
+import SQLite
+
+/// Drains the outbox to REDCap on its own thread: batches of due rows, paced under the rate
+/// cap; a batch is marked sent only after REDCap's 200 with the expected count. Failures by
+/// class (redcap.md): transient → exponential backoff with jitter, forever; a validation 400 →
+/// split the batch to isolate the offending rows and dead-letter only those; permission, ban,
+/// deleted project or TLS failure → halt everything until `sync resume`. A crash at any point
+/// leaves the in-flight rows in the outbox, to be re-sent (REDCap imports are idempotent).
+final class REDCapSync: Sendable {
+    struct Settings: Sendable {
+        var batchSize = 100
+        /// Tell staff when the oldest pending row is older than this.
+        var unhealthyAfterSeconds: Double = 3600
+        var backoffBase: Double = 2
+        var backoffCap: Double = 900
+        /// How long the worker sleeps when there is nothing to do (a wake cuts it short).
+        var idlePoll: Double = 1
+    }
+
+    let database: Database
+    let client: REDCapClient
+    let settings: Settings
+    let logger: Logger
+    let metrics: SyncMetrics
+    let clock: any ServerClock
+    /// Raises `sync.unhealthy` / `sync.halted` (routed to hooks by the alerts issue).
+    let onEvent: @Sendable (String, JSONValue) -> Void
+
+    private let signal = NSCondition()
+    private let state = Mutex(WorkerState())
+
+    struct WorkerState {
+        var running = false
+        var stopRequested = false
+        var woken = false
+        var unhealthyReported = false
+    }
+
+    init(database: Database, client: REDCapClient, settings: Settings, logger: Logger, metrics: SyncMetrics,
+         clock: any ServerClock, onEvent: @escaping @Sendable (String, JSONValue) -> Void = { _, _ in }) {
+        self.database = database
+        self.client = client
+        self.settings = settings
+        self.logger = logger
+        self.metrics = metrics
+        self.clock = clock
+        self.onEvent = onEvent
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "redcap-sync"
+        state.withLock { $0.running = true }
+        thread.start()
+    }
+
+    /// Asks the worker to stop after the current request and waits for it (bounded).
+    func stop(timeout: Double = 70) {
+        state.withLock { $0.stopRequested = true }
+        wake()
+        let deadline = Date().addingTimeInterval(timeout)
+        while state.withLock({ $0.running }) && Date() < deadline { usleep(5_000) }
+    }
+
+    func wake() {
+        signal.lock()
+        state.withLock { $0.woken = true }
+        signal.signal()
+        signal.unlock()
+    }
+
+    private var stopRequested: Bool { state.withLock { $0.stopRequested } }
+
+    private func sleep(_ seconds: Double) {
+        signal.lock()
+        if !state.withLock({ $0.woken }) { _ = signal.wait(until: Date().addingTimeInterval(seconds)) }
+        state.withLock { $0.woken = false }
+        signal.unlock()
+    }
+
+    private func run() {
+        logger.notice("redcap sync started", ["url": client.url, "batch_size": String(settings.batchSize),
+                                              "max_requests_per_minute": String(client.pacer.perMinute)])
+        while !stopRequested {
+            do {
+                if try !cycle() { sleep(settings.idlePoll) }
+            } catch {
+                logger.error("redcap sync: database error", ["error": "\(error)"])
+                sleep(5)
+            }
+        }
+        state.withLock { $0.running = false }
+    }
+
+    /// One round: sends one batch if any is due. Returns whether it did work.
+    func cycle() throws -> Bool {
+        let now = clock.now()
+        let ms = epochMilliseconds(now)
+        let status = try database.read { try OutboxRepository.status($0, deadLimit: 0) }
+        metrics.update(status: status, now: ms)
+        checkHealth(status, now: ms)
+        if status.halted { return false }
+        let rows = try database.read { try OutboxRepository.due($0, now: ms, limit: settings.batchSize) }
+        guard !rows.isEmpty else { return false }
+        try send(rows)
+        return true
+    }
+
+    /// Sends a batch; on a validation rejection splits it until the bad rows are alone.
+    func send(_ rows: [OutboxRow]) throws {
+        guard !stopRequested else { return }
+        let data = "[" + rows.map(\.payload).joined(separator: ",") + "]"
+        let records = Set(rows.map { $0.record.lowercased() }).count
+        let outcome = client.importRecords(data)
+        let ms = epochMilliseconds(clock.now())
+        switch outcome {
+        case .imported(let count) where count == records:
+            try database.write { try OutboxRepository.markSent($0, rows, at: ms) }
+            metrics.sent(rows: rows.count)
+        case .imported(let count):
+            try postpone(rows, "REDCap imported \(count) records, expected \(records)", ms)
+        case .transient(let message):
+            try postpone(rows, message, ms)
+        case .rejected(let message):
+            metrics.failure("rejected")
+            if rows.count == 1 {
+                try database.write { try OutboxRepository.deadLetter($0, rows[0], error: message, at: ms) }
+                logger.warning("redcap sync: row rejected and dead-lettered",
+                               ["record": rows[0].record, "instance": String(rows[0].instance), "redcap": message])
+                metrics.deadLettered()
+            } else {
+                let half = rows.count / 2
+                try send(Array(rows[..<half]))
+                try send(Array(rows[half...]))
+            }
+        case .halt(let reason):
+            metrics.failure("halt")
+            try database.write { try OutboxRepository.halt($0, reason: reason, at: ms) }
+            logger.error("redcap sync halted; fix the cause, then run `hyponatrack sync resume`", ["reason": reason])
+            onEvent("sync.halted", ["reason": .string(reason)])
+        }
+    }
+
+    private func postpone(_ rows: [OutboxRow], _ message: String, _ ms: Int64) throws {
+        metrics.failure("transient")
+        let attempts = rows.map(\.attempts).max() ?? 0
+        let delay = min(settings.backoffCap, settings.backoffBase * pow(2, Double(min(attempts, 20))))
+        let jittered = delay * Double.random(in: 0.75...1.25)
+        let next = ms + Int64(jittered * 1000)
+        try database.write { try OutboxRepository.postpone($0, rows, until: next, error: message, at: ms) }
+        logger.warning("redcap sync: transient failure, will retry", ["error": message, "rows": String(rows.count),
+                                                                      "retry_in_s": String(format: "%.1f", jittered)])
+    }
+
+    private func checkHealth(_ status: OutboxRepository.Status, now ms: Int64) {
+        let age = status.oldestPendingAt.map { Double(ms - $0) / 1000 } ?? 0
+        let unhealthy = age > settings.unhealthyAfterSeconds
+        let report = state.withLock { s -> Bool in
+            defer { s.unhealthyReported = unhealthy }
+            return unhealthy && !s.unhealthyReported
+        }
+        if report {
+            logger.warning("redcap sync unhealthy: rows are waiting", ["oldest_pending_s": String(Int(age)),
+                                                                        "pending": String(status.pending)])
+            onEvent("sync.unhealthy", ["oldestPendingSeconds": .number(age.rounded()), "pending": .int(status.pending),
+                                       "lastFailure": .string(status.lastFailure)])
+        }
+    }
+}
+
+/// Sync figures for `/metrics`.
+final class SyncMetrics: Sendable {
+    struct Values {
+        var pending = 0
+        var dead = 0
+        var oldestPendingSeconds = 0.0
+        var halted = false
+        var sentRows = 0
+        var sendRequests = 0
+        var failures: [String: Int] = [:]
+        var deadLettered = 0
+    }
+    let values = Mutex(Values())
+
+    func update(status: OutboxRepository.Status, now ms: Int64) {
+        values.withLock { v in
+            v.pending = status.pending
+            v.dead = status.dead
+            v.halted = status.halted
+            v.oldestPendingSeconds = status.oldestPendingAt.map { Double(ms - $0) / 1000 } ?? 0
+        }
+    }
+    func sent(rows: Int) { values.withLock { $0.sentRows += rows; $0.sendRequests += 1 } }
+    func failure(_ kind: String) { values.withLock { $0.failures[kind, default: 0] += 1; $0.sendRequests += 1 } }
+    func deadLettered() { values.withLock { $0.deadLettered += 1 } }
+
+    var gauges: [(name: String, help: String, value: Double)] {
+        let v = values.withLock { $0 }
+        var out: [(String, String, Double)] = [
+            ("hyponatrack_sync_pending_rows", "REDCap rows waiting in the outbox.", Double(v.pending)),
+            ("hyponatrack_sync_dead_letters", "REDCap rows rejected and kept for a person to fix.", Double(v.dead)),
+            ("hyponatrack_sync_oldest_pending_seconds", "Age of the oldest pending REDCap row.", v.oldestPendingSeconds),
+            ("hyponatrack_sync_halted", "1 while the sync is halted.", v.halted ? 1 : 0),
+            ("hyponatrack_sync_sent_rows", "Rows REDCap confirmed since start.", Double(v.sentRows)),
+            ("hyponatrack_sync_requests", "Import requests sent since start.", Double(v.sendRequests)),
+        ]
+        for kind in ["transient", "rejected", "halt"] {
+            out.append(("hyponatrack_sync_failures_\(kind)", "Import requests failed as \(kind) since start.", Double(v.failures[kind] ?? 0)))
+        }
+        return out
+    }
+}

@@ -1,0 +1,46 @@
+import HyponaTrackCore
+import SQLite
+
+/// Queues REDCap rows inside the caller's transaction (transactional outbox: if the data is
+/// stored, its row is queued; if not, neither is). Present only when a `redcap` block is
+/// configured.
+final class SyncOutbox: Sendable {
+    let mapper: REDCapMapper
+    /// Wakes the sync actor after a commit that queued rows.
+    let wake: @Sendable () -> Void
+
+    init(mapper: REDCapMapper, wake: @escaping @Sendable () -> Void) {
+        self.mapper = mapper
+        self.wake = wake
+    }
+
+    func enqueueBaseline(_ db: Connection, _ patient: PatientRecord, snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
+        let risk = snapshot.engine.risk.assess(patient.profile)
+        let row = mapper.baseline(patient, risk: risk, rulesVersion: snapshot.rules.version)
+        try OutboxRepository.enqueue(db, record: patient.studyId, instance: 0, row: row, at: ms)
+    }
+
+    func enqueueDaily(_ db: Connection, _ patient: PatientRecord, day: DailyEntry, alert: DailyAlert?,
+                      snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
+        guard let row = mapper.daily(patient, day: day, alert: alert, weights: snapshot.rules.thresholds.symptomWeights) else { return }
+        try OutboxRepository.enqueue(db, record: patient.studyId, instance: patient.profile.pod(at: day.date), row: row, at: ms)
+    }
+
+    /// Re-queues every patient's baseline and every stored day (POD ≥ 1); idempotent, since
+    /// rows coalesce per record/instance and REDCap imports of the same values change nothing.
+    func enqueueEverything(_ db: Connection, snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> Int {
+        var count = 0
+        for patient in try PatientRepository.all(db) {
+            try enqueueBaseline(db, patient, snapshot: snapshot, at: ms)
+            count += 1
+            let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
+            let days = try DayRepository.load(db, patientId: patient.id, from: patient.profile.surgeryDate.adding(days: 1),
+                                              to: patient.profile.surgeryDate.adding(days: 400))
+            for day in days {
+                try enqueueDaily(db, patient, day: day, alert: evaluations[day.date].map(DailyAlert.init), snapshot: snapshot, at: ms)
+                count += 1
+            }
+        }
+        return count
+    }
+}

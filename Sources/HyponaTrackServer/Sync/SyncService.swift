@@ -1,0 +1,238 @@
+import Foundation
+import HTJSON
+import HyponaTrackCore
+import SQLite
+
+/// The staff side of the sync: status, retry, resume, check, reconcile, export-all.
+final class SyncService: Sendable {
+    let database: Database
+    let outbox: SyncOutbox
+    let worker: REDCapSync
+    let rules: ActiveRules
+    let clock: any ServerClock
+    let events: (baseline: String?, daily: String?)
+
+    init(database: Database, outbox: SyncOutbox, worker: REDCapSync, rules: ActiveRules, clock: any ServerClock,
+         events: (baseline: String?, daily: String?)) {
+        self.database = database
+        self.outbox = outbox
+        self.worker = worker
+        self.rules = rules
+        self.clock = clock
+        self.events = events
+    }
+
+    /// The `sync` block of `/healthz`.
+    static func health(_ s: OutboxRepository.Status?, now ms: Int64) -> JSONValue {
+        guard let s else { return ["enabled": false, "halted": false, "pending": 0, "oldestPendingSeconds": nil, "deadLetters": 0] }
+        return ["enabled": true, "halted": .bool(s.halted), "pending": .int(s.pending),
+                "oldestPendingSeconds": s.oldestPendingAt.map { .number((Double(ms - $0) / 1000).rounded()) } ?? .null,
+                "deadLetters": .int(s.dead)]
+    }
+
+    func status() throws -> JSONValue {
+        let ms = epochMilliseconds(clock.now())
+        let s = try database.read { try OutboxRepository.status($0) }
+        func time(_ v: Int64?) -> JSONValue { .string(v.map { iso8601UTC(milliseconds: $0) }) }
+        return ["enabled": true, "url": .string(worker.client.url), "halted": .bool(s.halted), "haltReason": .string(s.haltReason),
+                "haltedAt": time(s.haltedAt), "pending": .int(s.pending), "deadLetters": .int(s.dead),
+                "oldestPendingSeconds": s.oldestPendingAt.map { .number((Double(ms - $0) / 1000).rounded()) } ?? .null,
+                "lastSuccessAt": time(s.lastSuccessAt), "lastFailureAt": time(s.lastFailureAt), "lastFailure": .string(s.lastFailure),
+                "consecutiveFailures": .int(s.consecutiveFailures), "sentRows": .int(s.sentRows),
+                "requestsLastMinute": .int(worker.client.pacer.recent), "maxRequestsPerMinute": .int(worker.client.pacer.perMinute),
+                "dead": .array(s.deadLetters.map { ["record": .string($0.record), "instance": .int($0.instance),
+                                                    "error": .string($0.error)] })]
+    }
+
+    func retry(body: JSONValue, actor: String) throws -> JSONValue {
+        let dead: Bool
+        do {
+            let r = try ObjectReader(body)
+            dead = try r.optional("dead", .bool) ?? false
+            try r.finish()
+        } catch { throw APIError.from(error) }
+        let ms = epochMilliseconds(clock.now())
+        let n = try database.write { db -> Int in
+            let n = try OutboxRepository.retry(db, dead: dead)
+            try AuditLog.append(db, at: ms, actor: actor, action: "sync.retry", subject: nil, details: ["dead": .bool(dead), "rows": .int(n)])
+            return n
+        }
+        worker.wake()
+        return ["rows": .int(n), "dead": .bool(dead)]
+    }
+
+    func resume(actor: String) throws -> JSONValue {
+        let ms = epochMilliseconds(clock.now())
+        try database.write { db in
+            try OutboxRepository.resume(db)
+            try AuditLog.append(db, at: ms, actor: actor, action: "sync.resume", subject: nil, details: [:])
+        }
+        worker.wake()
+        return try status()
+    }
+
+    func exportAll(actor: String) throws -> JSONValue {
+        let snapshot = rules.snapshot
+        let ms = epochMilliseconds(clock.now())
+        let n = try database.write { db -> Int in
+            let n = try outbox.enqueueEverything(db, snapshot: snapshot, at: ms)
+            try AuditLog.append(db, at: ms, actor: actor, action: "sync.export_all", subject: nil, details: ["rows": .int(n)])
+            return n
+        }
+        worker.wake()
+        return ["queued": .int(n)]
+    }
+
+    /// Reads version, project and metadata with the token and compares them with the fields the
+    /// mapper writes.
+    func check() throws -> JSONValue {
+        let client = worker.client
+        var problems: [JSONValue] = []
+        let version = try readText(client.read([("content", "version")]))
+        guard case .object(let project) = try JSONParser.parse(try readBytes(client.read([("content", "project")]))) else {
+            throw APIError(status: 502, code: "bad_gateway", message: "REDCap's project info is not a JSON object")
+        }
+        let metadata = try JSONParser.parse(try readBytes(client.read([("content", "metadata")])))
+        if project["has_repeating_instruments_or_events"] != .number(1) && project["has_repeating_instruments_or_events"] != "1" {
+            problems.append(["field": "daily_monitoring", "form": "daily_monitoring",
+                             "problem": "the project has no repeating instruments: mark daily_monitoring repeating"])
+        }
+        let longitudinal = project["is_longitudinal"] == .number(1) || project["is_longitudinal"] == "1"
+        if longitudinal != (events.baseline != nil) {
+            problems.append(["field": "-", "form": "-", "problem": .string(longitudinal
+                ? "the project is longitudinal but no redcap.events are configured"
+                : "redcap.events are configured but the project is not longitudinal")])
+        }
+        var remote: [String: JSONObject] = [:]
+        if case .array(let fields) = metadata {
+            for f in fields { if case .object(let o) = f, case .string(let name)? = o["field_name"] { remote[name] = o } }
+        }
+        for (form, fields) in [(REDCapFields.baselineForm, REDCapFields.baseline), (REDCapFields.dailyForm, REDCapFields.daily)] {
+            for (name, validation) in fields {
+                for problem in SyncCheck.compare(name: name, form: form, validation: validation, remote: remote[name]) {
+                    problems.append(["field": .string(name), "form": .string(form), "problem": .string(problem)])
+                }
+            }
+        }
+        return ["redcapVersion": .string(version), "projectId": project["project_id"] ?? .null,
+                "projectTitle": project["project_title"] ?? .null, "fieldsChecked": .int(REDCapFields.baseline.count + REDCapFields.daily.count),
+                "ok": .bool(problems.isEmpty), "problems": .array(problems)]
+    }
+
+    /// Exports our records from REDCap and lists where they differ from what the server holds.
+    func reconcile(limit: Int = 200) throws -> JSONValue {
+        let snapshot = rules.snapshot
+        let (local, pendingKeys) = try database.read { db -> ([String: [String: String]], Set<String>) in
+            var rows: [String: [String: String]] = [:]
+            for patient in try PatientRepository.all(db) {
+                let risk = snapshot.engine.risk.assess(patient.profile)
+                rows["\(patient.studyId.lowercased())#0"] = Dictionary(uniqueKeysWithValues:
+                    outbox.mapper.baseline(patient, risk: risk, rulesVersion: snapshot.rules.version))
+                let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
+                for day in try DayRepository.load(db, patientId: patient.id, from: patient.profile.surgeryDate.adding(days: 1),
+                                                  to: patient.profile.surgeryDate.adding(days: 400)) {
+                    if let row = outbox.mapper.daily(patient, day: day, alert: evaluations[day.date].map(DailyAlert.init),
+                                                     weights: snapshot.rules.thresholds.symptomWeights) {
+                        rows["\(patient.studyId.lowercased())#\(patient.profile.pod(at: day.date))"] = Dictionary(uniqueKeysWithValues: row)
+                    }
+                }
+            }
+            let pending = Set(try db.query("SELECT record_key, instance FROM sync_outbox").map {
+                "\(try $0.string("record_key"))#\(try $0.int("instance"))"
+            })
+            return (rows, pending)
+        }
+        var remote: [String: [String: String]] = [:]
+        let records = Array(Set(local.values.compactMap { $0["record_id"] })).sorted()
+        for chunk in stride(from: 0, to: records.count, by: 50).map({ Array(records[$0..<min($0 + 50, records.count)]) }) {
+            var fields: [(String, String)] = [("content", "record"), ("type", "flat")]
+            for (i, r) in chunk.enumerated() { fields.append(("records[\(i)]", r)) }
+            guard case .array(let rows) = try JSONParser.parse(try readBytes(worker.client.read(fields))) else { continue }
+            for row in rows {
+                guard case .object(let o) = row else { continue }
+                var flat: [String: String] = [:]
+                for (k, v) in o.members {
+                    switch v {
+                    case .string(let s): flat[k] = s
+                    case .number(let n): flat[k] = JSONSerializer.format(n)
+                    default: flat[k] = ""
+                    }
+                }
+                let instance = Int(flat["redcap_repeat_instance"] ?? "") ?? 0
+                remote["\((flat["record_id"] ?? "").lowercased())#\(instance)"] = flat
+            }
+        }
+        var differences: [JSONValue] = []
+        var missing = 0, differing = 0
+        for key in local.keys.sorted() {
+            let l = local[key]!
+            let parts = key.split(separator: "#")
+            guard let r = remote[key] else {
+                missing += 1
+                if differences.count < limit {
+                    differences.append(["record": .string(l["record_id"] ?? ""), "instance": .int(Int(parts[1]) ?? 0),
+                                        "field": "*", "local": "present", "remote": "missing",
+                                        "queued": .bool(pendingKeys.contains(key))])
+                }
+                continue
+            }
+            for (field, value) in l.sorted(by: { $0.key < $1.key }) where field != "redcap_repeat_instance" && field != "redcap_repeat_instrument"
+                && !field.hasSuffix("_complete") && (r[field] ?? "") != value {
+                differing += 1
+                if differences.count < limit {
+                    differences.append(["record": .string(l["record_id"] ?? ""), "instance": .int(Int(parts[1]) ?? 0),
+                                        "field": .string(field), "local": .string(value), "remote": .string(r[field] ?? ""),
+                                        "queued": .bool(pendingKeys.contains(key))])
+                }
+            }
+        }
+        let extra = remote.keys.filter { local[$0] == nil }.count
+        return ["localRows": .int(local.count), "remoteRows": .int(remote.count), "missingInREDCap": .int(missing),
+                "differingFields": .int(differing), "onlyInREDCap": .int(extra),
+                "inSync": .bool(missing == 0 && differing == 0 && extra == 0), "differences": .array(differences)]
+    }
+
+    private func readBytes(_ r: Result<[UInt8], REDCapError>) throws -> [UInt8] {
+        switch r {
+        case .success(let b): return b
+        case .failure(let e): throw APIError(status: 502, code: "bad_gateway", message: "REDCap: \(e.message)")
+        }
+    }
+    private func readText(_ r: Result<[UInt8], REDCapError>) throws -> String {
+        String(decoding: try readBytes(r), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Compares one field the mapper writes with REDCap's metadata for it.
+enum SyncCheck {
+    static func compare(name: String, form: String, validation: REDCapFields.Validation, remote: JSONObject?) -> [String] {
+        guard let remote else { return ["missing in the REDCap project"] }
+        var problems: [String] = []
+        func text(_ k: String) -> String { if case .string(let s)? = remote[k] { return s } else { return "" } }
+        if text("form_name") != form { problems.append("on form \(text("form_name")), expected \(form)") }
+        let type = text("field_type"), v = text("text_validation_type_or_show_slider_number")
+        let choices = Set(text("select_choices_or_calculations").split(separator: "|").compactMap {
+            $0.split(separator: ",", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces)
+        })
+        switch validation {
+        case .text: if type != "text" { problems.append("field type \(type), expected text") }
+        case .notes: if type != "notes" && type != "text" { problems.append("field type \(type), expected notes") }
+        case .date: if type != "text" || v != "date_ymd" { problems.append("\(type)/\(v), expected text/date_ymd") }
+        case .datetime: if type != "text" || v != "datetime_ymd" { problems.append("\(type)/\(v), expected text/datetime_ymd") }
+        case .integer: if type != "text" || v != "integer" { problems.append("\(type)/\(v), expected text/integer") }
+        case .number(let d):
+            let expected = d == 0 ? "number" : "number_\(d)dp"
+            if type != "text" || v != expected { problems.append("\(type)/\(v), expected text/\(expected)") }
+        case .yesno: if type != "yesno" { problems.append("field type \(type), expected yesno") }
+        case .choice(let codes):
+            if type != "radio" && type != "dropdown" { problems.append("field type \(type), expected radio or dropdown") }
+            let missing = Set(codes).subtracting(choices)
+            if !missing.isEmpty { problems.append("choices lack \(missing.sorted().joined(separator: ", "))") }
+        case .checkbox(let codes):
+            if type != "checkbox" { problems.append("field type \(type), expected checkbox") }
+            let missing = Set(codes).subtracting(choices)
+            if !missing.isEmpty { problems.append("choices lack \(missing.sorted().joined(separator: ", "))") }
+        }
+        return problems
+    }
+}
