@@ -66,6 +66,7 @@ final class TestDaemon: @unchecked Sendable {
         }
         try p.run()
         process = p
+        Spawned.register(p.processIdentifier)
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if !p.isRunning { throw TestFailure("hyponatrackd exited at start (status \(p.terminationStatus)):\n\(log)") }
@@ -148,4 +149,21 @@ struct TestFailure: Error, CustomStringConvertible {
 /// The daemon's stderr lines, appended from the pipe's reader thread.
 final class LogLines: Sendable {
     let lines = Mutex<[String]>([])
+}
+
+/// Every daemon the tests started, killed when the test process exits (a suite-wide fixture is
+/// never deinitialised, and an orphaned daemon would outlive the test run).
+enum Spawned {
+    static let pids = Mutex<Set<Int32>>([])
+    static let installed = Mutex(false)
+
+    static func register(_ pid: Int32) {
+        pids.withLock { _ = $0.insert(pid) }
+        let first = installed.withLock { done -> Bool in defer { done = true }; return !done }
+        if first { atexit { Spawned.killAll() } }
+    }
+
+    static func killAll() {
+        for pid in pids.withLock({ $0 }) { kill(pid, SIGKILL) }
+    }
 }
