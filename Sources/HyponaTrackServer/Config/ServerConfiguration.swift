@@ -13,6 +13,10 @@ public struct ServerConfiguration: Sendable {
     }
 
     public struct HTTP: Sendable {
+        /// `perConnection` (default): a handler blocks until its commit, so each connection gets its
+        /// own thread and never waits behind another client's commit. `pool`: `threads` epoll
+        /// threads, each serving many connections one request at a time.
+        public var threading: String = "perConnection"
         public var threads: Int = 16
         public var maxConnections: Int = 1024
         public var perIPConnections: Int = 0
@@ -139,6 +143,7 @@ public struct ServerConfiguration: Sendable {
         }
         if let h = try r.optional("http", .any) {
             let hr = try ObjectReader(h, path: "http")
+            config.http.threading = try hr.optional("threading", .oneOf(["perConnection", "pool"])) ?? config.http.threading
             config.http.threads = try hr.optional("threads", .integer(1...256)) ?? config.http.threads
             config.http.maxConnections = try hr.optional("maxConnections", .integer(1...100_000)) ?? config.http.maxConnections
             config.http.perIPConnections = try hr.optional("perIPConnections", .integer(0...100_000)) ?? 0

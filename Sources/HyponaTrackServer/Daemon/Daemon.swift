@@ -57,7 +57,7 @@ public final class Daemon: Sendable {
         var http = HTTPServerConfiguration()
         http.host = configuration.listenHost
         http.port = UInt16(configuration.listenPort)
-        http.threading = .pool(threads: configuration.http.threads)
+        http.threading = configuration.http.threading == "pool" ? .pool(threads: configuration.http.threads) : .threadPerConnection
         http.connectionLimit = configuration.http.maxConnections
         http.perIPConnectionLimit = configuration.http.perIPConnections
         http.connectionTimeoutSeconds = configuration.http.timeoutSeconds
@@ -127,7 +127,7 @@ public final class Daemon: Sendable {
         var writable = true
         do {
             let ms = epochMilliseconds(clock.now())
-            try database.write { db in
+            _ = try database.write { db in
                 try db.execute("INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at", [ms])
             }
         } catch {

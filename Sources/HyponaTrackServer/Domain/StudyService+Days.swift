@@ -21,17 +21,27 @@ extension StudyService {
                 throw APIError.invalid("date", "\(date) is outside the monitoring window \(window.first)–\(window.last)")
             }
             guard date <= today(patient.profile, now: now) else { throw APIError.invalid("date", "\(date) is in the future") }
-            let before = try DayRepository.load(db, patientId: patient.id, date: date)
-            let blocked = try DayRepository.deletedItemIds(db, patientId: patient.id, date: date)
+            // D-2 … D+2 in one read: D is merged, D and the following days that hold data are
+            // evaluated from the same values (rules read the two previous days).
+            var days = try DayRepository.load(db, patientId: patient.id, from: date.adding(days: -2), to: date.adding(days: 2))
+            let before = days.first { $0.date == date } ?? DailyEntry(date: date)
+            let hasItems = !(patch.symptoms.isEmpty && patch.reactionTests.isEmpty && patch.tappingTests.isEmpty
+                             && patch.desmopressinDoses.isEmpty)
+            let blocked = hasItems ? try DayRepository.deletedItemIds(db, patientId: patient.id, date: date) : []
             let after = patch.apply(to: before, blockedIds: blocked)
             try DayRepository.save(db, patientId: patient.id, day: after, patch: patch, at: ms)
+            days.removeAll { $0.date == date }
+            days.append(after)
             let actor = "patient:\(patient.studyId)"
             try AuditLog.append(db, at: ms, actor: actor, action: "day.submit", subject: patient.studyId,
                                 details: DayAudit.changes(date: date, before: before, after: after, patch: patch))
-            var dates = try datesAffected(by: date, db, patientId: patient.id)
-            dates.removeFirst()
-            let evaluation = try evaluate(db, patient, dates: [date], cause: "submission", actor: actor, snapshot: snapshot, at: ms)[date]!
-            try evaluate(db, patient, dates: dates, cause: "submission", actor: actor, snapshot: snapshot, at: ms, onlyIfChanged: true)
+            let later = days.map(\.date).filter { $0 > date }
+            let evaluation = try evaluate(db, patient, dates: [date], cause: "submission", actor: actor, snapshot: snapshot, at: ms,
+                                          preloaded: days)[date]!
+            if !later.isEmpty {
+                try evaluate(db, patient, dates: later, cause: "submission", actor: actor, snapshot: snapshot, at: ms,
+                             onlyIfChanged: true, preloaded: days)
+            }
             let text = snapshot.rules.instructions.text(level: evaluation.level, reasonCodes: evaluation.reasonCodes, language: language)
             return ["date": .string(date.description), "pod": .int(evaluation.pod), "level": .string(evaluation.level.rawValue),
                     "reasons": EvaluationJSON.reasons(evaluation),
@@ -119,13 +129,20 @@ extension StudyService {
 /// of the items it upserted. Never secrets; only clinical values and ids.
 enum DayAudit {
     static func changes(date: LocalDate, before: DailyEntry, after: DailyEntry, patch: DayPatch) -> JSONValue {
-        let b = ModelJSON.day(before, includeDate: false, includeLabs: false)
-        let a = ModelJSON.day(after, includeDate: false, includeLabs: false)
         var changed = JSONObject()
-        if case .object(let bo) = b, case .object(let ao) = a {
-            for key in ao.keys where !["symptoms", "reactionTests", "tappingTests", "desmopressinDoses"].contains(key) {
-                if bo[key] != ao[key] { changed[key] = ["before": bo[key] ?? .null, "after": ao[key] ?? .null] }
-            }
+        func scalar(_ name: String, _ b: JSONValue, _ a: JSONValue) { if b != a { changed[name] = ["before": b, "after": a] } }
+        scalar("weightMorningKg", .double(before.weightMorningKg), .double(after.weightMorningKg))
+        scalar("weightEveningKg", .double(before.weightEveningKg), .double(after.weightEveningKg))
+        scalar("fluidIntakeMl", .double(before.fluidIntakeMl), .double(after.fluidIntakeMl))
+        scalar("urineSG", .double(before.urineSG), .double(after.urineSG))
+        scalar("vomitingEpisodes", .int(before.vomitingEpisodes), .int(after.vomitingEpisodes))
+        scalar("steps", .int(before.steps), .int(after.steps))
+        scalar("hrvSdnnMs", .double(before.hrvSdnnMs), .double(after.hrvSdnnMs))
+        scalar("sleepMinutes", .int(before.sleepMinutes), .int(after.sleepMinutes))
+        scalar("restingHeartRate", .int(before.restingHeartRate), .int(after.restingHeartRate))
+        if before.emergencySymptoms != after.emergencySymptoms {
+            changed["emergencySymptoms"] = ["before": .array(before.emergencySymptoms.sorted().map { .string($0.rawValue) }),
+                                            "after": .array(after.emergencySymptoms.sorted().map { .string($0.rawValue) })]
         }
         var items = JSONObject()
         var replaced: [JSONValue] = []

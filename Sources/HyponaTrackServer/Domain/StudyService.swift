@@ -3,6 +3,7 @@ import HTJSON
 import HyponaTrackCore
 import HyponaTrackKit
 import SQLite
+import Synchronization
 
 /// The study's operations — enrolment, submissions, corrections, views — on top of the store and
 /// the pure clinical core. Every write runs inside one group-commit transaction together with its
@@ -36,7 +37,7 @@ public final class StudyService: Sendable {
     // MARK: shared helpers
 
     func zone(_ profile: PatientProfile) -> ZoneRules {
-        ZoneRules(identifier: profile.timeZone) ?? ZoneRules(identifier: configuration.defaultTimeZone) ?? ZoneRules(identifier: "UTC")!
+        ZoneCache.rules(profile.timeZone) ?? ZoneCache.rules(configuration.defaultTimeZone) ?? ZoneRules(identifier: "UTC")!
     }
 
     /// Today in the patient's time zone.
@@ -57,11 +58,14 @@ public final class StudyService: Sendable {
 
     /// Evaluates `dates` of a patient, stores each evaluation and its audit row. With
     /// `onlyIfChanged`, a date whose result equals its latest stored one is skipped.
+    /// `preloaded` may hold the patient's days from two days before the first date to the last
+    /// (saves reading them again).
     @discardableResult
     func evaluate(_ db: Connection, _ patient: PatientRecord, dates: [LocalDate], cause: String, actor: String,
-                  snapshot: ActiveRules.Snapshot, at ms: Int64, onlyIfChanged: Bool = false) throws -> [LocalDate: Evaluation] {
+                  snapshot: ActiveRules.Snapshot, at ms: Int64, onlyIfChanged: Bool = false,
+                  preloaded: [DailyEntry]? = nil) throws -> [LocalDate: Evaluation] {
         guard let first = dates.min(), let last = dates.max() else { return [:] }
-        let days = try DayRepository.load(db, patientId: patient.id, from: first.adding(days: -2), to: last)
+        let days = try preloaded ?? DayRepository.load(db, patientId: patient.id, from: first.adding(days: -2), to: last)
         let assessment = snapshot.engine.risk.assess(patient.profile)
         var results: [LocalDate: Evaluation] = [:]
         for date in Set(dates).sorted() {
@@ -99,5 +103,18 @@ public final class StudyService: Sendable {
     func nowMilliseconds() -> (Double, Int64) {
         let now = clock.now()
         return (now, epochMilliseconds(now))
+    }
+}
+
+/// Time-zone rules by identifier: building Foundation's `TimeZone` is costly and the set of zones
+/// a study uses is tiny.
+enum ZoneCache {
+    static let cache = Mutex<[String: ZoneRules]>([:])
+
+    static func rules(_ identifier: String) -> ZoneRules? {
+        if let z = cache.withLock({ $0[identifier] }) { return z }
+        guard let z = ZoneRules(identifier: identifier) else { return nil }
+        cache.withLock { $0[identifier] = z }
+        return z
     }
 }

@@ -6,41 +6,48 @@ enum DayRepository {
     /// The patient's days between two dates (inclusive), with live list items and lab values.
     /// A date with only lab values appears too.
     static func load(_ db: Connection, patientId: Int64, from: LocalDate, to: LocalDate) throws -> [DailyEntry] {
+        // Explicit columns read by position: this runs in every submission's transaction, where
+        // `SELECT *` and name lookups showed up in the profile.
         var days: [LocalDate: DailyEntry] = [:]
-        func entry(_ date: String) -> LocalDate? { LocalDate(date) }
         let range: [(any SQLiteBindable)?] = [patientId, from.description, to.description]
         for row in try db.query("""
-            SELECT * FROM days WHERE patient_id = ? AND date BETWEEN ? AND ?
+            SELECT date, weight_morning_kg, weight_evening_kg, fluid_intake_ml, urine_sg, vomiting_episodes,
+                   emergency_symptoms, steps, hrv_sdnn_ms, sleep_minutes, resting_heart_rate
+            FROM days WHERE patient_id = ? AND date BETWEEN ? AND ?
             """, range) {
-            guard let date = entry(try row.string("date")) else { continue }
+            guard let date = LocalDate(try row.string(0)) else { continue }
             var d = DailyEntry(date: date)
-            d.weightMorningKg = try row.optionalDouble("weight_morning_kg")
-            d.weightEveningKg = try row.optionalDouble("weight_evening_kg")
-            d.fluidIntakeMl = try row.optionalDouble("fluid_intake_ml")
-            d.urineSG = try row.optionalDouble("urine_sg")
-            d.vomitingEpisodes = try row.optionalInt("vomiting_episodes")
-            d.emergencySymptoms = Set(try row.string("emergency_symptoms").split(separator: ",")
-                .compactMap { EmergencySymptom(rawValue: String($0)) })
-            d.steps = try row.optionalInt("steps")
-            d.hrvSdnnMs = try row.optionalDouble("hrv_sdnn_ms")
-            d.sleepMinutes = try row.optionalInt("sleep_minutes")
-            d.restingHeartRate = try row.optionalInt("resting_heart_rate")
+            d.weightMorningKg = try row.optionalDouble(1)
+            d.weightEveningKg = try row.optionalDouble(2)
+            d.fluidIntakeMl = try row.optionalDouble(3)
+            d.urineSG = try row.optionalDouble(4)
+            d.vomitingEpisodes = try row.optionalInt(5)
+            let symptoms = try row.string(6)
+            if !symptoms.isEmpty {
+                d.emergencySymptoms = Set(symptoms.split(separator: ",").compactMap { EmergencySymptom(rawValue: String($0)) })
+            }
+            d.steps = try row.optionalInt(7)
+            d.hrvSdnnMs = try row.optionalDouble(8)
+            d.sleepMinutes = try row.optionalInt(9)
+            d.restingHeartRate = try row.optionalInt(10)
             days[date] = d
         }
-        func attach(_ sql: String, _ add: (inout DailyEntry, Row) throws -> Void) throws {
-            for row in try db.query(sql, range) {
-                guard let date = entry(try row.string("date")) else { continue }
+        func attach(_ columns: String, _ table: String, _ add: (inout DailyEntry, Row) throws -> Void) throws {
+            for row in try db.query("""
+                SELECT date, \(columns) FROM \(table)
+                WHERE patient_id = ? AND date BETWEEN ? AND ? AND deleted_at IS NULL ORDER BY time, rowid
+                """, range) {
+                guard let date = LocalDate(try row.string(0)) else { continue }
                 var d = days[date] ?? DailyEntry(date: date)
                 try add(&d, row)
                 days[date] = d
             }
         }
-        let live = "WHERE patient_id = ? AND date BETWEEN ? AND ? AND deleted_at IS NULL ORDER BY time, rowid"
-        try attach("SELECT * FROM symptom_entries \(live)") { d, r in d.symptoms.append(try ItemRows.symptom(r)) }
-        try attach("SELECT * FROM reaction_tests \(live)") { d, r in d.reactionTests.append(try ItemRows.reactionTest(r)) }
-        try attach("SELECT * FROM tapping_tests \(live)") { d, r in d.tappingTests.append(try ItemRows.tappingTest(r)) }
-        try attach("SELECT * FROM desmopressin_doses \(live)") { d, r in d.desmopressinDoses.append(try ItemRows.desmopressinDose(r)) }
-        try attach("SELECT * FROM lab_values \(live)") { d, r in d.labSodium.append(try ItemRows.lab(r)) }
+        try attach(ItemRows.symptomColumns, "symptom_entries") { d, r in d.symptoms.append(try ItemRows.symptom(r)) }
+        try attach(ItemRows.reactionColumns, "reaction_tests") { d, r in d.reactionTests.append(try ItemRows.reactionTest(r)) }
+        try attach(ItemRows.tappingColumns, "tapping_tests") { d, r in d.tappingTests.append(try ItemRows.tappingTest(r)) }
+        try attach(ItemRows.doseColumns, "desmopressin_doses") { d, r in d.desmopressinDoses.append(try ItemRows.desmopressinDose(r)) }
+        try attach(ItemRows.labColumns, "lab_values") { d, r in d.labSodium.append(try ItemRows.lab(r)) }
         return days.values.sorted { $0.date < $1.date }
     }
 
@@ -50,14 +57,10 @@ enum DayRepository {
 
     /// Client ids of items staff deleted on that day: a retried submission must not bring them back.
     static func deletedItemIds(_ db: Connection, patientId: Int64, date: LocalDate) throws -> Set<String> {
-        var ids = Set<String>()
-        for table in ItemKind.allCases.map(\.table) {
-            for row in try db.query("SELECT client_id FROM \(table) WHERE patient_id = ? AND date = ? AND deleted_at IS NOT NULL",
-                                    [patientId, date.description]) {
-                ids.insert(try row.string("client_id"))
-            }
-        }
-        return ids
+        let union = ItemKind.allCases.map {
+            "SELECT client_id FROM \($0.table) WHERE patient_id = ?1 AND date = ?2 AND deleted_at IS NOT NULL"
+        }.joined(separator: " UNION ALL ")
+        return Set(try db.query(union, [patientId, date.description]).map { try $0.string("client_id") })
     }
 
     /// Whether anything (patient data or lab values) is stored for the date.

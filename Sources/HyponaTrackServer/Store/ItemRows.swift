@@ -51,35 +51,39 @@ enum ItemRows {
             """, [patientId, date, clientId, time.description, ms] + values)
     }
 
-    static func time(_ row: Row) throws -> Timestamp {
-        let text = try row.string("time")
+    // Column lists for `DayRepository.load`, read by position after the leading `date` (0).
+    static let symptomColumns = "client_id, time, slot, nausea, headache, fatigue, confusion, muscle_cramps, vas"
+    static let reactionColumns = "client_id, time, median_ms, mean_ms, errors"
+    static let tappingColumns = "client_id, time, taps, duration_seconds"
+    static let doseColumns = "client_id, time, dose_mcg"
+    static let labColumns = "id, time, sodium"
+
+    static func time(_ row: Row, _ index: Int = 2) throws -> Timestamp {
+        let text = try row.string(index)
         guard let t = Timestamp(text) else { throw StoreError.corrupt("unreadable time \(text)") }
         return t
     }
 
     static func symptom(_ r: Row) throws -> SymptomEntry {
-        SymptomEntry(id: try r.string("client_id"), time: try time(r),
-                     slot: SymptomEntry.Slot(rawValue: try r.string("slot")) ?? .morning,
-                     nausea: try r.int("nausea"), headache: try r.int("headache"), fatigue: try r.int("fatigue"),
-                     confusion: try r.int("confusion"), muscleCramps: try r.int("muscle_cramps"), vas: try r.int("vas"))
+        SymptomEntry(id: try r.string(1), time: try time(r), slot: SymptomEntry.Slot(rawValue: try r.string(3)) ?? .morning,
+                     nausea: try r.int(4), headache: try r.int(5), fatigue: try r.int(6), confusion: try r.int(7),
+                     muscleCramps: try r.int(8), vas: try r.int(9))
     }
 
     static func reactionTest(_ r: Row) throws -> ReactionTest {
-        ReactionTest(id: try r.string("client_id"), time: try time(r), medianMs: try r.double("median_ms"),
-                     meanMs: try r.double("mean_ms"), errors: try r.int("errors"))
+        ReactionTest(id: try r.string(1), time: try time(r), medianMs: try r.double(3), meanMs: try r.double(4), errors: try r.int(5))
     }
 
     static func tappingTest(_ r: Row) throws -> TappingTest {
-        TappingTest(id: try r.string("client_id"), time: try time(r), taps: try r.int("taps"),
-                    durationSeconds: try r.double("duration_seconds"))
+        TappingTest(id: try r.string(1), time: try time(r), taps: try r.int(3), durationSeconds: try r.double(4))
     }
 
     static func desmopressinDose(_ r: Row) throws -> DesmopressinDose {
-        DesmopressinDose(id: try r.string("client_id"), time: try time(r), doseMcg: try r.double("dose_mcg"))
+        DesmopressinDose(id: try r.string(1), time: try time(r), doseMcg: try r.double(3))
     }
 
     static func lab(_ r: Row) throws -> LabSodium {
-        LabSodium(id: String(try r.int64("id")), time: try time(r), value: try r.double("sodium"))
+        LabSodium(id: String(try r.int64(1)), time: try time(r), value: try r.double(3))
     }
 }
 

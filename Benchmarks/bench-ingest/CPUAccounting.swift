@@ -1,0 +1,85 @@
+import Foundation
+
+/// CPU time of a process's threads, grouped by thread name, from `/proc/<pid>/task/*/stat`.
+struct ThreadCPU {
+    /// Thread id → (name, user + system seconds).
+    let threads: [Int: (name: String, seconds: Double)]
+
+    static func snapshot(pid: Int32) -> ThreadCPU {
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        var threads: [Int: (String, Double)] = [:]
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        for task in tasks {
+            guard let tid = Int(task), let stat = ProcFile.read("/proc/\(pid)/task/\(task)/stat"),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            let name = String(stat[stat.index(after: open)..<close])
+            // Fields after the name: state is field 3, utime 14, stime 15 (proc(5)).
+            let rest = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            guard rest.count > 12, let user = Double(rest[11]), let system = Double(rest[12]) else { continue }
+            threads[tid] = (name, (user + system) / ticks)
+        }
+        return ThreadCPU(threads: threads)
+    }
+
+    /// CPU seconds of each thread between `earlier` and `self` (threads that ended in between
+    /// are missed), busiest first.
+    func since(_ earlier: ThreadCPU) -> [(tid: Int, name: String, seconds: Double)] {
+        threads.map { tid, now in (tid, now.name, now.seconds - (earlier.threads[tid]?.seconds ?? 0)) }
+            .sorted { $0.seconds > $1.seconds }
+    }
+}
+
+/// Whole-machine CPU use from the first line of `/proc/stat` (every process, other users' too).
+struct SystemCPU {
+    let busy: Double
+    let total: Double
+
+    static func snapshot() -> SystemCPU {
+        let line = (ProcFile.read("/proc/stat") ?? "").split(separator: "\n").first ?? ""
+        let values = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard values.count >= 5 else { return SystemCPU(busy: 0, total: 0) }
+        let idle = values[3] + values[4]  // idle + iowait
+        let total = values.prefix(8).reduce(0, +)  // guest time is already in user
+        return SystemCPU(busy: total - idle, total: total)
+    }
+
+    /// The busy fraction of all cores between `earlier` and `self`.
+    func busyFraction(since earlier: SystemCPU) -> Double {
+        let total = self.total - earlier.total
+        return total > 0 ? (busy - earlier.busy) / total : 0
+    }
+}
+
+/// CPU seconds (user + system) this benchmark process has used: the load generator's cost.
+enum OwnCPU {
+    static func seconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return s(usage.ru_utime) + s(usage.ru_stime)
+    }
+}
+
+/// How a process's epoll instances are loaded: the number of file descriptors registered with
+/// each, from `/proc/<pid>/fdinfo` ("tfd:" lines). libmicrohttpd's thread pool gives every
+/// worker its own epoll instance, so the difference to an idle snapshot is the number of client
+/// connections each worker serves (one after the other, since a handler blocks its worker).
+enum EpollLoad {
+    /// epoll fd → registered fds.
+    static func snapshot(pid: Int32) -> [Int: Int] {
+        var counts: [Int: Int] = [:]
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        for name in fds {
+            guard let fd = Int(name),
+                  (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(name)")) == "anon_inode:[eventpoll]",
+                  let info = ProcFile.read("/proc/\(pid)/fdinfo/\(name)") else { continue }
+            counts[fd] = info.split(separator: "\n").filter { $0.hasPrefix("tfd:") }.count
+        }
+        return counts
+    }
+
+    /// Per epoll instance, the fds added since `idle`; the non-zero ones, largest first.
+    static func added(now: [Int: Int], idle: [Int: Int]) -> [Int] {
+        now.map { $0.value - (idle[$0.key] ?? 0) }.filter { $0 > 0 }.sorted(by: >)
+    }
+}
