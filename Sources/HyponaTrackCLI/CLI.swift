@@ -33,13 +33,15 @@ public enum CLI {
           show ID     a patient's profile and timeline
           staff       add, list, revoke staff (admin)
           audit       verify the audit chain, list entries
+          alerts      yellow and red alerts (--open); ack ALERT [--note]; resolve ALERT --note T [--sodium N]
+          hooks       hooks status: deliveries, dead letters, disabled endpoints
           sync        REDCap sync: status, retry, resume, check, reconcile, export-all (admin)
+          backup      a consistent online copy of the database (admin); prints its path
         Offline:
           evaluate FILE [--check] [--rules DIR]   evaluate case files (no server)
           version                                 print the version
 
-        Every command takes --help; list and show commands take --json. Alerts, hooks and backup
-        arrive with their issues.
+        Every command takes --help; list and show commands take --json.
 
         HyponaTrack is a study tool, not a validated medical device; its rules are defaults
         derived from published evidence, not a validated clinical rule.
@@ -65,6 +67,11 @@ public enum CLI {
         case "staff": return OtherCommands.staff.run(rest, io: io)
         case "audit": return OtherCommands.audit.run(rest, io: io)
         case "sync": return SyncCommand.command.run(rest, io: io)
+        case "alerts": return AlertCommands.alerts.run(rest, io: io)
+        case "ack": return AlertCommands.ack.run(rest, io: io)
+        case "resolve": return AlertCommands.resolve.run(rest, io: io)
+        case "hooks": return AlertCommands.hooks.run(rest, io: io)
+        case "backup": return OtherCommands.backup.run(rest, io: io)
         case "version", "--version": io.out("hyponatrack \(version)"); return ExitCode.success
         case "help", "--help", "-h": io.out(help); return ExitCode.success
         default:

@@ -28,7 +28,7 @@ import HTJSON
                 let concrete = path.replacingOccurrences(of: "{date}", with: Study.date(-1))
                     .replacingOccurrences(of: "{studyId}", with: "NOBODY").replacingOccurrences(of: "{labId}", with: "1")
                     .replacingOccurrences(of: "{list}", with: "symptoms").replacingOccurrences(of: "{itemId}", with: "x")
-                    .replacingOccurrences(of: "{name}", with: "nobody")
+                    .replacingOccurrences(of: "{name}", with: "nobody").replacingOccurrences(of: "{alertId}", with: "999")
                 for caller in Caller.allCases where !isPublic {
                     let r = try d.request(.init(rawValue: method.uppercased())!, concrete, token: tokens[caller],
                                           body: method == "get" ? nil : [:])

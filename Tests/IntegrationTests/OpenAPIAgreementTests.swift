@@ -15,7 +15,9 @@ import HTJSON
         ("post", "/v1/staff"), ("get", "/v1/staff"), ("post", "/v1/staff/{name}/revocation"),
         ("get", "/v1/audit"), ("get", "/v1/audit/verify"),
         ("get", "/v1/sync/status"), ("post", "/v1/sync/retry"), ("post", "/v1/sync/resume"), ("get", "/v1/sync/check"),
-        ("get", "/v1/sync/reconcile"), ("post", "/v1/sync/export-all"), ("get", "/healthz"), ("get", "/metrics"), ("get", "/openapi.json"),
+        ("get", "/v1/sync/reconcile"), ("post", "/v1/sync/export-all"), ("post", "/v1/backup"),
+        ("get", "/v1/alerts"), ("post", "/v1/alerts/{alertId}/acknowledgement"), ("post", "/v1/alerts/{alertId}/resolution"),
+        ("get", "/v1/hooks/status"), ("get", "/healthz"), ("get", "/metrics"), ("get", "/openapi.json"),
     ]
 
     func operations(_ spec: JSONValue) -> [(String, String)] {
@@ -40,7 +42,7 @@ import HTJSON
             let concrete = path.replacingOccurrences(of: "{date}", with: Study.date(-1))
                 .replacingOccurrences(of: "{studyId}", with: "NOBODY").replacingOccurrences(of: "{labId}", with: "1")
                 .replacingOccurrences(of: "{list}", with: "symptoms").replacingOccurrences(of: "{itemId}", with: "x")
-                .replacingOccurrences(of: "{name}", with: "nobody")
+                .replacingOccurrences(of: "{name}", with: "nobody").replacingOccurrences(of: "{alertId}", with: "999")
             let r = try d.request(.init(rawValue: method.uppercased())!, concrete, token: d.adminToken,
                                   body: method == "get" ? nil : ["probe": true])
             #expect(r.status != 405, "\(method) \(path) is documented but not routed")

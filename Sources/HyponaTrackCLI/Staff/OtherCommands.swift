@@ -76,6 +76,21 @@ enum OtherCommands {
         return ExitCode.success
     }
 
+    static let backup = StaffCommand(name: "backup", help: """
+        Usage: hyponatrack backup [--json]
+
+        Admin: asks the daemon for a consistent online copy of its database (SQLite's backup API,
+        while it keeps serving) under DATA_DIR/backups/, checked (integrity, audit chain) before
+        its path is printed. Restore: docs/operations.md.
+        """, spec: .init()) { a, client, io in
+        guard a.positionals.isEmpty else { throw UsageError("unexpected argument \(a.positionals[0])") }
+        let r = try client.post("/v1/backup")
+        if a.flag("json") { io.out(JSONSerializer.string(r, pretty: true)); return ExitCode.success }
+        io.out(Show.string(Show.field(r, "path")))
+        io.error("backup: \(Show.string(Show.field(r, "bytes"))) bytes, integrity \(Show.string(Show.field(r, "integrity"))), audit chain \(Show.field(r, "auditIntact") == .bool(true) ? "intact" : "BROKEN") (\(Show.string(Show.field(r, "auditRows"))) rows)")
+        return ExitCode.success
+    }
+
     static let audit = StaffCommand(name: "audit", help: """
         Usage: hyponatrack audit verify
                hyponatrack audit list [--limit N] [--after SEQ] [--subject ID] [--json]

@@ -145,9 +145,9 @@ enum PatientCommands {
                 : "not activated"
             let kb = Show.field(p, "katBPending") == .bool(true) ? " (Kat B pending)" : ""
             return [f("studyId"), f("pod"), "\(f("riskClass")) \(f("riskScore"))\(kb)", f("level").uppercased(), f("levelDate"),
-                    f("reasons"), status]
+                    f("reasons"), f("openAlerts"), status]
         }
-        io.out(Show.table(["STUDY ID", "POD", "RISK", "LEVEL", "ON", "REASONS", "STATUS"], rows))
+        io.out(Show.table(["STUDY ID", "POD", "RISK", "LEVEL", "ON", "REASONS", "OPEN ALERTS", "STATUS"], rows))
         return ExitCode.success
     }
 

@@ -70,6 +70,7 @@ public enum OpenAPIDocument {
         case "list": return S.oneOf(["symptoms", "reactionTests", "tappingTests", "desmopressinDoses"])
         case "itemId": return S.string("^[!-.0-~]{1,64}$")
         case "name": return S.string("^[A-Za-z0-9_.-]{1,64}$")
+        case "alertId": return S.string("^[1-9][0-9]{0,17}$")
         default: return S.anyString
         }
     }
@@ -79,6 +80,8 @@ public enum OpenAPIDocument {
         case ("GET", "/v1/me/days"):
             return [["name": "from", "in": "query", "required": false, "schema": S.date],
                     ["name": "to", "in": "query", "required": false, "schema": S.date]]
+        case ("GET", "/v1/alerts"):
+            return [["name": "open", "in": "query", "required": false, "schema": S.oneOf(["true", "false"])]]
         case ("GET", "/v1/audit"):
             return [["name": "limit", "in": "query", "required": false, "schema": S.integer(1, 1000)],
                     ["name": "after", "in": "query", "required": false, "schema": S.integer(0, Int(Int32.max))],

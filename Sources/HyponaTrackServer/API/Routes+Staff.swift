@@ -85,6 +85,13 @@ extension Routes {
                   responses: with([200: ("revoked", S.openObject())])) { ctx in
                 .json(200, try access.revokeStaff(name: ctx.parameter("name"), actor: ctx.actor))
             },
+            Route("POST", "/v1/backup", access: .staff(.admin),
+                  summary: "A consistent online copy of the database under DATA_DIR/backups/ (checked before it is reported)",
+                  responses: with([201: ("the backup", S.object([("path", S.anyString), ("bytes", S.anyInteger), ("createdAt", S.anyString),
+                                                                ("integrity", S.anyString), ("auditIntact", S.bool),
+                                                                ("auditRows", S.anyInteger)]))])) { ctx in
+                .json(201, try service.backup(actor: ctx.actor))
+            },
             Route("GET", "/v1/audit", access: .staff(.read), summary: "Audit trail entries (newest last)",
                   responses: with([200: ("entries", S.array(S.openObject()))])) { ctx in
                 .json(200, try service.auditEntries(limit: ctx.query("limit"), after: ctx.query("after"), subject: ctx.query("subject")))

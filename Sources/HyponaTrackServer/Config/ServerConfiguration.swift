@@ -47,9 +47,10 @@ public struct ServerConfiguration: Sendable {
     /// Rule file name → path.
     public var ruleFiles: [String: URL]
     public var redcap: REDCap?
-    /// Parsed later by the hooks issue; kept verbatim so the keys are accepted and validated as JSON.
-    public var hooks: JSONValue = .array([])
-    public var escalation: JSONValue = .object(JSONObject())
+    public var hooks: [HookConfiguration] = []
+    public var escalation = EscalationLadder()
+    /// How often the scheduler runs (escalations, reminders, missing data).
+    public var schedulerIntervalSeconds: Double = 15
     public var activation = Activation()
     public var http = HTTP()
 
@@ -127,12 +128,15 @@ public struct ServerConfiguration: Sendable {
             try rc.finish()
         }
         if let hooks = try r.optional("hooks", .any) {
-            guard case .array = hooks else { throw FieldError.invalid("hooks", "expected an array") }
-            config.hooks = hooks
+            config.hooks = try HookConfiguration.parse(hooks) { resolve($0).path }
         }
         if let escalation = try r.optional("escalation", .any) {
-            guard case .object = escalation else { throw FieldError.invalid("escalation", "expected an object") }
-            config.escalation = escalation
+            config.escalation = try EscalationLadder.parse(escalation, hooks: config.hooks.map(\.name))
+        }
+        if let s = try r.optional("scheduler", .any) {
+            let sr = try ObjectReader(s, path: "scheduler")
+            config.schedulerIntervalSeconds = try sr.optional("intervalSeconds", .number(0.2...300)) ?? 15
+            try sr.finish()
         }
         if let a = try r.optional("activation", .any) {
             let ar = try ObjectReader(a, path: "activation")

@@ -18,10 +18,14 @@ public final class Daemon: Sendable {
     public let logger: Logger
     let metrics: Metrics
     let sync: SyncService?
+    let delivery: HookDelivery
+    let scheduler: Scheduler
+    let clock: any ServerClock
 
     public init(configuration: ServerConfiguration, logger: Logger, clock: any ServerClock = SystemClock()) throws {
         self.configuration = configuration
         self.logger = logger
+        self.clock = clock
         let rules: ActiveRules
         do { rules = try ActiveRules(files: configuration.ruleFiles) } catch {
             throw DaemonError("invalid rules: \(error)")
@@ -31,12 +35,30 @@ public final class Daemon: Sendable {
         try Self.bootstrapAdmin(database, configuration: configuration, logger: logger, now: clock.now())
         let metrics = Metrics()
         self.metrics = metrics
+        let transports = try HookTransports.make(configuration.hooks)
+        let delivery = HookDelivery(database: database, transports: transports, logger: logger, clock: clock)
+        self.delivery = delivery
         let syncMetrics = SyncMetrics()
+        let hooks = configuration.hooks
+        let database0 = database
         let sync = try Self.makeSync(configuration: configuration, database: database, rules: rules, logger: logger,
-                                     metrics: syncMetrics, clock: clock)
+                                     metrics: syncMetrics, clock: clock) { type, data in
+            // sync.unhealthy / sync.halted go to the hooks that subscribe to them.
+            let subscribers = HookOutbox.subscribers(hooks, type: type)
+            guard !subscribers.isEmpty else { return }
+            _ = try? database0.write { db in
+                try HookOutbox.enqueue(db, type: type, data: data, hooks: subscribers, at: epochMilliseconds(clock.now()))
+            }
+            delivery.wake()
+        }
         self.sync = sync
+        let alerting = Alerting(ladder: configuration.escalation, hooks: configuration.hooks) { patient in
+            rules.snapshot.engine.risk.assess(patient.profile).riskClass.rawValue
+        }
+        scheduler = Scheduler(database: database, rules: rules, alerting: alerting, hooks: configuration.hooks, logger: logger,
+                              onQueued: { delivery.wake() })
         let service = StudyService(database: database, rules: rules, clock: clock, configuration: configuration, metrics: metrics,
-                                   outbox: sync?.outbox)
+                                   outbox: sync?.outbox, alerting: alerting, hooksWake: { delivery.wake() })
         self.service = service
         let activation = ActivationService(database: database, clock: clock, configuration: configuration, rules: rules,
                                            outbox: sync?.outbox)
@@ -47,6 +69,7 @@ public final class Daemon: Sendable {
         }
         let routeBox = RoutesBox()
         let routes = Routes.patient(service, activation) + Routes.staff(service, activation) + Routes.sync(sync)
+            + Routes.alerts(service, hooksStatus: { try database.read { db in try HookDelivery.status(db, hooks: hooks) } })
             + Routes.system(health: health, metrics: {
                 metrics.render(gauges: [("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",
                                          Double(database.writer.statistics.pendingJobs))] + (syncEnabled ? syncMetrics.gauges : []))
@@ -74,12 +97,15 @@ public final class Daemon: Sendable {
     /// Starts the background workers (the REDCap sync). Called once the API listens.
     public func startWorkers() {
         sync?.worker.start()
+        delivery.start()
+        scheduler.start(interval: configuration.schedulerIntervalSeconds, clock: clock)
     }
 
     /// Builds the REDCap sync when a `redcap` block is configured; refuses to start without a
     /// usable token.
     static func makeSync(configuration: ServerConfiguration, database: Database, rules: ActiveRules, logger: Logger,
-                         metrics: SyncMetrics, clock: any ServerClock) throws -> SyncService? {
+                         metrics: SyncMetrics, clock: any ServerClock,
+                         onEvent: @escaping @Sendable (String, JSONValue) -> Void) throws -> SyncService? {
         guard let rc = configuration.redcap else { return nil }
         let token = try REDCapToken.load(tokenFile: rc.tokenFile)
         guard let zone = ZoneRules(identifier: configuration.studyTimeZone) else { throw DaemonError("studyTimeZone is unknown") }
@@ -88,7 +114,8 @@ public final class Daemon: Sendable {
         var settings = REDCapSync.Settings()
         settings.batchSize = rc.batchSize
         settings.unhealthyAfterSeconds = rc.unhealthyAfterMinutes * 60
-        let worker = REDCapSync(database: database, client: client, settings: settings, logger: logger, metrics: metrics, clock: clock)
+        let worker = REDCapSync(database: database, client: client, settings: settings, logger: logger, metrics: metrics, clock: clock,
+                                onEvent: onEvent)
         let outbox = SyncOutbox(mapper: mapper, wake: { worker.wake() })
         return SyncService(database: database, outbox: outbox, worker: worker, rules: rules, clock: clock,
                            events: (rc.baselineEvent, rc.dailyEvent))
@@ -105,7 +132,9 @@ public final class Daemon: Sendable {
         _ = try? SystemdNotifier.notify("STOPPING=1")
         logger.notice("stopping", ["in_flight": String(server.inFlightRequests)])
         let finished = server.stop(timeout: .seconds(20))
+        scheduler.stop()
         sync?.worker.stop()
+        delivery.stop()
         database.close()
         logger.notice("stopped", ["in_flight_finished": String(finished)])
     }
@@ -136,7 +165,8 @@ public final class Daemon: Sendable {
         let body: JSONValue = ["status": .string(writable ? "ok" : "unavailable"), "database": .string(writable ? "ok" : "unwritable"),
                                "sync": SyncService.health(syncEnabled ? try? database.read { try OutboxRepository.status($0, deadLimit: 0) } : nil,
                                                           now: epochMilliseconds(clock.now())),
-                               "scheduler": ["lastTickAt": nil], "rulesVersion": .string(rules.snapshot.rules.version),
+                               "scheduler": ["lastTickAt": .string((try? database.read { try Scheduler.lastTick($0) })
+                                                .flatMap { $0 }.map { iso8601UTC(milliseconds: $0) })], "rulesVersion": .string(rules.snapshot.rules.version),
                                "version": .string(HyponaTrackVersion.string)]
         return (writable ? 200 : 503, body)
     }

@@ -17,7 +17,8 @@ extension StudyService {
                 "level": .string(current?.level.rawValue), "levelDate": .string(current?.date.description),
                 "reasons": .array((current?.reasonCodes ?? []).map { JSONValue.string($0) }),
                 "monitoringActive": .bool(window.contains(today)), "monitoringEnds": .string(window.last.description),
-                "activated": .bool(patient.activatedAt != nil), "withdrawn": .bool(patient.isWithdrawn)]
+                "activated": .bool(patient.activatedAt != nil), "withdrawn": .bool(patient.isWithdrawn),
+                "openAlerts": .int(try AlertRepository.openCount(db, patientId: patient.id))]
     }
 
     /// `GET /v1/patients`.

@@ -16,9 +16,15 @@ public final class StudyService: Sendable {
     public let metrics: Metrics
     /// The REDCap outbox; nil when no `redcap` block is configured (sync off).
     let outbox: SyncOutbox?
+    /// Opens and worsens alerts from evaluations, queues their hook events.
+    let alerting: Alerting?
+    /// Wakes the hook workers after a commit that may have queued events.
+    let hooksWake: @Sendable () -> Void
 
     init(database: Database, rules: ActiveRules, clock: any ServerClock, configuration: ServerConfiguration,
-         metrics: Metrics, outbox: SyncOutbox? = nil) {
+         metrics: Metrics, outbox: SyncOutbox? = nil, alerting: Alerting? = nil, hooksWake: @escaping @Sendable () -> Void = {}) {
+        self.alerting = alerting
+        self.hooksWake = hooksWake
         self.database = database
         self.rules = rules
         self.clock = clock
@@ -31,6 +37,7 @@ public final class StudyService: Sendable {
     func write<T>(_ job: (Connection) throws -> T) throws -> T {
         let result = try database.write(job)
         outbox?.wake()
+        hooksWake()
         return result
     }
 
@@ -83,6 +90,7 @@ public final class StudyService: Sendable {
                                           "reasons": .array(e.reasonCodes.map { JSONValue.string($0) }),
                                           "rulesVersion": .string(e.rulesVersion), "cause": .string(cause)])
             metrics.evaluationRecorded(level: e.level)
+            try alerting?.evaluationRecorded(db, patient, e, at: ms)
             if let outbox {
                 try outbox.enqueueDaily(db, patient, day: days.first { $0.date == date } ?? DailyEntry(date: date),
                                         alert: DailyAlert(e, at: ms), snapshot: snapshot, at: ms)

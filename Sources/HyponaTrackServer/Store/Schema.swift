@@ -10,6 +10,7 @@ enum Schema {
         m.register("v1_security") { try $0.execute(SecuritySchema.v1) }
         m.register("v1_audit") { try $0.execute(AuditSchema.v1) }
         m.register("v2_sync") { try $0.execute(SyncSchema.v1) }
+        m.register("v3_alerts") { try $0.execute(AlertsSchema.v1) }
         return m
     }
 }

@@ -22,13 +22,7 @@ enum REDCapToken {
     }
 
     static func read(file: String, source: String) throws -> String {
-        var info = stat()
-        guard stat(file, &info) == 0 else { throw DaemonError("\(source): cannot stat \(file)") }
-        guard info.st_mode & 0o077 == 0 else {
-            throw DaemonError("\(source): \(file) must be readable by its owner only (chmod 600), it is \(String(info.st_mode & 0o777, radix: 8))")
-        }
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw DaemonError("\(source): cannot read \(file)") }
-        return try check(text.trimmingCharacters(in: .whitespacesAndNewlines), source: source)
+        try check(try OwnerOnlyFile.read(file, what: source), source: source)
     }
 
     static func check(_ token: String, source: String) throws -> String {

@@ -1,0 +1,141 @@
+/// The words staff read for codes in event bodies: reason codes (clinical-rules §3–§5, §8), levels,
+/// reminder tasks and kinds. Used by the e-mail text; one place to change a phrase.
+enum AlertWording {
+    struct Phrase {
+        /// A few words for a subject line, e.g. "confusion".
+        let short: String
+        /// The phrase in the body, e.g. "new confusion".
+        let long: String
+    }
+
+    /// The phrase for a reason code; an unknown code is shown as itself.
+    static func phrase(for code: String) -> Phrase {
+        switch code {
+        // §3 thresholds
+        case "weight_gain_pct": Phrase(short: "weight gain", long: "weight gain vs baseline")
+        case "weight_gain_24h": Phrase(short: "weight gain in 24 h", long: "weight gain since the previous morning")
+        case "fluid_excess": Phrase(short: "fluid over limit", long: "fluid intake over the limit")
+        case "symptom_score": Phrase(short: "symptom score", long: "high symptom score")
+        case "reaction_time": Phrase(short: "slow reaction time", long: "reaction time slower than baseline")
+        case "sodium_low": Phrase(short: "low lab sodium", long: "low lab sodium")
+        case "urine_sg_support": Phrase(short: "concentrated urine", long: "concentrated urine (supporting sign)")
+        // §4 single-item triggers
+        case "confusion": Phrase(short: "confusion", long: "new confusion")
+        case "vomiting": Phrase(short: "vomiting", long: "vomiting")
+        case "emergency_symptom":
+            Phrase(short: "emergency symptom",
+                   long: "emergency symptom (seizure, collapse or drowsiness); the patient was told to call emergency services")
+        case "sodium_profound": Phrase(short: "profoundly low sodium", long: "profoundly low lab sodium")
+        case "sodium_symptomatic": Phrase(short: "low sodium with symptoms", long: "low lab sodium with nausea, headache or confusion")
+        case "sodium_fall_acute": Phrase(short: "acute sodium fall", long: "acute fall of lab sodium")
+        case "nausea_severe": Phrase(short: "severe nausea", long: "severe nausea")
+        case "headache_severe": Phrase(short: "severe headache", long: "severe headache")
+        case "sodium_fall": Phrase(short: "sodium fall", long: "fall of lab sodium")
+        case "fluid_over_limit_2d": Phrase(short: "fluid over limit 2 days", long: "fluid intake over the limit two days running")
+        case "possible_di": Phrase(short: "possible diabetes insipidus", long: "possible diabetes insipidus (weight loss or dilute urine)")
+        // §5 combining
+        case "multiple_yellow": Phrase(short: "several warning signs", long: "warning signs in several signal groups")
+        // §8 missing data
+        case "missing_checkin":
+            Phrase(short: "missed check-ins", long: "no morning or evening check by the evening deadline")
+        case "no_data_2d": Phrase(short: "no data for two days", long: "no data for two days")
+        default: Phrase(short: code, long: code)
+        }
+    }
+
+    /// The measured value against its threshold in the reason's own units, or nil when the
+    /// event carries no value (missing-data alerts).
+    static func measurement(code: String, value: Double?, threshold: Double?) -> String? {
+        guard let value else { return nil }
+        func t(_ prefix: String = "", _ unit: String = "") -> String {
+            threshold.map { "; alert at \(prefix)\(number($0))\(unit)" } ?? ""
+        }
+        switch code {
+        case "weight_gain_pct": return "\(signed(value)) % vs baseline\(t("≥ ", " %"))"
+        case "weight_gain_24h": return "\(signed(value)) kg\(t("≥ ", " kg"))"
+        case "fluid_excess": return "\(number(value)) % over the limit\(t("≥ ", " %"))"
+        case "fluid_over_limit_2d": return "\(number(value, digits: 0)) mL today" + (threshold.map { "; limit \(number($0, digits: 0)) mL" } ?? "")
+        case "symptom_score": return "score \(number(value))\(t("≥ "))"
+        case "reaction_time": return "\(number(value)) % slower than baseline\(t("≥ ", " %"))"
+        case "sodium_low": return "\(number(value)) mmol/L below normal\(t("≥ ", " mmol/L below"))"
+        case "urine_sg_support": return "urine SG \(number(value, digits: 4))" + (threshold.map { "; supports at ≥ \(number($0, digits: 4))" } ?? "")
+        case "confusion": return "confusion score \(number(value))"
+        case "vomiting": return "\(number(value)) episode\(value == 1 ? "" : "s")\(t("≥ "))"
+        case "emergency_symptom": return "\(number(value)) reported"
+        case "sodium_profound": return "Na \(number(value)) mmol/L\(t("≤ ", " mmol/L"))"
+        case "sodium_symptomatic": return "Na \(number(value)) mmol/L" + (threshold.map { "; below \(number($0)) mmol/L with symptoms" } ?? "")
+        case "sodium_fall_acute", "sodium_fall": return "fall of \(number(value)) mmol/L\(t("≥ ", " mmol/L"))"
+        case "nausea_severe": return "nausea \(number(value)) of 3"
+        case "headache_severe": return "headache \(number(value)) of 3"
+        case "possible_di":
+            // The rule reports either the weight change (a negative percentage) or the urine SG.
+            if let threshold, threshold < 0 || value < 0.5 {
+                return "\(signed(value)) % vs baseline; alert at ≤ \(number(threshold)) %"
+            }
+            return "urine SG \(number(value, digits: 4))" + (threshold.map { "; alert at ≤ \(number($0, digits: 4))" } ?? "")
+        case "multiple_yellow": return "\(number(value)) signal groups\(t("≥ "))"
+        default: return "value \(number(value))\(t())"
+        }
+    }
+
+    /// The level in capitals with what it asks of staff.
+    static func level(_ level: String) -> String {
+        switch level {
+        case "red": "RED — present to the emergency department now"
+        case "yellow": "YELLOW — call the patient back today"
+        case "green": "GREEN — continue routine monitoring"
+        default: level.uppercased()
+        }
+    }
+
+    /// A patient task (clinical-rules §6) in words.
+    static func task(_ name: String) -> String {
+        switch name {
+        case "weight_morning": "morning weight"
+        case "symptoms_morning": "morning symptom check"
+        case "urine_sg": "urine specific gravity"
+        case "fluid_log": "fluid log"
+        case "reaction_test": "reaction test"
+        case "tapping_test": "tapping test"
+        case "weight_evening": "evening weight"
+        case "symptoms_evening": "evening symptom check"
+        case "desmopressin": "desmopressin dose"
+        default: name
+        }
+    }
+
+    /// A reminder kind (clinical-rules §7) in words.
+    static func reminderKind(_ kind: String) -> String {
+        switch kind {
+        case "check": "check reminder"
+        case "missed": "missed-deadline reminder"
+        case "task": "task reminder"
+        case "catch_up": "catch-up reminder"
+        default: kind
+        }
+    }
+
+    /// `value` rounded to at most `digits` decimals, without trailing zeros ("4", "4.1", "1.0172").
+    static func number(_ value: Double, digits: Int = 2) -> String {
+        guard value.isFinite else { return String(value) }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 1e15 else { return String(value) }
+        let whole = Int64(scaled)
+        let unit = Int64(scale)
+        var text = String(whole / unit)
+        let fraction = whole % unit
+        if digits > 0, fraction != 0 {
+            var digitsText = String(fraction)
+            digitsText = String(repeating: "0", count: digits - digitsText.count) + digitsText
+            while digitsText.last == "0" { digitsText.removeLast() }
+            text += "." + digitsText
+        }
+        return (value < 0 && whole != 0 ? "-" : "") + text
+    }
+
+    private static func signed(_ value: Double) -> String {
+        value > 0 ? "+" + number(value) : number(value)
+    }
+}

@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HTJSON
+
+/// A site's own paging script: the configured executable runs directly (no shell, so nothing
+/// in an event can be interpreted as shell syntax) with the configured arguments and the event
+/// JSON on stdin. Exit status 0 is a delivery; any other status, a signal or the timeout is
+/// retried (with the status and the end of stderr in the reason); a path that does not exist or
+/// is not executable fails for good.
+///
+/// The command gets a small environment, never the daemon's (which may hold
+/// `HYPONATRACK_REDCAP_TOKEN` or `CREDENTIALS_DIRECTORY`): `PATH` (the daemon's, else
+/// `/usr/local/bin:/usr/bin:/bin`), `HOME`, `LANG`, `LC_ALL`, `TZ`, `TMPDIR`, `USER`, `LOGNAME`
+/// when set, plus `HYPONATRACK_EVENT_ID` and `HYPONATRACK_EVENT_TYPE`. It starts in its own
+/// process group with default signal handling and only fds 0–2 open, in the daemon's working
+/// directory and with its user and umask.
+///
+/// `deliver` blocks for at most `timeout` + `killGrace` (+ a few milliseconds).
+public struct CommandTransport: HookTransport {
+    public let path: String
+    public let args: [String]
+    /// How long the command may run before it is sent SIGTERM.
+    public let timeout: Duration
+    /// How long after SIGTERM it is sent SIGKILL.
+    public let killGrace: Duration
+    /// Bytes of stdout and of stderr kept (the start of stdout, the end of stderr).
+    public static let outputLimit = 8 * 1024
+
+    public init(path: String, args: [String] = [], timeout: Duration = .seconds(30), killGrace: Duration = .seconds(2)) {
+        self.path = path
+        self.args = args
+        self.timeout = timeout
+        self.killGrace = killGrace
+    }
+
+    /// Why `path` cannot be a command hook right now, or nil: it must be absolute, exist, and be
+    /// an executable regular file for this process. For start-up checks (a later failure is
+    /// still reported per delivery).
+    public static func validate(path: String) -> String? {
+        guard path.hasPrefix("/") else { return "\(path) is not an absolute path" }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return "\(path): \(ChildProcess.text(of: errno))" }
+        guard info.st_mode & S_IFMT == S_IFREG else { return "\(path) is not a regular file" }
+        guard access(path, X_OK) == 0 else { return "\(path) is not executable by this user" }
+        return nil
+    }
+
+    public func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue) -> DeliveryResult {
+        guard path.hasPrefix("/") else { return .failed("command \(path) is not an absolute path") }
+        var type = ""
+        if case .object(let o) = event, case .string(let t)? = o["type"] { type = t }
+        let process = ChildProcess(path: path, arguments: args,
+                                   environment: Self.environment(eventId: eventId, type: type),
+                                   timeout: timeout, killGrace: killGrace, outputLimit: Self.outputLimit)
+        switch process.run(input: body) {
+        case .failure(let error):
+            switch error.kind {
+            case .notFound, .notExecutable: return .failed("command \(error.message)")
+            case .resources: return .retry(reason: "command \(error.message)", afterSeconds: nil)
+            }
+        case .success(let outcome):
+            let stderr = Self.excerpt(outcome.stderrTail)
+            switch outcome.termination {
+            case .exited(0):
+                return .delivered
+            case .exited(let status):
+                return .retry(reason: "command \(path) exited with status \(status)\(stderr)", afterSeconds: nil)
+            case .signaled(let signal):
+                return .retry(reason: "command \(path) was killed by signal \(signal)\(stderr)", afterSeconds: nil)
+            case .timedOut:
+                return .retry(reason: "command \(path) did not finish within \(Self.seconds(timeout)) s and was killed\(stderr)",
+                              afterSeconds: nil)
+            }
+        }
+    }
+
+    /// The child's whole environment (see the type's documentation).
+    static func environment(eventId: String, type: String) -> [String] {
+        var entries: [String] = []
+        for name in ["PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR", "USER", "LOGNAME"] {
+            if let value = getenv(name) {
+                entries.append("\(name)=\(String(cString: value))")
+            } else if name == "PATH" {
+                entries.append("PATH=/usr/local/bin:/usr/bin:/bin")
+            }
+        }
+        // Both come from the outbox (an id we generated, a type from a fixed list); strip
+        // anything that could not appear in an environment entry anyway.
+        let clean: (String) -> String = { String($0.unicodeScalars.filter { $0.value > 0x20 && $0.value < 0x7F }.prefix(100)) }
+        entries.append("HYPONATRACK_EVENT_ID=\(clean(eventId))")
+        entries.append("HYPONATRACK_EVENT_TYPE=\(clean(type))")
+        return entries
+    }
+
+    /// ": <the last line(s) of stderr>" for the operator, at most 300 printable characters.
+    static func excerpt(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let printable = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
+        let words = printable.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        guard !words.isEmpty else { return "" }
+        return ": " + (words.count > 300 ? "…" + words.suffix(300) : words)
+    }
+
+    private static func seconds(_ d: Duration) -> String {
+        let ms = ChildProcess.milliseconds(d)
+        return ms % 1000 == 0 ? String(ms / 1000) : String(Double(ms) / 1000)
+    }
+}

@@ -1,0 +1,31 @@
+import HTJSON
+
+/// What one delivery attempt achieved, and so what the outbox does next.
+public enum DeliveryResult: Sendable, Equatable {
+    /// The receiver took the event (HTTP 2xx, command exit 0, SMTP accepted the DATA).
+    case delivered
+    /// A transient failure (network, timeout, HTTP 5xx/429/3xx/other non-2xx, a command's
+    /// non-zero exit, a TLS or login failure an operator may still fix): try again later,
+    /// after `afterSeconds` when the receiver asked for it (`retry-after`), else per schedule.
+    case retry(reason: String, afterSeconds: Double?)
+    /// The endpoint answered 410 Gone: disable the hook.
+    case gone(String)
+    /// A configuration that cannot work however often it is tried (a command that does not
+    /// exist or is not executable, a URL of a forbidden scheme): dead-letter at once.
+    case failed(String)
+}
+
+/// One way of telling staff about an event: a signed webhook, a local command, an e-mail.
+///
+/// `deliver` blocks the calling thread until the attempt is decided and is bounded by the
+/// transport's timeout; it never throws (every outcome is a ``DeliveryResult``) and may be
+/// called from several threads at once. Reasons name what failed and never contain secrets,
+/// tokens or the message text.
+public protocol HookTransport: Sendable {
+    /// - Parameters:
+    ///   - eventId: The event's stable id (the outbox's; the same on every retry).
+    ///   - timestamp: Unix seconds of this attempt.
+    ///   - body: The event JSON `{type, id, timestamp, data}`, exactly as queued.
+    ///   - event: The same, parsed.
+    func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue) -> DeliveryResult
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+import HTJSON
+import HyponaTrackCore
+import SQLite
+
+/// The daemon's clockwork (issue: "Reminders and missing data"): fires due escalation tiers,
+/// emits `reminder.due` at each planned reminder's time, and decides the missing-data alerts
+/// (clinical-rules §8) at their deadlines. Every decision is recorded (`scheduler_marks`,
+/// `escalation_steps.fired_at`) in the transaction that acts on it, so a restart neither misses
+/// nor repeats one; after downtime the missed deadlines are decided once. Time is injected:
+/// `tick(now:)` is what tests drive; the daemon calls it on a timer with the real clock.
+final class Scheduler: Sendable {
+    /// Reminders more than this late (downtime) are recorded as skipped, not sent.
+    static let reminderGraceSeconds: Double = 30 * 60
+    /// How far back missed deadlines are caught up after downtime.
+    static let catchUpDays = 3
+
+    let database: Database
+    let rules: ActiveRules
+    let alerting: Alerting
+    let hooks: [HookConfiguration]
+    let logger: Logger
+    let onQueued: @Sendable () -> Void
+    private let stopping = Mutex(false)
+    private let running = Mutex(false)
+
+    init(database: Database, rules: ActiveRules, alerting: Alerting, hooks: [HookConfiguration], logger: Logger,
+         onQueued: @escaping @Sendable () -> Void = {}) {
+        self.database = database
+        self.rules = rules
+        self.alerting = alerting
+        self.hooks = hooks
+        self.logger = logger
+        self.onQueued = onQueued
+    }
+
+    func start(interval: Double, clock: any ServerClock) {
+        running.withLock { $0 = true }
+        let thread = Thread { [self] in
+            while !stopping.withLock({ $0 }) {
+                do { try tick(now: clock.now()) } catch { logger.error("scheduler tick failed", ["error": "\(error)"]) }
+                var waited = 0.0
+                while waited < interval && !stopping.withLock({ $0 }) { usleep(50_000); waited += 0.05 }
+            }
+            running.withLock { $0 = false }
+        }
+        thread.name = "scheduler"
+        thread.start()
+    }
+
+    func stop() {
+        stopping.withLock { $0 = true }
+        while running.withLock({ $0 }) { usleep(5_000) }
+    }
+
+    /// One pass at `now` (epoch seconds).
+    func tick(now: Double) throws {
+        let ms = epochMilliseconds(now)
+        let snapshot = rules.snapshot
+        let fired = try database.write { db in try alerting.fireDue(db, now: ms) }
+        var queued = fired > 0
+        let patients = try database.read { db in try PatientRepository.all(db) }
+        for patient in patients where patient.activatedAt != nil && !patient.isWithdrawn {
+            if try tick(patient, now: now, snapshot: snapshot) { queued = true }
+        }
+        _ = try database.write { db in try db.execute("UPDATE scheduler_state SET last_tick_at = ? WHERE id = 1", [ms]) }
+        if queued { onQueued() }
+    }
+
+    /// One patient's reminders and missing-data deadlines; returns whether events were queued.
+    private func tick(_ patient: PatientRecord, now: Double, snapshot: ActiveRules.Snapshot) throws -> Bool {
+        guard let zone = ZoneCache.rules(patient.profile.timeZone), let activatedMs = patient.activatedAt else { return false }
+        let ms = epochMilliseconds(now)
+        let today = zone.localDate(atEpochSeconds: now)
+        let activatedAt = zone.timestamp(atEpochSeconds: Double(activatedMs) / 1000)
+        let detector = snapshot.missingData
+        return try database.write { db -> Bool in
+            var queued = false
+            let window = MonitoringWindow(profile: patient.profile, rules: snapshot.rules.reminders,
+                                          alertPODs: try EvaluationRepository.alertPODs(db, patientId: patient.id),
+                                          withdrawalDate: patient.withdrawalDate)
+            let first = max(today.adding(days: -Self.catchUpDays), activatedAt.localDate, window.first)
+            guard first <= today else { return false }
+            let days = try DayRepository.load(db, patientId: patient.id, from: first.adding(days: -snapshot.rules.reminders.noDataDays),
+                                              to: today)
+            var date = first
+            while date <= today {
+                // missing_checkin at the evening deadline
+                if detector.missingCheckinDue(on: date, zone: zone).epochSeconds <= now,
+                   try !marked(db, patient.id, date, "missing_checkin") {
+                    let finding = detector.missingCheckin(profile: patient.profile, day: days.first { $0.date == date }, date: date,
+                                                          window: window, activatedAt: activatedAt, zone: zone)
+                    if let f = finding { try raise(db, patient, f, snapshot: snapshot, at: ms); queued = true }
+                    try mark(db, patient.id, date, "missing_checkin", finding == nil ? "not_needed" : "raised", ms)
+                }
+                // no_data_2d at 24:00
+                if detector.noDataDue(on: date, zone: zone).epochSeconds <= now, try !marked(db, patient.id, date, "no_data_2d") {
+                    let finding = detector.noData(profile: patient.profile, days: days, date: date, window: window, activatedAt: activatedAt)
+                    if let f = finding { try raise(db, patient, f, snapshot: snapshot, at: ms); queued = true }
+                    try mark(db, patient.id, date, "no_data_2d", finding == nil ? "not_needed" : "raised", ms)
+                }
+                date = date.adding(days: 1)
+            }
+            if window.contains(today), try emitReminders(db, patient, today: today, days: days, window: window, zone: zone,
+                                                          activation: activatedAt.localDate, now: now, snapshot: snapshot) {
+                queued = true
+            }
+            return queued
+        }
+    }
+
+    private func raise(_ db: Connection, _ patient: PatientRecord, _ f: MissingDataDetector.Finding,
+                       snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
+        let reasons: JSONValue = [["code": .string(f.kind.rawValue), "level": .string(f.level.rawValue), "value": nil, "threshold": nil]]
+        try alerting.raise(db, patient, date: f.date.description, kind: f.kind.rawValue, level: f.level.rawValue, reasons: reasons,
+                           pod: f.pod, riskClass: snapshot.engine.risk.assess(patient.profile).riskClass.rawValue, at: ms)
+    }
+
+    /// `reminder.due` for each of today's planned reminders whose time has come: once, listing
+    /// the tasks still open then; none when all are done; skipped when more than the grace late.
+    private func emitReminders(_ db: Connection, _ patient: PatientRecord, today: LocalDate, days: [DailyEntry],
+                               window: MonitoringWindow, zone: ZoneRules, activation: LocalDate, now: Double,
+                               snapshot: ActiveRules.Snapshot) throws -> Bool {
+        let subscribers = HookOutbox.subscribers(hooks, type: "reminder.due")
+        let day = days.first { $0.date == today }
+        let tasks = CarePlan.tasks(for: patient.profile, on: day, rules: snapshot.rules.reminders)
+        let adherence = CarePlan.adherence(profile: patient.profile, days: days, today: today, activationDate: activation,
+                                           window: window, rules: snapshot.rules.reminders)
+        let plan = snapshot.planner.plan(date: today, pod: patient.profile.pod(at: today), adherence: adherence, tasks: tasks, zone: zone)
+        var queued = false
+        let ms = epochMilliseconds(now)
+        for reminder in plan.reminders where reminder.at.epochSeconds <= now {
+            let key = "reminder@\(reminder.localTime):\(reminder.kind.rawValue)"
+            guard try !marked(db, patient.id, today, key) else { continue }
+            if now - reminder.at.epochSeconds > Self.reminderGraceSeconds || subscribers.isEmpty {
+                try mark(db, patient.id, today, key, subscribers.isEmpty ? "no_subscriber" : "skipped", ms)
+                continue
+            }
+            let data: JSONValue = ["studyId": .string(patient.studyId), "date": .string(today.description),
+                                   "pod": .int(patient.profile.pod(at: today)), "kind": .string(reminder.kind.rawValue),
+                                   "at": .string(reminder.at.description), "intensity": .string(plan.intensity.rawValue),
+                                   "tasks": .array(reminder.tasks.map { JSONValue.string($0.rawValue) })]
+            try HookOutbox.enqueue(db, type: "reminder.due", data: data, hooks: subscribers, at: ms)
+            try mark(db, patient.id, today, key, "emitted", ms)
+            queued = true
+        }
+        // Planned earlier but now without open tasks: never emitted (the plan already left them out).
+        return queued
+    }
+
+    private func marked(_ db: Connection, _ patientId: Int64, _ date: LocalDate, _ mark: String) throws -> Bool {
+        try db.queryOne("SELECT 1 FROM scheduler_marks WHERE patient_id = ? AND date = ? AND mark = ?",
+                        [patientId, date.description, mark]) != nil
+    }
+
+    private func mark(_ db: Connection, _ patientId: Int64, _ date: LocalDate, _ mark: String, _ outcome: String, _ ms: Int64) throws {
+        try db.execute("INSERT OR IGNORE INTO scheduler_marks (patient_id, date, mark, decided_at, outcome) VALUES (?, ?, ?, ?, ?)",
+                       [patientId, date.description, mark, ms, outcome])
+    }
+
+    static func lastTick(_ db: Connection) throws -> Int64? {
+        try db.queryOne("SELECT last_tick_at FROM scheduler_state WHERE id = 1")?.optionalInt64(0)
+    }
+}
