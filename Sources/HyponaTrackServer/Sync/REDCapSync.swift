@@ -18,6 +18,9 @@ final class REDCapSync: Sendable {
         var backoffCap: Double = 900
         /// How long the worker sleeps when there is nothing to do (a wake cuts it short).
         var idlePoll: Double = 1
+        /// After a wake, wait this long before sending, so rows committed together travel in one
+        /// request (fewer requests against the per-IP limit).
+        var linger: Double = 0.25
     }
 
     let database: Database
@@ -77,8 +80,9 @@ final class REDCapSync: Sendable {
     private func sleep(_ seconds: Double) {
         signal.lock()
         if !state.withLock({ $0.woken }) { _ = signal.wait(until: Date().addingTimeInterval(seconds)) }
-        state.withLock { $0.woken = false }
+        let woken = state.withLock { s -> Bool in defer { s.woken = false }; return s.woken }
         signal.unlock()
+        if woken && settings.linger > 0 && !stopRequested { usleep(UInt32(settings.linger * 1_000_000)) }
     }
 
     private func run() {
