@@ -66,7 +66,12 @@ public enum DaemonMain {
             return 1
         }
         // Signals are handled on a queue, not in a C handler: only async-signal-safe work there.
-        for s in [SIGTERM, SIGINT, SIGHUP] { signal(s, SIG_IGN) }
+        // A parent may have started us with them blocked (Foundation's Process on a libdispatch
+        // thread passes its mask on); unblock them or a stop request would never arrive.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, s); signal(s, SIG_IGN) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         let queue = DispatchQueue(label: "hyponatrackd.signals")
         let stopRequested = DispatchSemaphore(value: 0)
         var sources: [DispatchSourceSignal] = []

@@ -22,6 +22,8 @@ struct ChildProcess: Sendable {
         case signaled(Int32)
         /// Still running at the deadline; it was killed.
         case timedOut
+        /// Reaped by someone else (a `waitpid(-1, …)` elsewhere in the process): unknown.
+        case unknown
     }
 
     struct Outcome: Sendable {
@@ -233,6 +235,10 @@ struct ChildProcess: Sendable {
             status = Self.waitNonBlocking(child.pid)
         }
 
+        // After a timeout nothing of the group may outlive it, whatever the leader did. The
+        // group id cannot have been reused: Linux keeps a pid number in use while any process
+        // still has it as its process group.
+        if killedAt != nil { kill(-child.pid, SIGKILL) }
         // The child is gone: take what it wrote last, then close everything.
         if let fd = stdoutFD { _ = drain(fd, tail: false, into: &stdout) }
         if let fd = stderrFD { _ = drain(fd, tail: true, into: &stderr) }
@@ -241,6 +247,8 @@ struct ChildProcess: Sendable {
         let termination: Termination
         if killedAt != nil {
             termination = .timedOut
+        } else if status == Self.reapedElsewhere {
+            termination = .unknown
         } else if let status, status & 0x7F == 0 {
             termination = .exited((status >> 8) & 0xFF)          // WIFEXITED / WEXITSTATUS
         } else {
@@ -257,17 +265,20 @@ struct ChildProcess: Sendable {
             if r == pid { return status }
             if r == 0 { return nil }
             if errno == EINTR { continue }
-            return 0 // ECHILD: already reaped elsewhere (cannot happen for our own child).
+            return reapedElsewhere
         }
     }
 
     private static func waitBlocking(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return 0 }
+            if errno != EINTR { return reapedElsewhere }
         }
         return status
     }
+
+    /// Not a wait status waitpid can produce (ECHILD: someone else reaped the child).
+    private static let reapedElsewhere = Int32.min
 
     // MARK: - Helpers
 

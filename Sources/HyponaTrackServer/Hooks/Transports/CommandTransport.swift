@@ -70,6 +70,9 @@ public struct CommandTransport: HookTransport {
                 return .retry(reason: "command \(path) exited with status \(status)\(stderr)", afterSeconds: nil)
             case .signaled(let signal):
                 return .retry(reason: "command \(path) was killed by signal \(signal)\(stderr)", afterSeconds: nil)
+            case .unknown:
+                return .retry(reason: "command \(path) ended, but its exit status was collected elsewhere\(stderr)",
+                              afterSeconds: nil)
             case .timedOut:
                 return .retry(reason: "command \(path) did not finish within \(Self.seconds(timeout)) s and was killed\(stderr)",
                               afterSeconds: nil)
@@ -95,13 +98,17 @@ public struct CommandTransport: HookTransport {
         return entries
     }
 
-    /// ": <the last line(s) of stderr>" for the operator, at most 300 printable characters.
+    /// ": <the last lines of stderr>" for the operator: lines joined with " | ", printable
+    /// characters only, at most the last 300.
     static func excerpt(_ bytes: [UInt8]) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
-        let printable = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
-        let words = printable.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        guard !words.isEmpty else { return "" }
-        return ": " + (words.count > 300 ? "…" + words.suffix(300) : words)
+        let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).map { line in
+            String(line.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
+                .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        let joined = lines.filter { !$0.isEmpty }.joined(separator: " | ")
+        guard !joined.isEmpty else { return "" }
+        return ": " + (joined.count > 300 ? "…" + joined.suffix(300) : joined)
     }
 
     private static func seconds(_ d: Duration) -> String {

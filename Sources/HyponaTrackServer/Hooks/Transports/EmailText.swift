@@ -61,7 +61,7 @@ public enum EmailText {
             if let sodium = e.number("sodium") { opening.append("Measured sodium: \(AlertWording.number(sodium)) mmol/L") }
         default:
             subject = "\(what): \(ReasonLine.summary(reasons))"
-            opening = []
+            opening = ["A \(level.uppercased()) alert was raised for patient \(studyId)."]
         }
 
         var lines = opening.isEmpty ? [] : opening + [""]

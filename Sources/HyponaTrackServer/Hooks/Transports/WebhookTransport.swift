@@ -42,7 +42,7 @@ public struct WebhookTransport: HookTransport {
     }
 
     public func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue) -> DeliveryResult {
-        if let problem = Self.validateURL(url) { return .failed("webhook URL \(problem)") }
+        if let problem = Self.validateURL(url) { return .failed("the webhook URL \(problem)") }
         let headers: HTTPClientHeaders = [
             "webhook-id": eventId,
             "webhook-timestamp": String(timestamp),
@@ -53,9 +53,12 @@ public struct WebhookTransport: HookTransport {
         do {
             response = try client.send(HTTPClientRequest(method: .post, url: url, headers: headers, body: body, timeout: timeout))
         } catch {
+            // Not error.description: it quotes the URL's path, and webhook URLs often carry a
+            // secret there (chat-service style). The hook's name identifies the endpoint.
+            let reason = "\(error.kind.summary): \(error.detail)" + (error.curlCode.map { " (CURLcode \($0))" } ?? "")
             switch error.kind {
-            case .invalidURL, .invalidRequest: return .failed(error.description)
-            default: return .retry(reason: error.description, afterSeconds: nil)
+            case .invalidURL, .invalidRequest: return .failed(reason)
+            default: return .retry(reason: reason, afterSeconds: nil)
             }
         }
         let status = response.status
@@ -63,7 +66,7 @@ public struct WebhookTransport: HookTransport {
         case 200...299:
             return .delivered
         case 410:
-            return .gone("the receiver answered 410 Gone\(Self.excerpt(response.body))")
+            return .gone("the receiver asked to be disabled\(Self.excerpt(response.body))")
         case 300...399:
             return .retry(reason: "HTTP \(status): a redirect, which webhooks do not follow (check the hook URL)",
                           afterSeconds: nil)
