@@ -158,7 +158,8 @@ final class ServerCore: Sendable {
         do {
             target = try RequestTarget(parsing: context.rawTarget)
         } catch {
-            return .jsonError(.badRequest, code: "bad_request", message: error.message)
+            // `invalid_value` is the product's code for a malformed request part (here: the path).
+            return .jsonError(.badRequest, code: "invalid_value", message: error.message)
         }
         context.logPath = target.path
         let request = HTTPRequest(

@@ -118,7 +118,7 @@ import Testing
         let response = try RawHTTPClient.exchange(port: server.boundPort, "GET \(target) HTTP/1.1\r\nHost: t\r\n\r\n")
 
         #expect(response.status == 400)
-        #expect(response.bodyText.hasPrefix(#"{"error":{"code":"bad_request","message":"The "#))
+        #expect(response.bodyText.hasPrefix(#"{"error":{"code":"invalid_value","message":"The "#))
         #expect(calls.load(ordering: .relaxed) == 0)
     }
 

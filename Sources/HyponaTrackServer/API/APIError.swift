@@ -9,13 +9,17 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     public var field: String?
     /// Seconds for a `retry-after` header (429).
     public var retryAfter: Int?
+    /// The methods for an `Allow` header (405).
+    public var allow: [String]?
 
-    public init(status: Int, code: String, message: String, field: String? = nil, retryAfter: Int? = nil) {
+    public init(status: Int, code: String, message: String, field: String? = nil, retryAfter: Int? = nil,
+                allow: [String]? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.field = field
         self.retryAfter = retryAfter
+        self.allow = allow
     }
 
     public var description: String { "\(status) \(code): \(message)\(field.map { " (\($0))" } ?? "")" }

@@ -70,7 +70,8 @@ public final class APIHandler: Sendable {
             allowed.append(route.method)
         }
         if allowed.isEmpty { throw APIError.notFound("no such resource: \(request.path.prefix(200))") }
-        throw APIError(status: 405, code: "method_not_allowed", message: "allowed: \(allowed.joined(separator: ", "))")
+        throw APIError(status: 405, code: "method_not_allowed", message: "allowed: \(allowed.joined(separator: ", "))",
+                       allow: allowed)
     }
 
     func authorize(_ request: HTTPRequest, _ route: Route) throws -> Principal? {
@@ -130,6 +131,7 @@ public final class APIHandler: Sendable {
     static func error(_ e: APIError) -> HTTPResponse {
         var r = json(e.status, e.body)
         if let after = e.retryAfter { r.headers.add(name: "Retry-After", value: String(after)) }
+        if let allow = e.allow { r.headers.add(name: "Allow", value: allow.joined(separator: ", ")) }
         return r
     }
 }

@@ -23,7 +23,10 @@ public enum OpenAPIDocument {
             } + queryParameters(route)
             if !params.isEmpty { op["parameters"] = .array(params) }
             if let request = route.requestSchema {
-                op["requestBody"] = ["required": true, "content": ["application/json": ["schema": request]]]
+                // APIHandler.parseBody reads an absent body (no bytes, no Content-Type) as {}: a
+                // body is required only when {} is refused, i.e. when its schema requires members.
+                op["requestBody"] = ["required": .bool(requiresMembers(request)),
+                                     "content": ["application/json": ["schema": request]]]
             }
             var responses = JSONObject()
             var all = route.responses
@@ -52,6 +55,17 @@ public enum OpenAPIDocument {
                 "components": ["securitySchemes": ["patientToken": ["type": "http", "scheme": "bearer"],
                                                    "staffToken": ["type": "http", "scheme": "bearer"]],
                                "schemas": components]]
+    }
+
+    /// Whether an object schema (or the component it refers to) lists required members.
+    static func requiresMembers(_ schema: JSONValue) -> Bool {
+        guard case .object(var o) = schema else { return true }
+        if case .string(let ref)? = o["$ref"], let name = ref.split(separator: "/").last,
+           case .object(let all) = components, case .object(let target)? = all[String(name)] {
+            o = target
+        }
+        guard case .array(let required)? = o["required"] else { return false }
+        return !required.isEmpty
     }
 
     static func operationId(_ route: Route) -> String {
@@ -84,7 +98,7 @@ public enum OpenAPIDocument {
             return [["name": "open", "in": "query", "required": false, "schema": S.oneOf(["true", "false"])]]
         case ("GET", "/v1/audit"):
             return [["name": "limit", "in": "query", "required": false, "schema": S.integer(1, 1000)],
-                    ["name": "after", "in": "query", "required": false, "schema": S.integer(0, Int(Int32.max))],
+                    ["name": "after", "in": "query", "required": false, "schema": S.integer(0, Int(Int64.max))],
                     ["name": "subject", "in": "query", "required": false, "schema": S.string(min: 1, max: 200)]]
         default: return []
         }

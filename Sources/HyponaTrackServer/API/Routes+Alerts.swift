@@ -14,14 +14,14 @@ extension Routes {
                 .json(200, try service.alerts(open: ctx.query("open")))
             },
             Route("POST", "/v1/alerts/{alertId}/acknowledgement", access: .staff(.write),
-                  summary: "Acknowledge an alert: the escalation stops", request: S.object([("note", S.string(min: 1, max: 1000))]),
+                  summary: "Acknowledge an alert: the escalation stops", request: S.body([("note", S.string(min: 1, max: 1000))]),
                   responses: with([200: ("acknowledged", S.openObject()), 404: ("no such alert", S.error),
                                    409: ("already acknowledged or resolved", S.error)])) { ctx in
                 .json(200, try service.acknowledgeAlert(id: ctx.parameter("alertId"), body: ctx.body, actor: ctx.actor))
             },
             Route("POST", "/v1/alerts/{alertId}/resolution", access: .staff(.write),
                   summary: "Resolve an alert with a note (and the measured sodium, if any)",
-                  request: S.object([("note", S.string(min: 1, max: 1000)), ("sodium", S.number(100, 180))], required: ["note"]),
+                  request: S.body([("note", S.string(min: 1, max: 1000)), ("sodium", S.number(100, 180))], required: ["note"]),
                   responses: with([200: ("resolved", S.openObject()), 404: ("no such alert", S.error),
                                    409: ("already resolved", S.error)])) { ctx in
                 .json(200, try service.resolveAlert(id: ctx.parameter("alertId"), body: ctx.body, actor: ctx.actor))

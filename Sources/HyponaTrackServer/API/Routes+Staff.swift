@@ -38,7 +38,7 @@ extension Routes {
             },
             Route("POST", "/v1/patients/{studyId}/withdrawal", access: .staff(.write),
                   summary: "Withdraw a patient: monitoring ends, the patient's token stops working",
-                  request: S.object([("reason", S.string(min: 1, max: 500)), ("date", S.date)], required: ["reason"]),
+                  request: S.body([("reason", S.string(min: 1, max: 500)), ("date", S.date)], required: ["reason"]),
                   responses: with([200: ("withdrawn", S.ref("PatientSummary")), 409: ("already withdrawn", S.error)])) { ctx in
                 .json(200, try service.withdraw(studyId: ctx.parameter("studyId"), body: ctx.body, actor: ctx.actor))
             },
@@ -53,7 +53,7 @@ extension Routes {
                                    "activationExpiresAt": .string(iso8601UTC(milliseconds: issued.expiresAt))])
             },
             Route("POST", "/v1/patients/{studyId}/labs", access: .staff(.write), summary: "Enter a lab sodium value",
-                  request: S.object([("sodium", S.number(100, 180)), ("time", S.dateTime)], required: ["sodium"]),
+                  request: S.body([("sodium", S.number(100, 180)), ("time", S.dateTime)], required: ["sodium"]),
                   responses: with([201: ("stored and evaluated", S.openObject())])) { ctx in
                 .json(201, try service.addLab(studyId: ctx.parameter("studyId"), body: ctx.body, actor: ctx.actor))
             },
@@ -82,7 +82,8 @@ extension Routes {
                 .json(200, try access.listStaff())
             },
             Route("POST", "/v1/staff/{name}/revocation", access: .staff(.admin), summary: "Revoke a staff member's token",
-                  responses: with([200: ("revoked", S.openObject())])) { ctx in
+                  responses: with([200: ("revoked", S.openObject()),
+                                   409: ("the last active admin: add another admin first", S.error)])) { ctx in
                 .json(200, try access.revokeStaff(name: ctx.parameter("name"), actor: ctx.actor))
             },
             Route("POST", "/v1/backup", access: .staff(.admin),
@@ -99,7 +100,9 @@ extension Routes {
             Route("GET", "/v1/audit/verify", access: .staff(.read), summary: "Recompute the audit chain; names the first broken row",
                   responses: with([200: ("verification result", S.object([("intact", S.bool), ("rowsChecked", S.anyInteger),
                                                                           ("firstBrokenSeq", S.nullable(S.anyInteger)),
-                                                                          ("reason", S.nullable(S.anyString))]))])) { _ in
+                                                                          ("reason", S.nullable(S.anyString)),
+                                                                          ("lastSeq", S.nullable(S.anyInteger)),
+                                                                          ("lastHash", S.nullable(S.anyString))]))])) { _ in
                 .json(200, try service.verifyAudit())
             },
         ]

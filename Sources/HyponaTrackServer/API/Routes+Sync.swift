@@ -17,7 +17,7 @@ extension Routes {
             Route("GET", "/v1/sync/status", access: .staff(.admin), summary: "Outbox, dead letters, halt state, last success",
                   responses: with([200: ("status", S.openObject())])) { _ in .json(200, try require().status()) },
             Route("POST", "/v1/sync/retry", access: .staff(.admin), summary: "Retry failed rows now; with dead, the dead letters too",
-                  request: S.object([("dead", S.bool)]),
+                  request: S.body([("dead", S.bool)]),
                   responses: with([200: ("rows made due", S.openObject()), 400: ("invalid request", S.error)])) { ctx in
                 .json(200, try require().retry(body: ctx.body, actor: ctx.actor))
             },

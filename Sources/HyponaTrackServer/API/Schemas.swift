@@ -7,6 +7,11 @@ enum S {
          "additionalProperties": .bool(additional)]
     }
     static func openObject() -> JSONValue { ["type": "object"] }
+    /// A request body object: the server reads an optional member that is null as absent
+    /// (`ObjectReader.optional`), so optional members also accept null.
+    static func body(_ properties: [(String, JSONValue)], required: [String] = []) -> JSONValue {
+        object(properties.map { required.contains($0.0) ? $0 : ($0.0, nullable($0.1)) }, required: required)
+    }
     static func string(_ pattern: String? = nil, min: Int? = nil, max: Int? = nil) -> JSONValue {
         var o: JSONObject = JSONObject([("type", "string")])
         if let pattern { o["pattern"] = .string(pattern) }
@@ -32,8 +37,16 @@ enum S {
     }
     static func oneOf(_ values: [String]) -> JSONValue { ["type": "string", "enum": .array(values.map { JSONValue.string($0) })] }
     static func ref(_ name: String) -> JSONValue { ["$ref": .string("#/components/schemas/\(name)")] }
-    static let date = string("^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
-    static let dateTime = string("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\\\.[0-9]+)?)?(Z|[+-][0-9]{2}:[0-9]{2})$")
+    static let date = formatted(string("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), "date")
+    /// Seconds and their fraction are optional, as the server reads them (Timestamp).
+    static let dateTime = string("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?(Z|[+-][0-9]{2}:[0-9]{2})$")
+    /// Adds a `format` annotation (not asserted in JSON Schema 2020-12; it tells generators and
+    /// clients that a pattern-shaped "2026-02-30" is not a date).
+    static func formatted(_ s: JSONValue, _ format: String) -> JSONValue {
+        guard case .object(var o) = s else { return s }
+        o["format"] = .string(format)
+        return .object(o)
+    }
     static let studyId = string("^[A-Za-z0-9_-]{1,64}$")
     static let itemId = string("^[!-~]{1,64}$")
     static let error = ref("Error")
