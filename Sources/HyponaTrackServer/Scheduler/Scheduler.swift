@@ -61,7 +61,11 @@ final class Scheduler: Sendable {
         let fired = try database.write { db in try alerting.fireDue(db, now: ms) }
         var queued = fired > 0
         let patients = try database.read { db in try PatientRepository.all(db) }
+        let lastPOD = snapshot.rules.reminders.extendedToPOD + Self.catchUpDays + 1
         for patient in patients where patient.activatedAt != nil && !patient.isWithdrawn {
+            // Long after the longest possible window there is nothing left to decide.
+            if let zone = ZoneCache.rules(patient.profile.timeZone),
+               patient.profile.pod(at: zone.localDate(atEpochSeconds: now)) > lastPOD { continue }
             if try tick(patient, now: now, snapshot: snapshot) { queued = true }
         }
         _ = try database.write { db in try db.execute("UPDATE scheduler_state SET last_tick_at = ? WHERE id = 1", [ms]) }
@@ -82,8 +86,10 @@ final class Scheduler: Sendable {
                                           withdrawalDate: patient.withdrawalDate)
             let first = max(today.adding(days: -Self.catchUpDays), activatedAt.localDate, window.first)
             guard first <= today else { return false }
-            let days = try DayRepository.load(db, patientId: patient.id, from: first.adding(days: -snapshot.rules.reminders.noDataDays),
-                                              to: today)
+            // Far enough back for no_data_2d of `first` and for the adherence days before today.
+            let from = min(first.adding(days: -snapshot.rules.reminders.noDataDays),
+                           today.adding(days: -snapshot.rules.reminders.adherenceDays))
+            let days = try DayRepository.load(db, patientId: patient.id, from: from, to: today)
             var date = first
             while date <= today {
                 // missing_checkin at the evening deadline
@@ -131,7 +137,9 @@ final class Scheduler: Sendable {
         var queued = false
         let ms = epochMilliseconds(now)
         for reminder in plan.reminders where reminder.at.epochSeconds <= now {
+            // A task reminder is one per task: two tasks configured at the same time are two reminders.
             let key = "reminder@\(reminder.localTime):\(reminder.kind.rawValue)"
+                + (reminder.kind == .task ? ":" + reminder.tasks.map(\.rawValue).joined(separator: ",") : "")
             guard try !marked(db, patient.id, today, key) else { continue }
             if now - reminder.at.epochSeconds > Self.reminderGraceSeconds || subscribers.isEmpty {
                 try mark(db, patient.id, today, key, subscribers.isEmpty ? "no_subscriber" : "skipped", ms)
