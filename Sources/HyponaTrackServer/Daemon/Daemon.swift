@@ -107,6 +107,10 @@ public final class Daemon: Sendable {
                          metrics: SyncMetrics, clock: any ServerClock,
                          onEvent: @escaping @Sendable (String, JSONValue) -> Void) throws -> SyncService? {
         guard let rc = configuration.redcap else { return nil }
+        if rc.maxRequestsPerMinute > 300 {
+            logger.warning("redcap.maxRequestsPerMinute is above half of REDCap's default per-IP ban threshold (600/min, a permanent ban); other traffic from this IP counts too",
+                           ["max_requests_per_minute": String(rc.maxRequestsPerMinute)])
+        }
         let token = try REDCapToken.load(tokenFile: rc.tokenFile)
         guard let zone = ZoneRules(identifier: configuration.studyTimeZone) else { throw DaemonError("studyTimeZone is unknown") }
         let mapper = REDCapMapper(studyZone: zone, baselineEvent: rc.baselineEvent, dailyEvent: rc.dailyEvent)

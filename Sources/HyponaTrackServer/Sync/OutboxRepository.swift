@@ -26,11 +26,13 @@ enum OutboxRepository {
             """, [record, record.lowercased(), instance, payload, ms])
     }
 
-    /// Pending rows due now, oldest first.
+    /// Pending rows due now, longest due first (then oldest). The order follows the
+    /// `sync_outbox_due` index, so a batch is read without sorting every pending row (a drain of
+    /// n rows stays O(n), not O(n²)).
     static func due(_ db: Connection, now ms: Int64, limit: Int) throws -> [OutboxRow] {
         try db.query("""
             SELECT id, record, instance, payload, version, attempts FROM sync_outbox
-            WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?
+            WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?
             """, [ms, limit]).map { r in
             OutboxRow(id: try r.int64("id"), record: try r.string("record"), instance: try r.int("instance"),
                       payload: try r.string("payload"), version: try r.int64("version"), attempts: try r.int("attempts"))
@@ -62,6 +64,11 @@ enum OutboxRepository {
         try db.execute("""
             UPDATE sync_outbox SET state = 'dead', attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ? AND version = ?
             """, [error, ms, row.id, row.version])
+    }
+
+    /// Whether the sync is halted (one row: cheap enough for every cycle, unlike `status`).
+    static func isHalted(_ db: Connection) throws -> Bool {
+        try db.queryOne("SELECT halted FROM sync_state WHERE id = 1")?.int("halted") == 1
     }
 
     static func halt(_ db: Connection, reason: String, at ms: Int64) throws {

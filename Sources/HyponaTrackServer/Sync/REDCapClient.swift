@@ -36,7 +36,8 @@ struct REDCapClient: Sendable {
     }
 
     private func send(_ fields: [(String, String)]) -> (outcome: REDCapOutcome, response: HTTPClientResponse?) {
-        pacer.acquire()
+        let stamp = pacer.acquire()
+        defer { pacer.finished(stamp) }
         do {
             let response = try http.send(.formURLEncoded(url: url, fields: [("token", token)] + fields))
             return (REDCapOutcome.classify(status: response.status, body: response.body), response)

@@ -22,6 +22,12 @@ enum REDCapOutcome: Sendable, Equatable {
             if case .object(let o)? = try? JSONParser.parse(body), case .number(let n)? = o["count"] { return .imported(count: Int(n)) }
             return .transient("200 without a count (an error page?): \(snippet(text))")
         case 400:
+            // Validation errors come as CSV rows that quote record names and values: a name such as
+            // "COMPLETED-7" must not read as a completed project (nor "Offline-3" as maintenance).
+            if case .object(let o)? = try? JSONParser.parse(body), case .string(let message)? = o["error"],
+               message.hasPrefix("\"") {
+                return .rejected(message)
+            }
             if lower.contains("offline") || lower.contains("maintenance") { return .transient("REDCap offline: \(snippet(text))") }
             if lower.contains("deleted") || lower.contains("completed") || lower.contains("archived") {
                 return .halt("the project is deleted or completed: \(snippet(text))")
@@ -40,8 +46,10 @@ enum REDCapOutcome: Sendable, Equatable {
     }
 
     /// Classifies a transport failure: TLS verification stops the sync (a person must look);
-    /// the rest is transient.
+    /// the rest is transient, a TLS connect failure too (redcap.md: "timeouts, resets, DNS/TLS
+    /// connect failures"): a handshake that was reset or timed out is `CURLE_SSL_CONNECT_ERROR`.
     static func classify(_ error: HTTPClientError) -> REDCapOutcome {
+        if error.kind == .tlsFailure && error.curlCode == 35 { return .transient("TLS connect failure: \(error.detail)") }
         if error.kind == .tlsFailure { return .halt("TLS verification of the REDCap server failed: \(error.detail)") }
         if error.kind == .invalidURL || error.kind == .invalidRequest { return .halt("cannot send to REDCap: \(error.detail)") }
         return .transient("\(error.kind.rawValue): \(error.detail)")

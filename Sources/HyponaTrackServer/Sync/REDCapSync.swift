@@ -40,6 +40,8 @@ final class REDCapSync: Sendable {
         var stopRequested = false
         var woken = false
         var unhealthyReported = false
+        /// When the outbox figures (metrics, health) were last read.
+        var statusReadAt = -Double.infinity
     }
 
     init(database: Database, client: REDCapClient, settings: Settings, logger: Logger, metrics: SyncMetrics,
@@ -103,10 +105,15 @@ final class REDCapSync: Sendable {
     func cycle() throws -> Bool {
         let now = clock.now()
         let ms = epochMilliseconds(now)
-        let status = try database.read { try OutboxRepository.status($0, deadLimit: 0) }
-        metrics.update(status: status, now: ms)
-        checkHealth(status, now: ms)
-        if status.halted { return false }
+        // The figures for metrics and health count the whole outbox: at most once a second, not
+        // before every batch of a long drain.
+        if state.withLock({ now - $0.statusReadAt >= 1 }) {
+            let status = try database.read { try OutboxRepository.status($0, deadLimit: 0) }
+            state.withLock { $0.statusReadAt = now }
+            metrics.update(status: status, now: ms)
+            checkHealth(status, now: ms)
+        }
+        if try database.read({ try OutboxRepository.isHalted($0) }) { return false }
         let rows = try database.read { try OutboxRepository.due($0, now: ms, limit: settings.batchSize) }
         guard !rows.isEmpty else { return false }
         try send(rows)
@@ -115,7 +122,7 @@ final class REDCapSync: Sendable {
 
     /// Sends a batch; on a validation rejection splits it until the bad rows are alone.
     func send(_ rows: [OutboxRow]) throws {
-        guard !stopRequested else { return }
+        guard !stopRequested, client.pacer.waitForSlot(unless: { stopRequested }) else { return }
         let data = "[" + rows.map(\.payload).joined(separator: ",") + "]"
         let records = Set(rows.map { $0.record.lowercased() }).count
         let outcome = client.importRecords(data)

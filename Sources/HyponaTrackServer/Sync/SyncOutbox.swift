@@ -14,10 +14,25 @@ final class SyncOutbox: Sendable {
         self.wake = wake
     }
 
-    func enqueueBaseline(_ db: Connection, _ patient: PatientRecord, snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
+    /// Queues the patient's baseline row and re-queues their stored days: a daily row carries
+    /// values computed from the profile (`rt_slowing_pct` from the baseline reaction time), which
+    /// must reach REDCap even where a profile change leaves the day's evaluation as it was.
+    /// Returns the number of rows queued.
+    @discardableResult
+    func enqueueBaseline(_ db: Connection, _ patient: PatientRecord, snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> Int {
         let risk = snapshot.engine.risk.assess(patient.profile)
         let row = mapper.baseline(patient, risk: risk, rulesVersion: snapshot.rules.version)
         try OutboxRepository.enqueue(db, record: patient.studyId, instance: 0, row: row, at: ms)
+        var count = 1
+        let days = try DayRepository.load(db, patientId: patient.id, from: patient.profile.surgeryDate.adding(days: 1),
+                                          to: patient.profile.surgeryDate.adding(days: 400))
+        guard !days.isEmpty else { return count }
+        let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
+        for day in days {
+            try enqueueDaily(db, patient, day: day, alert: evaluations[day.date].map(DailyAlert.init), snapshot: snapshot, at: ms)
+            count += 1
+        }
+        return count
     }
 
     func enqueueDaily(_ db: Connection, _ patient: PatientRecord, day: DailyEntry, alert: DailyAlert?,
@@ -31,15 +46,7 @@ final class SyncOutbox: Sendable {
     func enqueueEverything(_ db: Connection, snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> Int {
         var count = 0
         for patient in try PatientRepository.all(db) {
-            try enqueueBaseline(db, patient, snapshot: snapshot, at: ms)
-            count += 1
-            let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
-            let days = try DayRepository.load(db, patientId: patient.id, from: patient.profile.surgeryDate.adding(days: 1),
-                                              to: patient.profile.surgeryDate.adding(days: 400))
-            for day in days {
-                try enqueueDaily(db, patient, day: day, alert: evaluations[day.date].map(DailyAlert.init), snapshot: snapshot, at: ms)
-                count += 1
-            }
+            count += try enqueueBaseline(db, patient, snapshot: snapshot, at: ms)
         }
         return count
     }
