@@ -41,7 +41,8 @@ public final class Metrics: Sendable {
     public func rulesReloaded(ok: Bool) { state.withLock { $0.rulesReloads[ok ? "ok" : "refused", default: 0] += 1 } }
 
     /// The exposition text; `gauges` adds point-in-time values (name → (help, value)).
-    public func render(gauges: [(name: String, help: String, value: Double)] = []) -> String {
+    public func render(gauges: [(name: String, help: String, value: Double)] = [],
+                       counters: [(name: String, help: String, value: Double)] = []) -> String {
         let s = state.withLock { $0 }
         var out = ""
         out += "# HELP hyponatrack_http_requests_total HTTP requests by method, route template and status.\n"
@@ -77,6 +78,9 @@ public final class Metrics: Sendable {
         out += "hyponatrack_uptime_seconds \(Date().timeIntervalSince(startedAt))\n"
         for g in gauges {
             out += "# HELP \(g.name) \(g.help)\n# TYPE \(g.name) gauge\n\(g.name) \(g.value)\n"
+        }
+        for c in counters {
+            out += "# HELP \(c.name) \(c.help)\n# TYPE \(c.name) counter\n\(c.name) \(c.value)\n"
         }
         return out
     }

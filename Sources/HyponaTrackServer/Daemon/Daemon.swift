@@ -72,7 +72,8 @@ public final class Daemon: Sendable {
             + Routes.alerts(service, hooksStatus: { try database.read { db in try HookDelivery.status(db, hooks: hooks) } })
             + Routes.system(health: health, metrics: {
                 metrics.render(gauges: [("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",
-                                         Double(database.writer.statistics.pendingJobs))] + (syncEnabled ? syncMetrics.gauges : []))
+                                         Double(database.writer.statistics.pendingJobs))] + (syncEnabled ? syncMetrics.gauges : []),
+                               counters: syncEnabled ? syncMetrics.counters : [])
             }, openAPI: { routeBox.document })
         routeBox.document = OpenAPIDocument.build(routes: routes)
         let handler = APIHandler(routes: routes, database: database, clock: clock, metrics: metrics, logger: logger,

@@ -210,16 +210,23 @@ final class SyncMetrics: Sendable {
 
     var gauges: [(name: String, help: String, value: Double)] {
         let v = values.withLock { $0 }
-        var out: [(String, String, Double)] = [
+        return [
             ("hyponatrack_sync_pending_rows", "REDCap rows waiting in the outbox.", Double(v.pending)),
             ("hyponatrack_sync_dead_letters", "REDCap rows rejected and kept for a person to fix.", Double(v.dead)),
             ("hyponatrack_sync_oldest_pending_seconds", "Age of the oldest pending REDCap row.", v.oldestPendingSeconds),
             ("hyponatrack_sync_halted", "1 while the sync is halted.", v.halted ? 1 : 0),
-            ("hyponatrack_sync_sent_rows", "Rows REDCap confirmed since start.", Double(v.sentRows)),
-            ("hyponatrack_sync_requests", "Import requests sent since start.", Double(v.sendRequests)),
+        ]
+    }
+
+    var counters: [(name: String, help: String, value: Double)] {
+        let v = values.withLock { $0 }
+        var out: [(String, String, Double)] = [
+            ("hyponatrack_sync_sent_rows_total", "Rows REDCap confirmed since start.", Double(v.sentRows)),
+            ("hyponatrack_sync_requests_total", "Import requests sent since start.", Double(v.sendRequests)),
         ]
         for kind in ["transient", "rejected", "halt"] {
-            out.append(("hyponatrack_sync_failures_\(kind)", "Import requests failed as \(kind) since start.", Double(v.failures[kind] ?? 0)))
+            out.append(("hyponatrack_sync_failures_\(kind)_total", "Import requests failed as \(kind) since start.",
+                        Double(v.failures[kind] ?? 0)))
         }
         return out
     }

@@ -8,15 +8,23 @@ enum REDCapToken {
     static func load(tokenFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
         if let tokenFile, FileManager.default.fileExists(atPath: tokenFile) {
             return try read(file: tokenFile, source: "redcap.tokenFile")
-        } else if let tokenFile {
-            throw DaemonError("redcap.tokenFile \(tokenFile) does not exist")
         }
         if let dir = environment["CREDENTIALS_DIRECTORY"] {
             let file = (dir as NSString).appendingPathComponent("redcap-token")
-            if FileManager.default.fileExists(atPath: file) { return try read(file: file, source: "$CREDENTIALS_DIRECTORY/redcap-token") }
+            if FileManager.default.fileExists(atPath: file) {
+                // systemd owns this directory and its modes (newer versions grant the service a
+                // read ACL, showing 0440): its files are accepted as they are.
+                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                    throw DaemonError("$CREDENTIALS_DIRECTORY/redcap-token cannot be read")
+                }
+                return try check(text.trimmingCharacters(in: .whitespacesAndNewlines), source: "$CREDENTIALS_DIRECTORY/redcap-token")
+            }
         }
         if let value = environment["HYPONATRACK_REDCAP_TOKEN"] {
             return try check(value.trimmingCharacters(in: .whitespacesAndNewlines), source: "HYPONATRACK_REDCAP_TOKEN")
+        }
+        if let tokenFile {
+            throw DaemonError("no REDCap token: redcap.tokenFile \(tokenFile) does not exist, and neither $CREDENTIALS_DIRECTORY/redcap-token nor HYPONATRACK_REDCAP_TOKEN is set")
         }
         throw DaemonError("no REDCap token: set redcap.tokenFile, provide $CREDENTIALS_DIRECTORY/redcap-token, or HYPONATRACK_REDCAP_TOKEN")
     }
