@@ -633,3 +633,25 @@ extension Array where Element == (String, String) {
         #expect(clock.t >= 1_060)
     }
 }
+
+/// The daily row must not depend on the order items arrived in (found by the chaos soak: two
+/// reaction tests with the same median, the later-sent one timed earlier).
+@Suite struct REDCapMapperOrderTests {
+    @Test func equalMediansPickTheSameSessionWhateverTheArrivalOrder() throws {
+        let mapper = REDCapMapper(studyZone: ZoneRules(identifier: "Europe/Berlin")!, baselineEvent: nil, dailyEvent: nil)
+        let date = LocalDate("2026-03-09")!
+        let a = ReactionTest(id: "a", time: Timestamp("2026-03-09T10:01:00+01:00")!, medianMs: 640, meanMs: 650, errors: 1)
+        let b = ReactionTest(id: "b", time: Timestamp("2026-03-09T10:00:00+01:00")!, medianMs: 640, meanMs: 650, errors: 0)
+        let profile = PatientProfile(studyId: "ORD-1", surgeryDate: LocalDate("2026-03-02")!, timeZone: "Europe/Berlin", age: 50,
+                                     sex: .male, bmi: 27, baselineWeightKg: 80, baselineReactionTimeMs: 600)
+        let patient = PatientRecord(id: 1, profile: profile, enrolledAt: 0, enrolledBy: "t", activatedAt: nil, withdrawnAt: nil,
+                                    withdrawalDate: nil, withdrawalReason: nil)
+        let weights = SymptomScoreWeights(nausea: 3, headache: 3, fatigue: 2, confusion: 4, muscleCramps: 2, vasBest: 10)
+        func row(_ tests: [ReactionTest]) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: mapper.daily(patient, day: DailyEntry(date: date, reactionTests: tests), alert: nil,
+                                                          weights: weights)!)
+        }
+        #expect(row([a, b]) == row([b, a]))
+        #expect(row([a, b])["rt_errors"] == "1")   // the later of the two equal sessions
+    }
+}

@@ -19,6 +19,15 @@ public struct SymptomScoreWeights: Sendable, Equatable {
     public var muscleCramps: Int
     /// S adds `max(0, vasBest − vas)`.
     public var vasBest: Int
+
+    public init(nausea: Int, headache: Int, fatigue: Int, confusion: Int, muscleCramps: Int, vasBest: Int) {
+        self.nausea = nausea
+        self.headache = headache
+        self.fatigue = fatigue
+        self.confusion = confusion
+        self.muscleCramps = muscleCramps
+        self.vasBest = vasBest
+    }
 }
 
 /// Thresholds, single-item triggers and the combining rule (clinical-rules §2–§5), from

@@ -67,7 +67,8 @@ struct REDCapMapper: Sendable {
         }
         // The latest symptom entry of each slot.
         for (slot, key) in [(SymptomEntry.Slot.morning, "m"), (.evening, "e")] {
-            guard let s = day.symptoms.filter({ $0.slot == slot }).max(by: { $0.time < $1.time }) else { continue }
+            guard let s = day.symptoms.filter({ $0.slot == slot }).max(by: { Self.earlier($0.time, $0.id, $1.time, $1.id) })
+            else { continue }
             v["sym_\(key)_time"] = datetime(s.time)
             v["sym_\(key)_nausea"] = String(s.nausea)
             v["sym_\(key)_headache"] = String(s.headache)
@@ -81,14 +82,18 @@ struct REDCapMapper: Sendable {
         if !day.reactionTests.isEmpty {
             v["rt_sessions"] = String(day.reactionTests.count)
             let baseline = p.profile.baselineReactionTimeMs
-            let slowest = day.reactionTests.max { $0.medianMs < $1.medianMs }!
+            // Ties broken by time, then id: the row must not depend on the order items arrived in
+            // (the same day reloaded from the database has to give the same row).
+            let slowest = day.reactionTests.max {
+                $0.medianMs != $1.medianMs ? $0.medianMs < $1.medianMs : Self.earlier($0.time, $0.id, $1.time, $1.id)
+            }!
             v["rt_time"] = datetime(slowest.time)
             v["rt_median_ms"] = integer(slowest.medianMs)
             v["rt_mean_ms"] = integer(slowest.meanMs)
             v["rt_errors"] = String(slowest.errors)
             v["rt_slowing_pct"] = baseline.map { decimal(slowest.slowingPercent(baselineMs: $0), 1) } ?? ""
         }
-        if let tap = day.tappingTests.max(by: { $0.time < $1.time }) {
+        if let tap = day.tappingTests.max(by: { Self.earlier($0.time, $0.id, $1.time, $1.id) }) {
             v["tap_time"] = datetime(tap.time)
             v["tap_taps"] = String(tap.taps)
             v["tap_duration_s"] = decimal(tap.durationSeconds, 1)
@@ -115,6 +120,11 @@ struct REDCapMapper: Sendable {
             row.append((column, v[column] ?? ""))
         }
         return row
+    }
+
+    /// A total order on items: by instant, then by client id.
+    static func earlier(_ t1: Timestamp, _ id1: String, _ t2: Timestamp, _ id2: String) -> Bool {
+        t1.epochSeconds != t2.epochSeconds ? t1.epochSeconds < t2.epochSeconds : id1 < id2
     }
 
     // MARK: formatting to the field validations
