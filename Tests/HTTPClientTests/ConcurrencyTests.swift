@@ -79,7 +79,10 @@ import Testing
         let result = await task.value
         #expect(throws: HTTPClientError.self) { try result.get() }
         if case .failure(let error) = result { #expect(error.kind == .cancelled) }
-        #expect(ContinuousClock.now - start < .seconds(20))   // far below the 30 s timeout
+        // No wall-clock bound here: under a full parallel test run the cooperative pool can be
+        // busy for a long time before this task resumes. `.cancelled` (not `.timedOut` after the
+        // 30 s limit) is the proof that cancelling aborted the transfer.
+        _ = start
     }
 }
 
