@@ -79,12 +79,3 @@ import HTJSON
     }
 }
 
-/// Polls a condition until a deadline (no fixed sleeps).
-func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return }
-        usleep(10_000)
-    }
-    throw TestFailure("condition not met within \(timeout) s")
-}

@@ -410,11 +410,8 @@ final class HookRig: @unchecked Sendable {
     /// Polls `condition` every 50 ms until it holds or `timeout` passes; then fails with the
     /// receivers' deliveries, the hook status and the daemon's log.
     func waitUntil(timeout: Double = 20, _ what: String, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if (try? condition()) == true { return }
-            if Date() > deadline { throw TestFailure("timed out after \(timeout) s waiting until \(what)\n" + diagnostics()) }
-            usleep(50_000)
+        guard poll(timeout: timeout, every: 0.05, condition) else {
+            throw TestFailure("timed out after \(timeout) s waiting until \(what)\n" + diagnostics())
         }
     }
 

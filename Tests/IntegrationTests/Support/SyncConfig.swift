@@ -71,9 +71,7 @@ struct SyncConfig {
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
         try p.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while p.isRunning && Date() < deadline { usleep(20_000) }
-        if p.isRunning {
+        if !poll(timeout: timeout, { !p.isRunning }) {
             p.terminate()
             p.waitUntilExit()
             throw TestFailure("the daemon started although it should have refused")
@@ -130,16 +128,11 @@ final class SyncRig: @unchecked Sendable {
     /// Polls `condition` every 50 ms until it holds or `timeout` passes (then fails with the
     /// sync status, the emulator's state and the daemon's log).
     func waitUntil(timeout: Double = 20, _ what: String, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if (try? condition()) == true { return }
-            if Date() > deadline {
-                let s = (try? status()).map { JSONSerializer.string(.object($0)) } ?? "?"
-                let e = (try? emulator.state()).map { JSONSerializer.string($0) } ?? "?"
-                throw TestFailure("timed out after \(timeout) s waiting until \(what)\nsync status: \(s)\nemulator: \(e)\n"
-                                  + "daemon log (tail):\n\(daemon.log.split(separator: "\n").suffix(30).joined(separator: "\n"))")
-            }
-            usleep(50_000)
+        guard poll(timeout: timeout, every: 0.05, condition) else {
+            let s = (try? status()).map { JSONSerializer.string(.object($0)) } ?? "?"
+            let e = (try? emulator.state()).map { JSONSerializer.string($0) } ?? "?"
+            throw TestFailure("timed out after \(timeout) s waiting until \(what)\nsync status: \(s)\nemulator: \(e)\n"
+                              + "daemon log (tail):\n\(daemon.log.split(separator: "\n").suffix(30).joined(separator: "\n"))")
         }
     }
 

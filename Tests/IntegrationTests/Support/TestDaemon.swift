@@ -67,13 +67,12 @@ final class TestDaemon: @unchecked Sendable {
         try p.run()
         process = p
         Spawned.register(p.processIdentifier)
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if !p.isRunning { throw TestFailure("hyponatrackd exited at start (status \(p.terminationStatus)):\n\(log)") }
-            if let r = try? client.send(HTTPClientRequest(url: baseURL + "/healthz", timeout: .seconds(2))), r.status == 200 { return }
-            usleep(20_000)
+        let ready = poll(timeout: 20) {
+            guard p.isRunning else { return true }
+            return (try? client.send(HTTPClientRequest(url: baseURL + "/healthz", timeout: .seconds(2))))?.status == 200
         }
-        throw TestFailure("hyponatrackd did not become ready:\n\(log)")
+        if !p.isRunning { throw TestFailure("hyponatrackd exited at start (status \(p.terminationStatus)):\n\(log)") }
+        if !ready { throw TestFailure("hyponatrackd did not become ready:\n\(log)") }
     }
 
     /// SIGTERM and wait: the graceful stop.
