@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
         .target(name: "SQLite", dependencies: ["CSQLite", "CSQLiteShims"], swiftSettings: swift6),
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShims", "Crypto"], swiftSettings: swift6),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMHDShims"], swiftSettings: swift6),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMHDShims", "HTJSON"], swiftSettings: swift6),
 
         // MARK: Pure Swift
         .target(name: "HTJSON", swiftSettings: swift6),

@@ -1,3 +1,4 @@
+import HTJSON
 /// What a handler answers: status, header fields and body bytes.
 ///
 /// `Content-Length` is computed by the server (libmicrohttpd refuses an application-set one:
@@ -39,10 +40,11 @@ public struct HTTPResponse: Sendable {
     public static func jsonError(
         _ status: HTTPStatus, code: String, message: String, field: String? = nil
     ) -> HTTPResponse {
-        let fieldJSON = field.map(JSONText.quoted) ?? "null"
+        let quoted = { (s: String) in JSONSerializer.string(.string(s)) }
+        let fieldJSON = field.map(quoted) ?? "null"
         return json(
             status,
-            #"{"error":{"code":\#(JSONText.quoted(code)),"message":\#(JSONText.quoted(message)),"field":\#(fieldJSON)}}"#
+            #"{"error":{"code":\#(quoted(code)),"message":\#(quoted(message)),"field":\#(fieldJSON)}}"#
         )
     }
 
