@@ -29,10 +29,12 @@ let package = Package(
         // MARK: Thin wrappers, one per C library
         .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
         .target(name: "SQLite", dependencies: ["CSQLite", "CSQLiteShims"], swiftSettings: swift6),
-        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShims", "Crypto"], swiftSettings: swift6),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMHDShims", "HTJSON"], swiftSettings: swift6),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShims", "Crypto", "HTTPTypes"], swiftSettings: swift6),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMHDShims", "HTJSON", "HTTPTypes"], swiftSettings: swift6),
 
         // MARK: Pure Swift
+        // HTTP vocabulary (headers, method, status) shared by the server and the client wrappers.
+        .target(name: "HTTPTypes", swiftSettings: swift6),
         .target(name: "HTJSON", swiftSettings: swift6),
         .target(name: "HyponaTrackCore", dependencies: ["HTJSON"], swiftSettings: swift6),
         .target(name: "HyponaTrackKit",

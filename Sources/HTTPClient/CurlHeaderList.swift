@@ -14,7 +14,7 @@ final class CurlHeaderList {
     /// - Throws: ``CurlFailure`` with kind `.invalidRequest` for a name that is not an RFC
     ///   9110 token or a value containing CR, LF or NUL (header injection). The message names
     ///   the field, never its value.
-    init(_ headers: HTTPClientHeaders) throws(CurlFailure) {
+    init(_ headers: HTTPHeaders) throws(CurlFailure) {
         for field in headers {
             guard Self.isToken(field.name) else {
                 throw CurlFailure(kind: .invalidRequest,

@@ -81,7 +81,7 @@ public final class HTTPClient: Sendable {
 
         let status = handle.longInfo(CURLINFO_RESPONSE_CODE) ?? 0
         let seconds = handle.doubleInfo(CURLINFO_TOTAL_TIME) ?? 0
-        return HTTPClientResponse(status: status, headers: HTTPClientHeaders(state.headers),
+        return HTTPClientResponse(status: status, headers: HTTPHeaders(state.headers),
                                   body: state.body, totalTime: .seconds(seconds))
     }
 

@@ -12,7 +12,7 @@ extension HTTPClientRequest {
     ///   - fields: Name–value pairs; secrets such as an API token belong here, not in the URL.
     ///   - headers: Extra header fields (a `Content-Type` given here is replaced).
     public static func formURLEncoded(
-        url: String, fields: [(String, String)], headers: HTTPClientHeaders = HTTPClientHeaders()
+        url: String, fields: [(String, String)], headers: HTTPHeaders = HTTPHeaders()
     ) -> HTTPClientRequest {
         var headers = headers
         headers.replaceOrAdd(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -23,7 +23,7 @@ extension HTTPClientRequest {
     /// A request with an already-serialised JSON body (`Content-Type: application/json;
     /// charset=utf-8`, `Accept: application/json`). A nil body sends none (e.g. for `GET`).
     public static func json(
-        method: Method, url: String, body: String?, headers: HTTPClientHeaders = HTTPClientHeaders()
+        method: Method, url: String, body: String?, headers: HTTPHeaders = HTTPHeaders()
     ) -> HTTPClientRequest {
         var headers = headers
         if !headers.contains("Accept") { headers.add(name: "Accept", value: "application/json") }

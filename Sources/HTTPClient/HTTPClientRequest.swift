@@ -16,7 +16,7 @@ public struct HTTPClientRequest: Sendable {
     /// Header fields, sent in order after the ones libcurl adds (`Host`, `Content-Length`).
     /// A field set here replaces libcurl's own of the same name (e.g. `User-Agent`,
     /// `Accept`). Names must be RFC 9110 tokens and values must not contain CR, LF or NUL.
-    public var headers: HTTPClientHeaders
+    public var headers: HTTPHeaders
     /// The body; nil sends none. `POST`, `PUT` and `PATCH` always carry a body
     /// (`Content-Length: 0` when nil); `GET` and `HEAD` must not have one.
     public var body: [UInt8]?
@@ -31,7 +31,7 @@ public struct HTTPClientRequest: Sendable {
     public init(
         method: Method = .get,
         url: String,
-        headers: HTTPClientHeaders = HTTPClientHeaders(),
+        headers: HTTPHeaders = HTTPHeaders(),
         body: [UInt8]? = nil,
         timeout: Duration? = nil,
         connectTimeout: Duration? = nil

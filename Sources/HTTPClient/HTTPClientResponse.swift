@@ -4,7 +4,7 @@ public struct HTTPClientResponse: Sendable {
     /// The status code, e.g. 200, 302, 404.
     public var status: Int
     /// The final response's header fields (not those of a `100 Continue`); lookup ignores case.
-    public var headers: HTTPClientHeaders
+    public var headers: HTTPHeaders
     /// The body bytes (empty for `HEAD` and 204/304).
     public var body: [UInt8]
     /// The whole transfer's duration as libcurl measured it (`CURLINFO_TOTAL_TIME`: from
@@ -12,7 +12,7 @@ public struct HTTPClientResponse: Sendable {
     public var totalTime: Duration
 
     /// Builds a response; the client does this, tests may too.
-    public init(status: Int, headers: HTTPClientHeaders = HTTPClientHeaders(), body: [UInt8] = [],
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
                 totalTime: Duration = .zero) {
         self.status = status
         self.headers = headers

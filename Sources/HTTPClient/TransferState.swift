@@ -11,7 +11,7 @@ final class TransferState {
     private(set) var body: [UInt8] = []
     /// Header fields of the latest response only: libcurl also passes the headers of 1xx
     /// interim responses and of followed redirects.
-    private(set) var headers: [HTTPClientHeaders.Field] = []
+    private(set) var headers: [HTTPHeaders.Field] = []
     private var headerBytes = 0
 
     /// Set when the body would have passed `maxBodyBytes`.

@@ -33,7 +33,7 @@ struct DaemonClient {
         guard let token, !token.isEmpty else {
             throw Failure(exitCode: ExitCode.permission, message: "no staff token: pass --token or set HYPONATRACK_TOKEN")
         }
-        var headers = HTTPClientHeaders()
+        var headers = HTTPHeaders()
         headers.add(name: "Authorization", value: "Bearer \(token)")
         let request = HTTPClientRequest.json(method: method, url: server + path, body: body.map { JSONSerializer.string($0) },
                                              headers: headers)

@@ -41,6 +41,8 @@ public final class APIHandler: Sendable {
             }
         } catch let error as APIError {
             response = Self.error(error)
+        } catch let error as DomainError {
+            response = Self.error(APIError(error))
         } catch {
             // Anything else is a bug or the database failing, never the caller's mistake.
             logger.error("request failed", ["route": routeName, "request_id": request.requestID, "error": "\(error)"])

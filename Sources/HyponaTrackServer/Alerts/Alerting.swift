@@ -126,8 +126,8 @@ final class Alerting: Sendable {
     // MARK: staff transitions
 
     func acknowledge(_ db: Connection, id: Int64, by actor: String, note: String?, at ms: Int64) throws -> Alert {
-        guard let alert = try AlertRepository.load(db, id: id) else { throw APIError.notFound("no alert \(id)") }
-        guard alert.state == "open" else { throw APIError.conflict("alert \(id) is already \(alert.state)") }
+        guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)") }
+        guard alert.state == "open" else { throw DomainError.conflict("alert \(id) is already \(alert.state)") }
         try db.execute("""
             UPDATE alerts SET state = 'acknowledged', acknowledged_at = ?, acknowledged_by = ?, acknowledge_note = ?, updated_at = ?
             WHERE id = ?
@@ -139,8 +139,8 @@ final class Alerting: Sendable {
     }
 
     func resolve(_ db: Connection, id: Int64, by actor: String, note: String, sodium: Double?, at ms: Int64) throws -> Alert {
-        guard let alert = try AlertRepository.load(db, id: id) else { throw APIError.notFound("no alert \(id)") }
-        guard alert.state != "resolved" else { throw APIError.conflict("alert \(id) is already resolved") }
+        guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)") }
+        guard alert.state != "resolved" else { throw DomainError.conflict("alert \(id) is already resolved") }
         try db.execute("""
             UPDATE alerts SET state = 'resolved', resolved_at = ?, resolved_by = ?, resolve_note = ?, resolve_sodium = ?, updated_at = ?
             WHERE id = ?

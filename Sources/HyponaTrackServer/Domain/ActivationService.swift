@@ -29,7 +29,7 @@ public final class ActivationService: Sendable {
             studyId = try r.required("studyId", .string(length: 1...64, expected: "a study ID", ValueRanges.isValidStudyId))
             code = try r.required("code", .string(length: 1...64))
             try r.finish()
-        } catch { throw APIError.from(error) }
+        } catch { throw DomainError.from(error) }
         let now = clock.now()
         let ms = epochMilliseconds(now)
         // Refusals write too (failure counter, lock): they are returned from the job, committed,
@@ -56,11 +56,11 @@ public final class ActivationService: Sendable {
             return ["token": .string(token), "studyId": .string(sid), "surgeryDate": .string(patient.profile.surgeryDate.description),
                     "timeZone": .string(patient.profile.timeZone), "monitoringEnds": .string(window.last.description)]
         case (.locked(let seconds), _):
-            throw APIError(status: 429, code: "locked", message: "too many wrong codes; try again later", retryAfter: seconds)
+            throw DomainError.activation(.locked(retryAfterSeconds: seconds))
         case (.expired, _):
-            throw APIError(status: 410, code: "expired", message: "this activation code has expired; ask the study nurse for a new one")
+            throw DomainError.activation(.expired)
         default:
-            throw APIError(status: 401, code: "unauthenticated", message: "the study ID or activation code is not right")
+            throw DomainError.activation(.wrongCredentials)
         }
     }
 
@@ -83,11 +83,11 @@ public final class ActivationService: Sendable {
                                                    StaffDirectory.isValidName))
             roleName = try r.required("role", .oneOf(Role.allCases.map(\.rawValue)))
             try r.finish()
-        } catch { throw APIError.from(error) }
+        } catch { throw DomainError.from(error) }
         let now = clock.now()
         return try database.write { db in
             guard try StaffDirectory.findStaff(db, name: name) == nil else {
-                throw APIError.conflict("a staff member named \(name) exists", field: "name")
+                throw DomainError.conflict("a staff member named \(name) exists", field: "name")
             }
             let (member, token) = try StaffDirectory.createStaff(db, name: name, role: Role(rawValue: roleName)!, by: actor, now: now)
             try AuditLog.append(db, at: epochMilliseconds(now), actor: actor, action: "staff.add", subject: "staff:\(member.name)",
@@ -107,15 +107,15 @@ public final class ActivationService: Sendable {
     }
 
     public func revokeStaff(name: String, actor: String) throws -> JSONValue {
-        guard StaffDirectory.isValidName(name) else { throw APIError.invalid("name", "not a staff name") }
+        guard StaffDirectory.isValidName(name) else { throw DomainError.invalid("name", "not a staff name") }
         let now = clock.now()
         return try database.write { db in
             guard let existing = try StaffDirectory.findStaff(db, name: name), existing.isActive else {
-                throw APIError.notFound("no active staff member named \(name)")
+                throw DomainError.notFound("no active staff member named \(name)")
             }
             let member: StaffMember
             do { member = try StaffDirectory.revokeStaff(db, name: name, by: actor, now: now) } catch let e as StaffError {
-                throw APIError.conflict(e.description)   // e.g. the last active admin
+                throw DomainError.conflict(e.description)   // e.g. the last active admin
             }
             try AuditLog.append(db, at: epochMilliseconds(now), actor: actor, action: "staff.revoke", subject: "staff:\(member.name)",
                                 details: ["role": .string(member.role.rawValue)])

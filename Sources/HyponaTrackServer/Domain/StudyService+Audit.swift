@@ -5,14 +5,14 @@ extension StudyService {
     /// `GET /v1/audit?limit=&after=&subject=`.
     public func auditEntries(limit: String?, after: String?, subject: String?) throws -> JSONValue {
         let n = try limit.map { text -> Int in
-            guard let n = Int(text), (1...1000).contains(n) else { throw APIError.invalid("limit", "an integer 1–1000") }
+            guard let n = Int(text), (1...1000).contains(n) else { throw DomainError.invalid("limit", "an integer 1–1000") }
             return n
         } ?? 100
         let afterSeq = try after.map { text -> Int64 in
-            guard let s = Int64(text), s >= 0 else { throw APIError.invalid("after", "a sequence number ≥ 0") }
+            guard let s = Int64(text), s >= 0 else { throw DomainError.invalid("after", "a sequence number ≥ 0") }
             return s
         }
-        if let subject, subject.isEmpty || subject.count > 200 { throw APIError.invalid("subject", "1–200 characters") }
+        if let subject, subject.isEmpty || subject.count > 200 { throw DomainError.invalid("subject", "1–200 characters") }
         return try database.read { db in .array(try AuditLog.list(db, limit: n, afterSeq: afterSeq, subject: subject).map(\.json)) }
     }
 

@@ -21,7 +21,7 @@ extension StudyService {
         defer { check.close() }
         let integrity = try check.scalar("PRAGMA quick_check", as: String.self) ?? "?"
         let audit = try AuditLog.verify(check)
-        guard integrity == "ok" else { throw APIError(status: 500, code: "internal", message: "the backup failed its integrity check") }
+        guard integrity == "ok" else { throw DomainError.integrity("the backup failed its integrity check") }
         try write { db in
             try AuditLog.append(db, at: ms, actor: actor, action: "backup.create", subject: nil,
                                 details: ["path": .string(file.path), "bytes": .int(size)])

@@ -14,7 +14,7 @@ extension StudyService {
             sodium = try r.required("sodium", .number(ValueRanges.sodium))
             timeText = try r.optional("time", .string(length: 16...40))
             try r.finish()
-        } catch { throw APIError.from(error) }
+        } catch { throw DomainError.from(error) }
         let snapshot = rules.snapshot
         let (now, ms) = nowMilliseconds()
         return try write { db in
@@ -22,14 +22,14 @@ extension StudyService {
             let zone = zone(patient.profile)
             let time: Timestamp
             if let timeText {
-                guard let t = Timestamp(timeText) else { throw APIError.invalid("time", "expected an ISO 8601 time with a UTC offset") }
-                guard t.epochSeconds <= now + 300 else { throw APIError.invalid("time", "the lab time is in the future") }
+                guard let t = Timestamp(timeText) else { throw DomainError.invalid("time", "expected an ISO 8601 time with a UTC offset") }
+                guard t.epochSeconds <= now + 300 else { throw DomainError.invalid("time", "the lab time is in the future") }
                 time = t
             } else {
                 time = zone.timestamp(atEpochSeconds: (now * 1000).rounded() / 1000)
             }
             let date = zone.localDate(atEpochSeconds: time.epochSeconds)
-            guard date >= patient.profile.surgeryDate else { throw APIError.invalid("time", "the lab time is before the surgery date") }
+            guard date >= patient.profile.surgeryDate else { throw DomainError.invalid("time", "the lab time is before the surgery date") }
             let labId = try DayRepository.addLab(db, patientId: patient.id, date: date, time: time, sodium: sodium, by: actor, at: ms)
             try AuditLog.append(db, at: ms, actor: actor, action: "lab.add", subject: patient.studyId,
                                 details: ["labId": .number(Double(labId)), "date": .string(date.description),
@@ -44,14 +44,14 @@ extension StudyService {
 
     /// `POST /v1/patients/{studyId}/labs/{labId}/deletion` `{"reason"}`: kept, marked deleted.
     public func deleteLab(studyId: String, labId labText: String, body: JSONValue, actor: String) throws -> JSONValue {
-        guard let labId = Int64(labText), labId > 0 else { throw APIError.invalid("labId", "not a lab value id") }
+        guard let labId = Int64(labText), labId > 0 else { throw DomainError.invalid("labId", "not a lab value id") }
         let reason = try Self.reason(body)
         let snapshot = rules.snapshot
         let (_, ms) = nowMilliseconds()
         return try write { db in
             let patient = try patient(db, studyId: studyId)
             guard let deleted = try DayRepository.deleteLab(db, patientId: patient.id, labId: labId, by: actor, reason: reason, at: ms)
-            else { throw APIError.notFound("no lab value \(labId) for \(patient.studyId)") }
+            else { throw DomainError.notFound("no lab value \(labId) for \(patient.studyId)") }
             try AuditLog.append(db, at: ms, actor: actor, action: "lab.delete", subject: patient.studyId,
                                 details: ["labId": .number(Double(labId)), "date": .string(deleted.date.description),
                                           "before": ["sodium": .number(deleted.sodium)], "reason": .string(reason)])
@@ -65,11 +65,11 @@ extension StudyService {
     /// wrong list item (kept, marked deleted; a retried submission cannot bring it back).
     public func deleteItem(studyId: String, date dateText: String, list: String, itemId: String, body: JSONValue,
                            actor: String) throws -> JSONValue {
-        guard let date = LocalDate(dateText) else { throw APIError.invalid("date", "not a date YYYY-MM-DD") }
+        guard let date = LocalDate(dateText) else { throw DomainError.invalid("date", "not a date YYYY-MM-DD") }
         guard let kind = ItemKind(rawValue: list) else {
-            throw APIError.invalid("list", "one of \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw DomainError.invalid("list", "one of \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard ValueRanges.isValidItemId(itemId) else { throw APIError.invalid("itemId", "not an item id") }
+        guard ValueRanges.isValidItemId(itemId) else { throw DomainError.invalid("itemId", "not an item id") }
         let reason = try Self.reason(body)
         let snapshot = rules.snapshot
         let (_, ms) = nowMilliseconds()
@@ -78,7 +78,7 @@ extension StudyService {
             let before = try DayRepository.load(db, patientId: patient.id, date: date)
             guard try DayRepository.deleteItem(db, kind: kind, patientId: patient.id, date: date, clientId: itemId,
                                                by: actor, reason: reason, at: ms)
-            else { throw APIError.notFound("no \(list) item \(itemId) on \(date)") }
+            else { throw DomainError.notFound("no \(list) item \(itemId) on \(date)") }
             let old = ModelJSON.day(before, includeDate: false)
             var removed: JSONValue = .null
             if case .object(let o) = old, case .array(let items)? = o[list] {
@@ -99,6 +99,6 @@ extension StudyService {
             let reason = try r.required("reason", .string(length: 1...500))
             try r.finish()
             return reason
-        } catch { throw APIError.from(error) }
+        } catch { throw DomainError.from(error) }
     }
 }

@@ -7,20 +7,20 @@ extension StudyService {
     /// `PUT /v1/me/days/{date}`: merge, store, evaluate D (and D+1, D+2 when they hold data),
     /// all in one transaction; the caller answers after it returns, i.e. after COMMIT.
     public func submitDay(patientId: Int64, date dateText: String, body: JSONValue, language: String?) throws -> JSONValue {
-        guard let date = LocalDate(dateText) else { throw APIError.invalid("date", "\"\(dateText.prefix(40))\" is not a date YYYY-MM-DD") }
+        guard let date = LocalDate(dateText) else { throw DomainError.invalid("date", "\"\(dateText.prefix(40))\" is not a date YYYY-MM-DD") }
         let patch: DayPatch
-        do { patch = try DayPatchDecoder.decode(body, date: date) } catch { throw APIError.from(error) }
+        do { patch = try DayPatchDecoder.decode(body, date: date) } catch { throw DomainError.from(error) }
         let snapshot = rules.snapshot
         let (now, ms) = nowMilliseconds()
         return try write { db in
             guard let patient = try PatientRepository.load(db, id: patientId), !patient.isWithdrawn else {
-                throw APIError.unauthenticated
+                throw DomainError.unauthenticated
             }
             let window = try window(db, patient, snapshot.rules)
             guard window.contains(date) else {
-                throw APIError.invalid("date", "\(date) is outside the monitoring window \(window.first)–\(window.last)")
+                throw DomainError.invalid("date", "\(date) is outside the monitoring window \(window.first)–\(window.last)")
             }
-            guard date <= today(patient.profile, now: now) else { throw APIError.invalid("date", "\(date) is in the future") }
+            guard date <= today(patient.profile, now: now) else { throw DomainError.invalid("date", "\(date) is in the future") }
             // D-2 … D+2 in one read: D is merged, D and the following days that hold data are
             // evaluated from the same values (rules read the two previous days).
             var days = try DayRepository.load(db, patientId: patient.id, from: date.adding(days: -2), to: date.adding(days: 2))
@@ -57,18 +57,18 @@ extension StudyService {
     public func days(patientId: Int64, from: String?, to: String?) throws -> JSONValue {
         let snapshot = rules.snapshot
         return try database.read { db in
-            guard let patient = try PatientRepository.load(db, id: patientId) else { throw APIError.unauthenticated }
+            guard let patient = try PatientRepository.load(db, id: patientId) else { throw DomainError.unauthenticated }
             let window = try window(db, patient, snapshot.rules)
             let first = try from.map { text -> LocalDate in
-                guard let d = LocalDate(text) else { throw APIError.invalid("from", "\"\(text.prefix(40))\" is not a date YYYY-MM-DD") }
+                guard let d = LocalDate(text) else { throw DomainError.invalid("from", "\"\(text.prefix(40))\" is not a date YYYY-MM-DD") }
                 return d
             } ?? patient.profile.surgeryDate
             let last = try to.map { text -> LocalDate in
-                guard let d = LocalDate(text) else { throw APIError.invalid("to", "\"\(text.prefix(40))\" is not a date YYYY-MM-DD") }
+                guard let d = LocalDate(text) else { throw DomainError.invalid("to", "\"\(text.prefix(40))\" is not a date YYYY-MM-DD") }
                 return d
             } ?? max(window.last, patient.profile.surgeryDate)
-            guard first <= last else { throw APIError.invalid("to", "must not be before from") }
-            guard first.days(to: last) <= 400 else { throw APIError.invalid("to", "at most 400 days at once") }
+            guard first <= last else { throw DomainError.invalid("to", "must not be before from") }
+            guard first.days(to: last) <= 400 else { throw DomainError.invalid("to", "at most 400 days at once") }
             let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
             let days = try DayRepository.load(db, patientId: patient.id, from: first, to: last)
             return .array(days.map { day in
@@ -91,7 +91,7 @@ extension StudyService {
         let snapshot = rules.snapshot
         let (now, _) = nowMilliseconds()
         return try database.read { db in
-            guard let patient = try PatientRepository.load(db, id: patientId) else { throw APIError.unauthenticated }
+            guard let patient = try PatientRepository.load(db, id: patientId) else { throw DomainError.unauthenticated }
             let profile = patient.profile
             let zone = zone(profile)
             let date = zone.localDate(atEpochSeconds: now)

@@ -17,12 +17,12 @@ extension StudyService {
     public func enroll(body: JSONValue, actor: String) throws -> Enrollment {
         let snapshot = rules.snapshot
         let profile: PatientProfile
-        do { profile = try ProfileDecoder.decode(body, path: "", rules: snapshot.rules) } catch { throw APIError.from(error) }
+        do { profile = try ProfileDecoder.decode(body, path: "", rules: snapshot.rules) } catch { throw DomainError.from(error) }
         let (now, ms) = nowMilliseconds()
         try checkSurgeryDate(profile, now: now, field: "surgeryDate")
         return try write { db in
             guard try !PatientRepository.exists(db, studyId: profile.studyId) else {
-                throw APIError.conflict("study ID \(profile.studyId) is already enrolled", field: "studyId")
+                throw DomainError.conflict("study ID \(profile.studyId) is already enrolled", field: "studyId")
             }
             let id = try PatientRepository.insert(db, profile: profile, by: actor, at: ms)
             let issued = try Activation.issueCode(db, patientId: id, now: now, ttl: configuration.activation.codeTTLSeconds)
@@ -43,10 +43,10 @@ extension StudyService {
     func checkSurgeryDate(_ profile: PatientProfile, now: Double, field: String) throws {
         let today = today(profile, now: now)
         if profile.surgeryDate > today {
-            throw APIError.invalid(field, "the surgery date \(profile.surgeryDate) is in the future")
+            throw DomainError.invalid(field, "the surgery date \(profile.surgeryDate) is in the future")
         }
         if profile.surgeryDate.days(to: today) > ValueRanges.surgeryDateMaxDaysAgo {
-            throw APIError.invalid(field, "the surgery date is more than \(ValueRanges.surgeryDateMaxDaysAgo) days ago")
+            throw DomainError.invalid(field, "the surgery date is more than \(ValueRanges.surgeryDateMaxDaysAgo) days ago")
         }
     }
 
@@ -55,7 +55,7 @@ extension StudyService {
         let (now, ms) = nowMilliseconds()
         return try write { db in
             let patient = try patient(db, studyId: studyId)
-            guard !patient.isWithdrawn else { throw APIError.conflict("the patient has withdrawn") }
+            guard !patient.isWithdrawn else { throw DomainError.conflict("the patient has withdrawn") }
             let issued = try Activation.reissue(db, patientId: patient.id, now: now, ttl: configuration.activation.codeTTLSeconds)
             try AuditLog.append(db, at: ms, actor: actor, action: "activation.reissue", subject: patient.studyId,
                                 details: ["expiresAt": .string(iso8601UTC(milliseconds: issued.expiresAt))])

@@ -8,24 +8,24 @@ extension StudyService {
     /// merge member by member; null clears). The merged profile is validated as a whole, every
     /// stored day of the monitoring window is re-evaluated, and the audit row keeps before/after.
     public func updateProfile(studyId: String, body: JSONValue, actor: String) throws -> JSONValue {
-        guard case .object(let patchObject) = body else { throw APIError.invalid(nil, "expected a JSON object") }
+        guard case .object(let patchObject) = body else { throw DomainError.invalid(nil, "expected a JSON object") }
         if patchObject["studyId"] != nil {
-            throw APIError(status: 400, code: "not_allowed", message: "the study ID cannot change", field: "studyId")
+            throw DomainError.rejected(FieldError(.notAllowed, field: "studyId", "the study ID cannot change"))
         }
         let snapshot = rules.snapshot
         let (now, ms) = nowMilliseconds()
         return try write { db in
             let patient = try patient(db, studyId: studyId)
-            guard !patient.isWithdrawn else { throw APIError.conflict("the patient has withdrawn; the profile is closed") }
+            guard !patient.isWithdrawn else { throw DomainError.conflict("the patient has withdrawn; the profile is closed") }
             let beforeJSON = ModelJSON.profile(patient.profile)
             let merged = ProfileMerge.merge(beforeJSON, .object(patchObject))
             let profile: PatientProfile
             do { profile = try ProfileDecoder.decode(merged, path: "", rules: snapshot.rules) } catch let e as FieldError {
-                throw APIError.from(e)
+                throw DomainError.from(e)
             }
             if profile.surgeryDate != patient.profile.surgeryDate {
                 guard try !DayRepository.hasAnyDayData(db, patientId: patient.id) else {
-                    throw APIError.conflict("the surgery date cannot change once the patient has sent data", field: "surgeryDate")
+                    throw DomainError.conflict("the surgery date cannot change once the patient has sent data", field: "surgeryDate")
                 }
                 try checkSurgeryDate(profile, now: now, field: "surgeryDate")
             }
@@ -51,16 +51,16 @@ extension StudyService {
             reason = try r.required("reason", .string(length: 1...500))
             dateText = try r.optional("date", .string(length: 10...10))
             try r.finish()
-        } catch { throw APIError.from(error) }
+        } catch { throw DomainError.from(error) }
         let snapshot = rules.snapshot
         let (now, ms) = nowMilliseconds()
         return try write { db in
             let patient = try patient(db, studyId: studyId)
-            guard !patient.isWithdrawn else { throw APIError.conflict("the patient has already withdrawn") }
+            guard !patient.isWithdrawn else { throw DomainError.conflict("the patient has already withdrawn") }
             let today = today(patient.profile, now: now)
             let date = try dateText.map { text -> LocalDate in
-                guard let d = LocalDate(text) else { throw APIError.invalid("date", "not a date YYYY-MM-DD") }
-                guard d <= today else { throw APIError.invalid("date", "the withdrawal date is in the future") }
+                guard let d = LocalDate(text) else { throw DomainError.invalid("date", "not a date YYYY-MM-DD") }
+                guard d <= today else { throw DomainError.invalid("date", "the withdrawal date is in the future") }
                 return d
             } ?? today
             try PatientRepository.withdraw(db, id: patient.id, date: date, reason: reason, at: ms)

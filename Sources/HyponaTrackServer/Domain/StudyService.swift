@@ -52,7 +52,7 @@ public final class StudyService: Sendable {
 
     func patient(_ db: Connection, studyId: String) throws -> PatientRecord {
         guard ValueRanges.isValidStudyId(studyId), let p = try PatientRepository.load(db, studyId: studyId) else {
-            throw APIError.notFound("no patient with study ID \(studyId.prefix(64))")
+            throw DomainError.notFound("no patient with study ID \(studyId.prefix(64))")
         }
         return p
     }

@@ -50,7 +50,7 @@ final class SyncService: Sendable {
             let r = try ObjectReader(body)
             dead = try r.optional("dead", .bool) ?? false
             try r.finish()
-        } catch { throw APIError.from(error) }
+        } catch { throw DomainError.from(error) }
         let ms = epochMilliseconds(clock.now())
         let n = try database.write { db -> Int in
             let n = try OutboxRepository.retry(db, dead: dead)
@@ -90,7 +90,7 @@ final class SyncService: Sendable {
         var problems: [JSONValue] = []
         let version = try readText(client.read([("content", "version")]))
         guard case .object(let project) = try JSONParser.parse(try readBytes(client.read([("content", "project")]))) else {
-            throw APIError(status: 502, code: "bad_gateway", message: "REDCap's project info is not a JSON object")
+            throw DomainError.upstream("REDCap's project info is not a JSON object")
         }
         let metadata = try JSONParser.parse(try readBytes(client.read([("content", "metadata")])))
         if project["has_repeating_instruments_or_events"] != .number(1) && project["has_repeating_instruments_or_events"] != "1" {
@@ -195,7 +195,7 @@ final class SyncService: Sendable {
     private func readBytes(_ r: Result<[UInt8], REDCapError>) throws -> [UInt8] {
         switch r {
         case .success(let b): return b
-        case .failure(let e): throw APIError(status: 502, code: "bad_gateway", message: "REDCap: \(e.message)")
+        case .failure(let e): throw DomainError.upstream("REDCap: \(e.message)")
         }
     }
     private func readText(_ r: Result<[UInt8], REDCapError>) throws -> String {

@@ -43,7 +43,7 @@ public struct WebhookTransport: HookTransport {
 
     public func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue) -> DeliveryResult {
         if let problem = Self.validateURL(url) { return .failed("the webhook URL \(problem)") }
-        let headers: HTTPClientHeaders = [
+        let headers: HTTPHeaders = [
             "webhook-id": eventId,
             "webhook-timestamp": String(timestamp),
             "webhook-signature": WebhookSignature.sign(key: key, id: eventId, timestamp: timestamp, body: body),

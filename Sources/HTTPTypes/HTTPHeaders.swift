@@ -1,8 +1,9 @@
-/// An ordered list of HTTP header fields with case-insensitive name lookup.
+/// An ordered list of HTTP header fields with case-insensitive name lookup, shared by the
+/// server (requests received, responses sent) and the client (requests sent, responses received).
 ///
 /// Order and repeated names are kept as received (or as added), because some fields
 /// (`Set-Cookie`, `Vary`) are meaningful per occurrence.
-public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header field.
     public typealias Field = (name: String, value: String)
 
@@ -54,6 +55,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> { storage.makeIterator() }
 
+    /// The field names only: values may be credentials and must not reach a log.
+    public var description: String {
+        "HTTPHeaders(" + storage.map(\.name).joined(separator: ", ") + ")"
+    }
+
     /// Same fields in the same order, names compared case-insensitively.
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.storage.count == rhs.storage.count
@@ -64,7 +70,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Field names are ASCII tokens (RFC 9110 §5.1) and compare case-insensitively; comparing
     /// ASCII bytes avoids Unicode case folding, which could make distinct names equal.
-    static func namesMatch(_ a: String, _ b: String) -> Bool {
+    public static func namesMatch(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
         return zip(x, y).allSatisfy { asciiLower($0) == asciiLower($1) }

@@ -1,0 +1,23 @@
+import HTJSON
+
+extension APIError {
+    /// The one place a domain refusal becomes an HTTP status and an error code.
+    init(_ error: DomainError) {
+        switch error {
+        case .rejected(let e): self = .from(e)
+        case .notFound(let message): self = .notFound(message)
+        case .conflict(let message, let field): self = .conflict(message, field: field)
+        case .unauthenticated: self = .unauthenticated
+        case .forbidden(let message): self = .forbidden(message)
+        case .activation(.wrongCredentials):
+            self = APIError(status: 401, code: "unauthenticated", message: "the study ID or activation code is not right")
+        case .activation(.expired):
+            self = APIError(status: 410, code: "expired",
+                            message: "this activation code has expired; ask the study nurse for a new one")
+        case .activation(.locked(let seconds)):
+            self = APIError(status: 429, code: "locked", message: "too many wrong codes; try again later", retryAfter: seconds)
+        case .upstream(let message): self = APIError(status: 502, code: "bad_gateway", message: message)
+        case .integrity(let message): self = APIError(status: 500, code: "internal", message: message)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import HTJSON
+
+/// Why a service refused an operation, in the domain's words. Services throw only this (and
+/// infrastructure errors, which are bugs or a failing disk); `API/` alone turns it into an HTTP
+/// status and an error code.
+public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Input that cannot be accepted, with the JSON path of the field (nil: the input as a whole).
+    case rejected(FieldError)
+    /// The patient, alert, lab value or staff member does not exist.
+    case notFound(String)
+    /// The operation does not fit the current state (already enrolled, already resolved, withdrawn…).
+    case conflict(String, field: String?)
+    /// The caller's credential no longer identifies anyone (a patient withdrawn mid-request).
+    case unauthenticated
+    /// The caller is known but may not do this.
+    case forbidden(String)
+    /// An activation attempt the patient can act on: wrong code, expired code, or locked out.
+    case activation(ActivationRefusal)
+    /// REDCap answered in a way the server cannot use.
+    case upstream(String)
+    /// A check the server runs on its own work failed (a backup's integrity check).
+    case integrity(String)
+
+    /// A refused activation: each case tells the patient something different.
+    public enum ActivationRefusal: Sendable, Equatable {
+        case wrongCredentials
+        case expired
+        case locked(retryAfterSeconds: Int)
+    }
+
+    public static func invalid(_ field: String?, _ message: String) -> DomainError {
+        .rejected(FieldError.invalid(field, message))
+    }
+
+    public static func conflict(_ message: String) -> DomainError { .conflict(message, field: nil) }
+
+    public static func from(_ error: FieldError) -> DomainError { .rejected(error) }
+
+    public var description: String {
+        switch self {
+        case .rejected(let e): return "rejected: \(e)"
+        case .notFound(let m): return "not found: \(m)"
+        case .conflict(let m, let field): return "conflict: \(m)\(field.map { " (\($0))" } ?? "")"
+        case .unauthenticated: return "unauthenticated"
+        case .forbidden(let m): return "forbidden: \(m)"
+        case .activation(let r): return "activation refused: \(r)"
+        case .upstream(let m): return "upstream: \(m)"
+        case .integrity(let m): return "integrity: \(m)"
+        }
+    }
+}
