@@ -96,7 +96,7 @@ final class TestDaemon: @unchecked Sendable {
     struct Response {
         let status: Int
         let json: JSONValue
-        let headers: HTTPClientHeaders
+        let headers: HTTPHeaders
         let text: String
 
         subscript(key: String) -> JSONValue? { if case .object(let o) = json { return o[key] } else { return nil } }
@@ -114,7 +114,7 @@ final class TestDaemon: @unchecked Sendable {
     @discardableResult
     func request(_ method: HTTPClientRequest.Method, _ path: String, token: String? = nil, body: JSONValue? = nil,
                  raw: [UInt8]? = nil, contentType: String? = "application/json", headers extra: [(String, String)] = []) throws -> Response {
-        var headers = HTTPClientHeaders()
+        var headers = HTTPHeaders()
         if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
         let bytes = raw ?? body.map { JSONSerializer.bytes($0) }
         if bytes != nil, let contentType { headers.add(name: "Content-Type", value: contentType) }
