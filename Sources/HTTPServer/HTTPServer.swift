@@ -6,9 +6,10 @@ import Synchronization
 import Glibc
 #endif
 
-/// An HTTP/1.1 server over libmicrohttpd that calls one synchronous handler per request.
+/// An HTTP/1.1 server over libmicrohttpd that calls one handler per request; the handler
+/// answers through an ``HTTPResponder``, exactly once, from any thread.
 ///
-/// The handler runs on libmicrohttpd's threads and may block (see ``HTTPServerThreading``
+/// The handler is called on libmicrohttpd's threads and may block (see ``HTTPServerThreading``
 /// for what that costs). The server buffers the whole body (up to
 /// ``HTTPServerConfiguration/maxBodyBytes``), so the handler sees a complete request.
 /// Routing, JSON and authentication live above this type.
@@ -40,6 +41,18 @@ public final class HTTPServer: Sendable {
         var drained = true
     }
 
+    /// Starts serving at once, with a handler that answers by returning the response.
+    public convenience init(
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)? = nil,
+        diagnostics: (@Sendable (String) -> Void)? = nil,
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) throws(HTTPServerError) {
+        try self.init(configuration: configuration, accessLog: accessLog, diagnostics: diagnostics) { request, responder in
+            responder.respond(handler(request))
+        }
+    }
+
     /// Starts serving at once.
     ///
     /// - Parameters:
@@ -49,14 +62,15 @@ public final class HTTPServer: Sendable {
     ///     query string, headers or body.
     ///   - diagnostics: libmicrohttpd's own error messages and the server's complaints about
     ///     invalid handler output, one line each; nil discards them.
-    ///   - handler: Turns a request into a response. Called concurrently on MHD threads.
+    ///   - handler: Answers a request through its responder (now, or later from another
+    ///     thread). Called concurrently on MHD threads.
     /// - Throws: ``HTTPServerError`` for an invalid configuration or when libmicrohttpd
     ///   cannot start (e.g. the port is taken).
     public init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
         accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)? = nil,
         diagnostics: (@Sendable (String) -> Void)? = nil,
-        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+        handler: @escaping @Sendable (HTTPRequest, HTTPResponder) -> Void
     ) throws(HTTPServerError) {
         try Self.validate(configuration)
         let core = ServerCore(maxBodyBytes: configuration.maxBodyBytes, handler: handler,

@@ -10,7 +10,7 @@ import Glibc
 /// life cycle they drive. Shared by all MHD threads, so everything here is immutable,
 /// atomic, or internally locked.
 final class ServerCore: Sendable {
-    typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    typealias Handler = @Sendable (HTTPRequest, HTTPResponder) -> Void
 
     let maxBodyBytes: Int
     /// Past this many body bytes we stop being polite: the connection is dropped instead of
@@ -173,7 +173,14 @@ final class ServerCore: Sendable {
             clientAddress: context.clientAddress,
             requestID: context.requestID)
         context.body = []
-        return handler(request)
+        // The handler answers through the responder, now or from another thread; this MHD
+        // thread waits for it (thread per connection). Suspending the connection instead of
+        // waiting is the hostile-traffic work's step.
+        let responder = HTTPResponder(onSecondAnswer: { [diagnostics] response in
+            diagnostics?("handler answered twice; the second answer (status \(response.status.rawValue)) was dropped")
+        })
+        handler(request, responder)
+        return responder.waitForAnswer()
     }
 
     // MARK: - Response

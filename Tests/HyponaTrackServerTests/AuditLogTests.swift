@@ -11,7 +11,7 @@ import Testing
         try t.write { db in
             for i in 1...count {
                 try AuditLog.append(db, at: startMs + Int64(i), actor: i.isMultiple(of: 3) ? "system" : "staff:nurse\(i % 4)",
-                                    action: i.isMultiple(of: 2) ? "day.submit" : "lab.add",
+                                    action: i.isMultiple(of: 2) ? .daySubmit : .labAdd,
                                     subject: i.isMultiple(of: 5) ? nil : "HT-\(i % 7)",
                                     details: ["index": .int(i), "note": "line\nbreak: \"quoted\"", "before": nil])
             }
@@ -46,8 +46,8 @@ import Testing
 
     @Test func rowsAreChainedFromTheGenesisHash() throws {
         let t = try TestDatabase()
-        let first = try t.write { try AuditLog.append($0, at: startMs, actor: "system", action: "staff.add", subject: "alice", details: ["role": "nurse"]) }
-        let second = try t.write { try AuditLog.append($0, at: startMs + 1, actor: "staff:alice", action: "patient.enroll", subject: "HT-1", details: [:]) }
+        let first = try t.write { try AuditLog.append($0, at: startMs, actor: "system", action: .staffAdd, subject: "alice", details: ["role": "nurse"]) }
+        let second = try t.write { try AuditLog.append($0, at: startMs + 1, actor: "staff:alice", action: .patientEnroll, subject: "HT-1", details: [:]) }
         #expect(first.seq == 1 && first.prevHash == String(repeating: "0", count: 64))
         #expect(second.seq == 2 && second.prevHash == first.hash)
         #expect(first.detailsText == #"{"role":"nurse"}"#)

@@ -230,7 +230,7 @@ final class Simulation {
     }
 
     func acknowledge(_ alertId: Int64) throws {
-        _ = try service.acknowledgeAlert(id: String(alertId), body: ["note": "called"], actor: "staff:nurse")
+        _ = try service.alertService.acknowledge(AcknowledgeAlert(alertId: alertId, note: "called", actor: "staff:nurse"))
     }
 
     /// ISO 8601 with the Berlin offset for `date` `time` (an input for item times).

@@ -21,5 +21,5 @@ public enum EvaluationJSON {
          "reasons": reasons(e), "rulesVersion": .string(e.rulesVersion)]
     }
 
-    static func display(_ v: Double) -> Double { (v * 1_000_000).rounded() / 1_000_000 }
+    public static func display(_ v: Double) -> Double { (v * 1_000_000).rounded() / 1_000_000 }
 }

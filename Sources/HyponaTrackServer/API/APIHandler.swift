@@ -23,7 +23,12 @@ public final class APIHandler: Sendable {
         self.trustedProxies = Set(trustedProxies)
     }
 
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    /// Answers `request` through `responder` (exactly once).
+    public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        responder.respond(response(to: request))
+    }
+
+    func response(to request: HTTPRequest) -> HTTPResponse {
         let started = DispatchTime.now().uptimeNanoseconds
         var routeName = "unmatched"
         var principal: Principal?
@@ -43,6 +48,8 @@ public final class APIHandler: Sendable {
             response = Self.error(error)
         } catch let error as DomainError {
             response = Self.error(APIError(error))
+        } catch let error as FieldError {
+            response = Self.error(APIError.from(error))
         } catch {
             // Anything else is a bug or the database failing, never the caller's mistake.
             logger.error("request failed", ["route": routeName, "request_id": request.requestID, "error": "\(error)"])
@@ -68,8 +75,8 @@ public final class APIHandler: Sendable {
         var allowed: [String] = []
         for route in routes {
             guard let params = route.match(request.path) else { continue }
-            if route.method == request.method.rawValue { return (route, params) }
-            allowed.append(route.method)
+            if route.method == request.method { return (route, params) }
+            allowed.append(route.method.rawValue)
         }
         if allowed.isEmpty { throw APIError.notFound("no such resource: \(request.path.prefix(200))") }
         throw APIError(status: 405, code: "method_not_allowed", message: "allowed: \(allowed.joined(separator: ", "))",
@@ -123,15 +130,15 @@ public final class APIHandler: Sendable {
         return hops.last { !trustedProxies.contains($0) } ?? request.clientAddress
     }
 
-    static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
+    static func json(_ status: HTTPStatus, _ value: JSONValue) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
         headers.add(name: "Cache-Control", value: "no-store")
-        return HTTPResponse(status: HTTPStatus(rawValue: status), headers: headers, body: JSONSerializer.bytes(value))
+        return HTTPResponse(status: status, headers: headers, body: JSONSerializer.bytes(value))
     }
 
     static func error(_ e: APIError) -> HTTPResponse {
-        var r = json(e.status, e.body)
+        var r = json(HTTPStatus(rawValue: e.status), e.body)
         if let after = e.retryAfter { r.headers.add(name: "Retry-After", value: String(after)) }
         if let allow = e.allow { r.headers.add(name: "Allow", value: allow.joined(separator: ", ")) }
         return r

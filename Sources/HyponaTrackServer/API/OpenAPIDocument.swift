@@ -34,7 +34,7 @@ public enum OpenAPIDocument {
                 all[413] = ("body larger than 64 KiB", S.error)
                 all[415] = ("not application/json", S.error)
             }
-            for status in all.keys.sorted() {
+            for status in all.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
                 let (description, schema) = all[status]!
                 var r = JSONObject([("description", .string(description))])
                 if let schema {
@@ -42,10 +42,10 @@ public enum OpenAPIDocument {
                 } else if route.template == "/metrics" {
                     r["content"] = ["text/plain": ["schema": S.anyString]]
                 }
-                responses[String(status)] = .object(r)
+                responses[status.description] = .object(r)
             }
             op["responses"] = .object(responses)
-            operations[route.method.lowercased()] = .object(op)
+            operations[route.method.rawValue.lowercased()] = .object(op)
             paths[route.template] = .object(operations)
         }
         return ["openapi": "3.1.0",
@@ -73,7 +73,7 @@ public enum OpenAPIDocument {
             let p = part.hasPrefix("{") ? "by_" + part.dropFirst().dropLast() : String(part)
             return p.replacingOccurrences(of: ".", with: "_")
         }
-        return route.method.lowercased() + "_" + words.joined(separator: "_")
+        return route.method.rawValue.lowercased() + "_" + words.joined(separator: "_")
     }
 
     static func pathSchema(_ name: String) -> JSONValue {
@@ -90,7 +90,7 @@ public enum OpenAPIDocument {
     }
 
     static func queryParameters(_ route: Route) -> [JSONValue] {
-        switch (route.method, route.template) {
+        switch (route.method.rawValue, route.template) {
         case ("GET", "/v1/me/days"):
             return [["name": "from", "in": "query", "required": false, "schema": S.date],
                     ["name": "to", "in": "query", "required": false, "schema": S.date]]

@@ -44,7 +44,7 @@ public struct RequestContext: Sendable {
 
 /// A handler's answer: status and JSON body, or a prepared non-JSON response.
 public enum RouteResult: Sendable {
-    case json(Int, JSONValue)
+    case json(HTTPStatus, JSONValue)
     case raw(HTTPResponse)
 }
 
@@ -52,12 +52,12 @@ public enum RouteResult: Sendable {
 /// and its handler. The router and `/openapi.json` are both built from the same list, so they
 /// cannot disagree.
 public struct Route: Sendable {
-    public let method: String
+    public let method: HTTPMethod
     public let template: String
     public let access: Access
     public let summary: String
     public let requestSchema: JSONValue?
-    public let responses: [Int: (description: String, schema: JSONValue?)]
+    public let responses: [HTTPStatus: (description: String, schema: JSONValue?)]
     public let handler: @Sendable (RequestContext) throws -> RouteResult
     let segments: [Segment]
 
@@ -66,8 +66,8 @@ public struct Route: Sendable {
         case parameter(String)
     }
 
-    public init(_ method: String, _ template: String, access: Access, summary: String, request: JSONValue? = nil,
-                responses: [Int: (description: String, schema: JSONValue?)],
+    public init(_ method: HTTPMethod, _ template: String, access: Access, summary: String, request: JSONValue? = nil,
+                responses: [HTTPStatus: (description: String, schema: JSONValue?)],
                 handler: @escaping @Sendable (RequestContext) throws -> RouteResult) {
         self.method = method
         self.template = template

@@ -1,33 +1,75 @@
 import HTJSON
+import HTTPServer
+import HyponaTrackCore
 
 extension Routes {
     /// Alerts (nurses acknowledge and resolve) and hook delivery status.
-    static func alerts(_ service: StudyService, hooksStatus: @escaping @Sendable () throws -> JSONValue) -> [Route] {
-        let common: [Int: (description: String, schema: JSONValue?)] = [
+    static func alerts(_ service: AlertService, hooksStatus: @escaping @Sendable () throws -> JSONValue) -> [Route] {
+        let common: [HTTPStatus: (description: String, schema: JSONValue?)] = [
             400: ("invalid request", S.error), 401: ("no valid staff token", S.error), 403: ("role not allowed", S.error)]
-        func with(_ extra: [Int: (description: String, schema: JSONValue?)]) -> [Int: (description: String, schema: JSONValue?)] {
+        func with(_ extra: [HTTPStatus: (description: String, schema: JSONValue?)]) -> [HTTPStatus: (description: String, schema: JSONValue?)] {
             common.merging(extra) { _, new in new }
         }
         return [
-            Route("GET", "/v1/alerts", access: .staff(.read), summary: "Alerts, newest first (open=true: not yet resolved)",
+            Route(.get, "/v1/alerts", access: .staff(.read), summary: "Alerts, newest first (open=true: not yet resolved)",
                   responses: with([200: ("alerts", S.array(S.openObject()))])) { ctx in
-                .json(200, try service.alerts(open: ctx.query("open")))
+                let openOnly: Bool
+                switch ctx.query("open") {
+                case nil, "false": openOnly = false
+                case "true": openOnly = true
+                default: throw APIError.invalid("open", "true or false")
+                }
+                return .json(.ok, .array(try service.alerts(openOnly: openOnly).map(AlertJSON.alert)))
             },
-            Route("POST", "/v1/alerts/{alertId}/acknowledgement", access: .staff(.write),
-                  summary: "Acknowledge an alert: the escalation stops", request: S.body([("note", S.string(min: 1, max: 1000))]),
+            Route(.post, "/v1/alerts/{alertId}/acknowledgement", access: .staff(.write),
+                  summary: "Acknowledge an alert: the escalation stops", request: S.body(AlertBodies.acknowledgement),
                   responses: with([200: ("acknowledged", S.openObject()), 404: ("no such alert", S.error),
                                    409: ("already acknowledged or resolved", S.error)])) { ctx in
-                .json(200, try service.acknowledgeAlert(id: ctx.parameter("alertId"), body: ctx.body, actor: ctx.actor))
+                let id = try AlertBodies.alertId(ctx)
+                let note = try decodeBody(ctx.body) { r throws(FieldError) in try r.optional(AlertBodies.note) }
+                return .json(.ok, AlertJSON.alert(try service.acknowledge(AcknowledgeAlert(alertId: id, note: note, actor: ctx.actor))))
             },
-            Route("POST", "/v1/alerts/{alertId}/resolution", access: .staff(.write),
+            Route(.post, "/v1/alerts/{alertId}/resolution", access: .staff(.write),
                   summary: "Resolve an alert with a note (and the measured sodium, if any)",
-                  request: S.body([("note", S.string(min: 1, max: 1000)), ("sodium", S.number(100, 180))], required: ["note"]),
+                  request: S.body(AlertBodies.resolution),
                   responses: with([200: ("resolved", S.openObject()), 404: ("no such alert", S.error),
                                    409: ("already resolved", S.error)])) { ctx in
-                .json(200, try service.resolveAlert(id: ctx.parameter("alertId"), body: ctx.body, actor: ctx.actor))
+                let id = try AlertBodies.alertId(ctx)
+                let command = try decodeBody(ctx.body) { r throws(FieldError) in
+                    ResolveAlert(alertId: id, note: try r.required(AlertBodies.note.required), sodium: try r.optional(AlertBodies.sodium),
+                                 actor: ctx.actor)
+                }
+                return .json(.ok, AlertJSON.alert(try service.resolve(command)))
             },
-            Route("GET", "/v1/hooks/status", access: .staff(.read), summary: "Per hook: pending, delivered, dead letters, disabled",
-                  responses: with([200: ("hooks", S.array(S.openObject()))])) { _ in .json(200, try hooksStatus()) },
+            Route(.get, "/v1/hooks/status", access: .staff(.read), summary: "Per hook: pending, delivered, dead letters, disabled",
+                  responses: with([200: ("hooks", S.array(S.openObject()))])) { _ in .json(.ok, try hooksStatus()) },
         ]
+    }
+}
+
+/// The alert routes' body members, declared once for the decoder and the spec.
+enum AlertBodies {
+    static let note = BodyField.text("note", length: 1...1000)
+    static let sodium = BodyField.number("sodium", ValueRanges.sodium)
+    static let acknowledgement = [note.member]
+    static let resolution = [note.required.member, sodium.member]
+
+    static func alertId(_ ctx: RequestContext) throws -> Int64 {
+        guard let id = Int64(ctx.parameter("alertId")), id > 0 else { throw APIError.invalid("alertId", "not an alert id") }
+        return id
+    }
+}
+
+/// The API form of an alert.
+enum AlertJSON {
+    static func alert(_ a: AlertView) -> JSONValue {
+        func time(_ ms: Int64?) -> JSONValue { .string(ms.map { iso8601UTC(milliseconds: $0) }) }
+        return ["id": .number(Double(a.id)), "studyId": .string(a.studyId), "date": .string(a.date.description), "pod": .int(a.pod),
+                "kind": .string(a.kind.rawValue), "level": .string(a.level.rawValue), "state": .string(a.state.rawValue),
+                "reasons": ReasonDisplay.json(a.reasons), "openedAt": time(a.openedAt), "tiersFired": .int(a.tiersFired),
+                "acknowledgedAt": time(a.acknowledged?.at), "acknowledgedBy": .string(a.acknowledged?.by),
+                "acknowledgeNote": .string(a.acknowledged?.note),
+                "resolvedAt": time(a.resolved?.at), "resolvedBy": .string(a.resolved?.by),
+                "resolveNote": .string(a.resolved?.note), "resolveSodium": .double(a.resolveSodium)]
     }
 }

@@ -1,31 +1,32 @@
 import HTJSON
+import HTTPServer
 import HyponaTrackCore
 
 extension Routes {
     /// The patient app's API (product.md, "Patient API").
     static func patient(_ service: StudyService, _ activation: ActivationService) -> [Route] {
         [
-            Route("POST", "/v1/activate", access: .anonymous, summary: "Exchange a one-time activation code for a patient token",
+            Route(.post, "/v1/activate", access: .anonymous, summary: "Exchange a one-time activation code for a patient token",
                   request: S.object([("studyId", S.studyId), ("code", S.string(min: 1, max: 64))], required: ["studyId", "code"]),
                   responses: [200: ("the patient token (shown once)", S.ref("Activation")), 400: ("invalid request", S.error),
                               401: ("wrong code or study ID", S.error), 410: ("the code expired; a nurse reissues", S.error),
                               429: ("too many wrong codes: locked, see retry-after", S.error)]) { ctx in
                 .json(200, try activation.activate(body: ctx.body, clientIP: ctx.clientIP))
             },
-            Route("PUT", "/v1/me/days/{date}", access: .patient, summary: "Merge a day's measurements and get its traffic light",
+            Route(.put, "/v1/me/days/{date}", access: .patient, summary: "Merge a day's measurements and get its traffic light",
                   request: S.ref("DayPatch"),
                   responses: [200: ("stored durably and evaluated", S.ref("DayResult")), 400: ("invalid field", S.error),
                               401: ("token missing, revoked or withdrawn", S.error), 403: ("not a patient token", S.error)]) { ctx in
                 guard case .patient(let id, _)? = ctx.principal else { throw APIError.unauthenticated }
                 return .json(200, try service.submitDay(patientId: id, date: ctx.parameter("date"), body: ctx.body, language: ctx.language))
             },
-            Route("GET", "/v1/me/days", access: .patient, summary: "The patient's stored days with their evaluations",
+            Route(.get, "/v1/me/days", access: .patient, summary: "The patient's stored days with their evaluations",
                   responses: [200: ("days", S.array(S.ref("StoredDay"))), 400: ("invalid query", S.error),
                               401: ("token missing or revoked", S.error), 403: ("not a patient token", S.error)]) { ctx in
                 guard case .patient(let id, _)? = ctx.principal else { throw APIError.unauthenticated }
                 return .json(200, try service.days(patientId: id, from: ctx.query("from"), to: ctx.query("to")))
             },
-            Route("GET", "/v1/me/today", access: .patient, summary: "Today's tasks, level and reminder plan",
+            Route(.get, "/v1/me/today", access: .patient, summary: "Today's tasks, level and reminder plan",
                   responses: [200: ("today", S.ref("Today")), 401: ("token missing or revoked", S.error),
                               403: ("not a patient token", S.error)]) { ctx in
                 guard case .patient(let id, _)? = ctx.principal else { throw APIError.unauthenticated }

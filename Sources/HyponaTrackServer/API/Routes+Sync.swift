@@ -1,12 +1,13 @@
 import HTJSON
+import HTTPServer
 
 extension Routes {
     /// `hyponatrack sync …` (admin): present when a `redcap` block is configured; without one
     /// every sync route answers 409 "sync is not configured".
     static func sync(_ service: SyncService?) -> [Route] {
-        let common: [Int: (description: String, schema: JSONValue?)] = [
+        let common: [HTTPStatus: (description: String, schema: JSONValue?)] = [
             401: ("no valid staff token", S.error), 403: ("admin only", S.error), 409: ("sync is not configured", S.error)]
-        func with(_ extra: [Int: (description: String, schema: JSONValue?)]) -> [Int: (description: String, schema: JSONValue?)] {
+        func with(_ extra: [HTTPStatus: (description: String, schema: JSONValue?)]) -> [HTTPStatus: (description: String, schema: JSONValue?)] {
             common.merging(extra) { _, new in new }
         }
         @Sendable func require() throws -> SyncService {
@@ -14,25 +15,25 @@ extension Routes {
             return service
         }
         return [
-            Route("GET", "/v1/sync/status", access: .staff(.admin), summary: "Outbox, dead letters, halt state, last success",
+            Route(.get, "/v1/sync/status", access: .staff(.admin), summary: "Outbox, dead letters, halt state, last success",
                   responses: with([200: ("status", S.openObject())])) { _ in .json(200, try require().status()) },
-            Route("POST", "/v1/sync/retry", access: .staff(.admin), summary: "Retry failed rows now; with dead, the dead letters too",
+            Route(.post, "/v1/sync/retry", access: .staff(.admin), summary: "Retry failed rows now; with dead, the dead letters too",
                   request: S.body([("dead", S.bool)]),
                   responses: with([200: ("rows made due", S.openObject()), 400: ("invalid request", S.error)])) { ctx in
                 .json(200, try require().retry(body: ctx.body, actor: ctx.actor))
             },
-            Route("POST", "/v1/sync/resume", access: .staff(.admin), summary: "Resume a halted sync after fixing the cause",
+            Route(.post, "/v1/sync/resume", access: .staff(.admin), summary: "Resume a halted sync after fixing the cause",
                   responses: with([200: ("status", S.openObject())])) { ctx in .json(200, try require().resume(actor: ctx.actor)) },
-            Route("GET", "/v1/sync/check", access: .staff(.admin),
+            Route(.get, "/v1/sync/check", access: .staff(.admin),
                   summary: "Compare the REDCap project (version, project info, metadata) with the fields the server writes",
                   responses: with([200: ("comparison", S.openObject()), 502: ("REDCap could not be read", S.error)])) { _ in
                 .json(200, try require().check())
             },
-            Route("GET", "/v1/sync/reconcile", access: .staff(.admin), summary: "Export our records from REDCap and list differences",
+            Route(.get, "/v1/sync/reconcile", access: .staff(.admin), summary: "Export our records from REDCap and list differences",
                   responses: with([200: ("differences", S.openObject()), 502: ("REDCap could not be read", S.error)])) { _ in
                 .json(200, try require().reconcile())
             },
-            Route("POST", "/v1/sync/export-all", access: .staff(.admin), summary: "Re-queue every baseline and day (idempotent)",
+            Route(.post, "/v1/sync/export-all", access: .staff(.admin), summary: "Re-queue every baseline and day (idempotent)",
                   responses: with([200: ("rows queued", S.openObject())])) { ctx in .json(200, try require().exportAll(actor: ctx.actor)) },
         ]
     }

@@ -7,16 +7,16 @@ extension Routes {
     static func system(health: @escaping @Sendable () -> (Int, JSONValue), metrics: @escaping @Sendable () -> String,
                        openAPI: @escaping @Sendable () -> JSONValue) -> [Route] {
         [
-            Route("GET", "/healthz", access: .anonymous, summary: "Liveness and readiness",
+            Route(.get, "/healthz", access: .anonymous, summary: "Liveness and readiness",
                   responses: [200: ("healthy", S.ref("Health")), 503: ("the database cannot be written", S.ref("Health"))]) { _ in
                 let (status, body) = health()
-                return .json(status, body)
+                return .json(HTTPStatus(rawValue: status), body)
             },
-            Route("GET", "/metrics", access: .anonymous, summary: "Prometheus metrics (text format 0.0.4)",
+            Route(.get, "/metrics", access: .anonymous, summary: "Prometheus metrics (text format 0.0.4)",
                   responses: [200: ("metrics", nil)]) { _ in
                 .raw(HTTPResponse(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", text: metrics()))
             },
-            Route("GET", "/openapi.json", access: .anonymous, summary: "This API's OpenAPI 3.1 description",
+            Route(.get, "/openapi.json", access: .anonymous, summary: "This API's OpenAPI 3.1 description",
                   responses: [200: ("the OpenAPI document", S.openObject())]) { _ in
                 .json(200, openAPI())
             },

@@ -1,77 +1,158 @@
 import HTJSON
+import HyponaTrackCore
 import SQLite
 
-/// Reads and writes `alerts`. Callers own the transaction.
+/// Reads and writes `alerts`, `escalation_steps` and `alert_recipients`. Callers own the transaction.
 enum AlertRepository {
     static let columns = "id, patient_id, date, kind, level, reasons, pod, state, ladder, ladder_started_at"
 
-    static func decode(_ r: Row) throws -> Alerting.Alert {
-        Alerting.Alert(id: try r.int64(0), patientId: try r.int64(1), date: try r.string(2), kind: try r.string(3),
-                       level: try r.string(4), reasons: (try? JSONParser.parse(try r.string(5))) ?? .array([]), pod: try r.int(6),
-                       state: try r.string(7), ladder: try r.int(8), ladderStartedAt: try r.int64(9))
+    static func decode(_ r: Row) throws -> Alert {
+        Alert(id: try r.int64(0), patientId: try r.int64(1), date: try date(r.string(2)), kind: try enumValue(r.string(3)),
+              level: try enumValue(r.string(4)), reasons: StoredReasonsColumn.decode(try r.string(5)), pod: try r.int(6),
+              state: try enumValue(r.string(7)), ladder: try r.int(8), ladderStartedAt: try r.int64(9))
     }
 
-    static func load(_ db: Connection, id: Int64) throws -> Alerting.Alert? {
+    static func load(_ db: Connection, id: Int64) throws -> Alert? {
         try db.queryOne("SELECT \(columns) FROM alerts WHERE id = ?", [id]).map(decode)
     }
 
-    static func live(_ db: Connection, patientId: Int64, date: String, kind: String) throws -> Alerting.Alert? {
+    static func live(_ db: Connection, patientId: Int64, date: LocalDate, kind: AlertKind) throws -> Alert? {
         try db.queryOne("SELECT \(columns) FROM alerts WHERE patient_id = ? AND date = ? AND kind = ? AND state != 'resolved'",
-                        [patientId, date, kind]).map(decode)
+                        [patientId, date.description, kind.rawValue]).map(decode)
     }
 
-    static func lastResolved(_ db: Connection, patientId: Int64, date: String, kind: String) throws -> Alerting.Alert? {
+    static func lastResolved(_ db: Connection, patientId: Int64, date: LocalDate, kind: AlertKind) throws -> Alert? {
         try db.queryOne("""
             SELECT \(columns) FROM alerts WHERE patient_id = ? AND date = ? AND kind = ? AND state = 'resolved' ORDER BY id DESC LIMIT 1
-            """, [patientId, date, kind]).map(decode)
+            """, [patientId, date.description, kind.rawValue]).map(decode)
     }
 
-    static func open(_ db: Connection, patientId: Int64, date: String, kind: String, level: String, reasons: JSONValue, pod: Int,
-                     at ms: Int64) throws -> Int64 {
+    static func open(_ db: Connection, patientId: Int64, date: LocalDate, kind: AlertKind, level: Level, reasons: [StoredReason],
+                     pod: Int, at ms: Int64) throws -> Int64 {
         try db.execute("""
             INSERT INTO alerts (patient_id, date, kind, level, reasons, pod, state, opened_at, ladder_started_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?)
-            """, [patientId, date, kind, level, JSONSerializer.string(reasons), pod, ms, ms, ms])
+            """, [patientId, date.description, kind.rawValue, level.rawValue, StoredReasonsColumn.encode(reasons), pod, ms, ms, ms])
         return db.lastInsertRowID
     }
 
     /// A worsening: higher level or reasons, a new ladder, and open again if it was acknowledged.
-    static func worsen(_ db: Connection, _ a: Alerting.Alert, at ms: Int64) throws {
+    static func worsen(_ db: Connection, _ a: Alert, at ms: Int64) throws {
         try db.execute("""
             UPDATE alerts SET level = ?, reasons = ?, ladder = ?, ladder_started_at = ?, state = 'open',
                 acknowledged_at = NULL, acknowledged_by = NULL, acknowledge_note = NULL, updated_at = ?
             WHERE id = ?
-            """, [a.level, JSONSerializer.string(a.reasons), a.ladder, a.ladderStartedAt, ms, a.id])
+            """, [a.level.rawValue, StoredReasonsColumn.encode(a.reasons), a.ladder, a.ladderStartedAt, ms, a.id])
     }
 
-    static func updateReasons(_ db: Connection, id: Int64, reasons: JSONValue, at ms: Int64) throws {
-        try db.execute("UPDATE alerts SET reasons = ?, updated_at = ? WHERE id = ?", [JSONSerializer.string(reasons), ms, id])
+    static func updateReasons(_ db: Connection, id: Int64, reasons: [StoredReason], at ms: Int64) throws {
+        try db.execute("UPDATE alerts SET reasons = ?, updated_at = ? WHERE id = ?", [StoredReasonsColumn.encode(reasons), ms, id])
     }
 
-    /// The API form of alerts, newest first.
-    static func list(_ db: Connection, openOnly: Bool, limit: Int = 500) throws -> JSONValue {
-        let rows = try db.query("""
-            SELECT a.*, p.study_id, (SELECT COUNT(*) FROM escalation_steps s WHERE s.alert_id = a.id AND s.fired_at IS NOT NULL) AS fired
-            FROM alerts a JOIN patients p ON p.id = a.patient_id
-            \(openOnly ? "WHERE a.state != 'resolved'" : "") ORDER BY a.id DESC LIMIT ?
-            """, [limit])
-        return .array(try rows.map(json))
+    static func acknowledge(_ db: Connection, id: Int64, by actor: String, note: String?, at ms: Int64) throws {
+        try db.execute("""
+            UPDATE alerts SET state = 'acknowledged', acknowledged_at = ?, acknowledged_by = ?, acknowledge_note = ?, updated_at = ?
+            WHERE id = ?
+            """, [ms, actor, note, ms, id])
     }
 
-    static func json(_ r: Row) throws -> JSONValue {
-        func time(_ c: String) throws -> JSONValue { .string(try r.optionalInt64(c).map { iso8601UTC(milliseconds: $0) }) }
-        return ["id": .number(Double(try r.int64("id"))), "studyId": .string(try r.string("study_id")),
-                "date": .string(try r.string("date")), "pod": .int(try r.int("pod")), "kind": .string(try r.string("kind")),
-                "level": .string(try r.string("level")), "state": .string(try r.string("state")),
-                "reasons": (try? JSONParser.parse(try r.string("reasons"))) ?? .array([]),
-                "openedAt": try time("opened_at"), "tiersFired": .int(try r.int("fired")),
-                "acknowledgedAt": try time("acknowledged_at"), "acknowledgedBy": .string(try r.optionalString("acknowledged_by")),
-                "acknowledgeNote": .string(try r.optionalString("acknowledge_note")),
-                "resolvedAt": try time("resolved_at"), "resolvedBy": .string(try r.optionalString("resolved_by")),
-                "resolveNote": .string(try r.optionalString("resolve_note")), "resolveSodium": .double(try r.optionalDouble("resolve_sodium"))]
+    static func resolve(_ db: Connection, id: Int64, by actor: String, note: String, sodium: Double?, at ms: Int64) throws {
+        try db.execute("""
+            UPDATE alerts SET state = 'resolved', resolved_at = ?, resolved_by = ?, resolve_note = ?, resolve_sodium = ?, updated_at = ?
+            WHERE id = ?
+            """, [ms, actor, note, sodium, ms, id])
+    }
+
+    // MARK: escalation steps and recipients
+
+    /// Schedules a tier of a ladder (once: a repeated call changes nothing).
+    static func scheduleStep(_ db: Connection, alertId: Int64, ladder: Int, tier: Int, dueAt: Int64) throws {
+        try db.execute("INSERT OR IGNORE INTO escalation_steps (alert_id, ladder, tier, due_at) VALUES (?, ?, ?, ?)",
+                       [alertId, ladder, tier, dueAt])
+    }
+
+    struct DueStep: Sendable { var alertId: Int64; var ladder: Int; var tier: Int }
+
+    /// Unfired steps of current ladders due by `ms`: tier 0 of any unresolved alert, later tiers
+    /// only while the alert is open (acknowledged stops the climb). Oldest first.
+    static func dueSteps(_ db: Connection, now ms: Int64, alertId: Int64?) throws -> [DueStep] {
+        let filter = alertId == nil ? "" : " AND a.id = ?"
+        var params: [(any SQLiteBindable)?] = [ms]
+        if let alertId { params.append(alertId) }
+        return try db.query("""
+            SELECT s.alert_id, s.ladder, s.tier FROM escalation_steps s JOIN alerts a ON a.id = s.alert_id
+            WHERE s.fired_at IS NULL AND s.due_at <= ? AND s.ladder = a.ladder
+              AND (s.tier = 0 OR a.state = 'open') AND a.state != 'resolved'\(filter)
+            ORDER BY s.due_at, s.tier
+            """, params).map { DueStep(alertId: try $0.int64(0), ladder: try $0.int(1), tier: try $0.int(2)) }
+    }
+
+    static func markFired(_ db: Connection, _ step: DueStep, at ms: Int64) throws {
+        try db.execute("UPDATE escalation_steps SET fired_at = ? WHERE alert_id = ? AND ladder = ? AND tier = ?",
+                       [ms, step.alertId, step.ladder, step.tier])
+    }
+
+    static func addRecipients(_ db: Connection, alertId: Int64, hooks: [String]) throws {
+        for hook in hooks {
+            try db.execute("INSERT OR IGNORE INTO alert_recipients (alert_id, hook) VALUES (?, ?)", [alertId, hook])
+        }
+    }
+
+    /// The hooks that heard of an alert, by name.
+    static func recipients(_ db: Connection, alertId: Int64) throws -> [String] {
+        try db.query("SELECT hook FROM alert_recipients WHERE alert_id = ? ORDER BY hook", [alertId]).map { try $0.string(0) }
+    }
+
+    // MARK: staff views
+
+    private static let viewSelect = """
+        SELECT a.*, p.study_id, (SELECT COUNT(*) FROM escalation_steps s WHERE s.alert_id = a.id AND s.fired_at IS NOT NULL) AS fired
+        FROM alerts a JOIN patients p ON p.id = a.patient_id
+        """
+
+    /// Alerts newest first.
+    static func list(_ db: Connection, openOnly: Bool, limit: Int = 500) throws -> [AlertView] {
+        try db.query("\(viewSelect) \(openOnly ? "WHERE a.state != 'resolved'" : "") ORDER BY a.id DESC LIMIT ?", [limit])
+            .map(view)
+    }
+
+    static func view(_ db: Connection, id: Int64) throws -> AlertView? {
+        try db.queryOne("\(viewSelect) WHERE a.id = ?", [id]).map(view)
+    }
+
+    static func view(_ r: Row) throws -> AlertView {
+        func transition(_ prefix: String, note: String) throws -> AlertView.Transition? {
+            guard let at = try r.optionalInt64("\(prefix)_at") else { return nil }
+            return AlertView.Transition(at: at, by: try r.optionalString("\(prefix)_by") ?? "", note: try r.optionalString(note))
+        }
+        return AlertView(id: try r.int64("id"), studyId: try r.string("study_id"), date: try date(r.string("date")),
+                         pod: try r.int("pod"), kind: try enumValue(r.string("kind")), level: try enumValue(r.string("level")),
+                         state: try enumValue(r.string("state")), reasons: StoredReasonsColumn.decode(try r.string("reasons")),
+                         openedAt: try r.int64("opened_at"), tiersFired: try r.int("fired"),
+                         acknowledged: try transition("acknowledged", note: "acknowledge_note"),
+                         resolved: try transition("resolved", note: "resolve_note"),
+                         resolveSodium: try r.optionalDouble("resolve_sodium"))
     }
 
     static func openCount(_ db: Connection, patientId: Int64) throws -> Int {
         try db.queryOne("SELECT COUNT(*) FROM alerts WHERE patient_id = ? AND state != 'resolved'", [patientId])!.int(0)
     }
+
+    // MARK: column decoding
+
+    private static func date(_ text: String) throws -> LocalDate {
+        guard let d = LocalDate(text) else { throw StoreCorruption("alerts.date holds \(text.prefix(20))") }
+        return d
+    }
+
+    private static func enumValue<T: RawRepresentable>(_ text: String) throws -> T where T.RawValue == String {
+        guard let v = T(rawValue: text) else { throw StoreCorruption("alerts holds an unknown \(T.self) \(text.prefix(20))") }
+        return v
+    }
+}
+
+/// A stored value the schema's CHECKs should have made impossible.
+struct StoreCorruption: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

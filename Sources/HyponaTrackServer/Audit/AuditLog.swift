@@ -15,14 +15,14 @@ public enum AuditLog {
     /// - Parameters:
     ///   - at: ms since the epoch (`epochMilliseconds(clock.now())`).
     ///   - actor: `staff:<name>`, `patient:<studyId>` or `system` (see `Principal.auditActor`).
-    ///   - action: a dotted verb such as `patient.enroll`, `day.submit`, `evaluation.record`,
-    ///     `lab.add`, `staff.add`, `activation.success`, `activation.failure`.
+    ///   - action: what happened (`AuditAction`; stored as its dotted verb, e.g. `patient.enroll`).
     ///   - subject: what it concerns, usually the study ID or staff name; nil if nothing.
     ///   - details: what changed (before/after for corrections); serialized once with
     ///     `JSONSerializer` (member order kept) and stored and hashed as that exact text.
     @discardableResult
-    public static func append(_ db: Connection, at: Int64, actor: String, action: String,
+    public static func append(_ db: Connection, at: Int64, actor: String, action auditAction: AuditAction,
                               subject: String?, details: JSONValue) throws -> AuditEntry {
+        let action = auditAction.rawValue
         let last = try db.queryOne("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1")
         let seq = (try last?.int64("seq") ?? 0) + 1
         let prevHash = try last?.string("hash") ?? AuditChain.genesisHash

@@ -15,6 +15,8 @@ public final class Daemon: Sendable {
     public let rules: ActiveRules
     public let service: StudyService
     public let server: HTTPServer
+    /// The API's request handler (the server's; in-process tests call it directly).
+    public let api: APIHandler
     public let logger: Logger
     let metrics: Metrics
     let sync: SyncService?
@@ -69,7 +71,7 @@ public final class Daemon: Sendable {
         }
         let routeBox = RoutesBox()
         let routes = Routes.patient(service, activation) + Routes.staff(service, activation) + Routes.sync(sync)
-            + Routes.alerts(service, hooksStatus: { try database.read { db in try HookDelivery.status(db, hooks: hooks) } })
+            + Routes.alerts(service.alertService, hooksStatus: { try database.read { db in try HookDelivery.status(db, hooks: hooks) } })
             + Routes.system(health: health, metrics: {
                 metrics.render(gauges: [("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",
                                          Double(database.writer.statistics.pendingJobs))] + (syncEnabled ? syncMetrics.gauges : []),
@@ -78,6 +80,7 @@ public final class Daemon: Sendable {
         routeBox.document = OpenAPIDocument.build(routes: routes)
         let handler = APIHandler(routes: routes, database: database, clock: clock, metrics: metrics, logger: logger,
                                  trustedProxies: configuration.trustedProxies)
+        api = handler
         var http = HTTPServerConfiguration()
         http.host = configuration.listenHost
         http.port = UInt16(configuration.listenPort)
@@ -88,7 +91,7 @@ public final class Daemon: Sendable {
         do {
             server = try HTTPServer(configuration: http, diagnostics: { message in
                 logger.warning("http server", ["detail": message])
-            }, handler: { request in handler.handle(request) })
+            }, handler: { request, responder in handler.handle(request, responder) })
         } catch {
             database.close()
             throw DaemonError("cannot listen on \(configuration.listenHost):\(configuration.listenPort): \(error)")
@@ -184,7 +187,7 @@ public final class Daemon: Sendable {
         let created: Bool = try database.write { db in
             guard let token = try StaffDirectory.bootstrapAdmin(db, now: now) else { return false }
             try SecretFile.write(token + "\n", to: file.path)
-            try AuditLog.append(db, at: epochMilliseconds(now), actor: "system", action: "staff.bootstrap",
+            try AuditLog.append(db, at: epochMilliseconds(now), actor: "system", action: .staffBootstrap,
                                 subject: "staff:\(StaffDirectory.bootstrapAdminName)", details: ["role": "admin"])
             return true
         }

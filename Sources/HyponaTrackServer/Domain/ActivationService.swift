@@ -38,12 +38,12 @@ public final class ActivationService: Sendable {
             let result = try Activation.activate(db, studyIdKey: PatientRecord.key(studyId), code: code, now: now, policy: policy)
             switch result {
             case .activated(let patientId, let sid, _):
-                try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: "activation.success", subject: sid, details: [:])
+                try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: .activationSuccess, subject: sid, details: [:])
                 let patient = try PatientRepository.load(db, id: patientId)
                 if let patient { try outbox?.enqueueBaseline(db, patient, snapshot: rules.snapshot, at: ms) }
                 return (result, patient)
             case .wrongCode, .locked, .expired:
-                try AuditLog.append(db, at: ms, actor: "anonymous", action: "activation.failure", subject: studyId.prefix(64).description,
+                try AuditLog.append(db, at: ms, actor: "anonymous", action: .activationFailure, subject: studyId.prefix(64).description,
                                     details: ["outcome": .string(Self.outcomeName(result)), "ip": .string(clientIP)])
                 return (result, nil)
             }
@@ -90,7 +90,7 @@ public final class ActivationService: Sendable {
                 throw DomainError.conflict("a staff member named \(name) exists", field: "name")
             }
             let (member, token) = try StaffDirectory.createStaff(db, name: name, role: Role(rawValue: roleName)!, by: actor, now: now)
-            try AuditLog.append(db, at: epochMilliseconds(now), actor: actor, action: "staff.add", subject: "staff:\(member.name)",
+            try AuditLog.append(db, at: epochMilliseconds(now), actor: actor, action: .staffAdd, subject: "staff:\(member.name)",
                                 details: ["role": .string(member.role.rawValue)])
             return ["name": .string(member.name), "role": .string(member.role.rawValue), "token": .string(token)]
         }
@@ -117,7 +117,7 @@ public final class ActivationService: Sendable {
             do { member = try StaffDirectory.revokeStaff(db, name: name, by: actor, now: now) } catch let e as StaffError {
                 throw DomainError.conflict(e.description)   // e.g. the last active admin
             }
-            try AuditLog.append(db, at: epochMilliseconds(now), actor: actor, action: "staff.revoke", subject: "staff:\(member.name)",
+            try AuditLog.append(db, at: epochMilliseconds(now), actor: actor, action: .staffRevoke, subject: "staff:\(member.name)",
                                 details: ["role": .string(member.role.rawValue)])
             return ["name": .string(member.name), "role": .string(member.role.rawValue), "active": false]
         }

@@ -23,7 +23,7 @@ extension StudyService {
         let audit = try AuditLog.verify(check)
         guard integrity == "ok" else { throw DomainError.integrity("the backup failed its integrity check") }
         try write { db in
-            try AuditLog.append(db, at: ms, actor: actor, action: "backup.create", subject: nil,
+            try AuditLog.append(db, at: ms, actor: actor, action: .backupCreate, subject: nil,
                                 details: ["path": .string(file.path), "bytes": .int(size)])
         }
         return ["path": .string(file.path), "bytes": .int(size), "createdAt": .string(iso8601UTC(milliseconds: ms)),

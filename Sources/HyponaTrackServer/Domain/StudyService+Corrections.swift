@@ -31,7 +31,7 @@ extension StudyService {
             let date = zone.localDate(atEpochSeconds: time.epochSeconds)
             guard date >= patient.profile.surgeryDate else { throw DomainError.invalid("time", "the lab time is before the surgery date") }
             let labId = try DayRepository.addLab(db, patientId: patient.id, date: date, time: time, sodium: sodium, by: actor, at: ms)
-            try AuditLog.append(db, at: ms, actor: actor, action: "lab.add", subject: patient.studyId,
+            try AuditLog.append(db, at: ms, actor: actor, action: .labAdd, subject: patient.studyId,
                                 details: ["labId": .number(Double(labId)), "date": .string(date.description),
                                           "time": .string(time.description), "sodium": .number(sodium)])
             let dates = try datesAffected(by: date, db, patientId: patient.id)
@@ -52,7 +52,7 @@ extension StudyService {
             let patient = try patient(db, studyId: studyId)
             guard let deleted = try DayRepository.deleteLab(db, patientId: patient.id, labId: labId, by: actor, reason: reason, at: ms)
             else { throw DomainError.notFound("no lab value \(labId) for \(patient.studyId)") }
-            try AuditLog.append(db, at: ms, actor: actor, action: "lab.delete", subject: patient.studyId,
+            try AuditLog.append(db, at: ms, actor: actor, action: .labDelete, subject: patient.studyId,
                                 details: ["labId": .number(Double(labId)), "date": .string(deleted.date.description),
                                           "before": ["sodium": .number(deleted.sodium)], "reason": .string(reason)])
             let dates = try datesAffected(by: deleted.date, db, patientId: patient.id)
@@ -84,7 +84,7 @@ extension StudyService {
             if case .object(let o) = old, case .array(let items)? = o[list] {
                 removed = items.first { if case .object(let i) = $0 { return i["id"] == .string(itemId) } else { return false } } ?? .null
             }
-            try AuditLog.append(db, at: ms, actor: actor, action: "item.delete", subject: patient.studyId,
+            try AuditLog.append(db, at: ms, actor: actor, action: .itemDelete, subject: patient.studyId,
                                 details: ["date": .string(date.description), "list": .string(list), "id": .string(itemId),
                                           "before": removed, "reason": .string(reason)])
             let dates = try datesAffected(by: date, db, patientId: patient.id)

@@ -33,7 +33,7 @@ extension StudyService {
             days.removeAll { $0.date == date }
             days.append(after)
             let actor = "patient:\(patient.studyId)"
-            try AuditLog.append(db, at: ms, actor: actor, action: "day.submit", subject: patient.studyId,
+            try AuditLog.append(db, at: ms, actor: actor, action: .daySubmit, subject: patient.studyId,
                                 details: DayAudit.changes(date: date, before: before, after: after, patch: patch))
             let later = days.map(\.date).filter { $0 > date }
             let evaluation = try evaluate(db, patient, dates: [date], cause: "submission", actor: actor, snapshot: snapshot, at: ms,
@@ -81,7 +81,7 @@ extension StudyService {
     }
 
     static func evaluationJSON(_ e: StoredEvaluation) -> JSONValue {
-        ["level": .string(e.level.rawValue), "reasons": e.reasons, "pod": .int(e.pod), "riskScore": .int(e.riskScore),
+        ["level": .string(e.level.rawValue), "reasons": ReasonDisplay.json(e.reasons), "pod": .int(e.pod), "riskScore": .int(e.riskScore),
          "riskClass": .string(e.riskClass), "factor": .number(e.factor), "rulesVersion": .string(e.rulesVersion),
          "cause": .string(e.cause), "evaluatedAt": .string(iso8601UTC(milliseconds: e.evaluatedAt))]
     }

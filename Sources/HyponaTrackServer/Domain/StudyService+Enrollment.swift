@@ -27,7 +27,7 @@ extension StudyService {
             let id = try PatientRepository.insert(db, profile: profile, by: actor, at: ms)
             let issued = try Activation.issueCode(db, patientId: id, now: now, ttl: configuration.activation.codeTTLSeconds)
             let risk = snapshot.engine.risk.assess(profile)
-            try AuditLog.append(db, at: ms, actor: actor, action: "patient.enroll", subject: profile.studyId,
+            try AuditLog.append(db, at: ms, actor: actor, action: .patientEnroll, subject: profile.studyId,
                                 details: ["profile": ModelJSON.profile(profile), "riskScore": .int(risk.riskScore),
                                           "riskClass": .string(risk.riskClass.rawValue), "katBPending": .bool(risk.katBPending),
                                           "rulesVersion": .string(snapshot.rules.version)])
@@ -57,7 +57,7 @@ extension StudyService {
             let patient = try patient(db, studyId: studyId)
             guard !patient.isWithdrawn else { throw DomainError.conflict("the patient has withdrawn") }
             let issued = try Activation.reissue(db, patientId: patient.id, now: now, ttl: configuration.activation.codeTTLSeconds)
-            try AuditLog.append(db, at: ms, actor: actor, action: "activation.reissue", subject: patient.studyId,
+            try AuditLog.append(db, at: ms, actor: actor, action: .activationReissue, subject: patient.studyId,
                                 details: ["expiresAt": .string(iso8601UTC(milliseconds: issued.expiresAt))])
             return issued
         }

@@ -31,7 +31,7 @@ extension StudyService {
             }
             let afterJSON = ModelJSON.profile(profile)
             try PatientRepository.updateProfile(db, id: patient.id, profile: profile, at: ms)
-            try AuditLog.append(db, at: ms, actor: actor, action: "patient.update", subject: patient.studyId,
+            try AuditLog.append(db, at: ms, actor: actor, action: .patientUpdate, subject: patient.studyId,
                                 details: ["changes": ProfileMerge.diff(beforeJSON, afterJSON)])
             var updated = patient
             updated.profile = profile
@@ -64,7 +64,7 @@ extension StudyService {
                 return d
             } ?? today
             try PatientRepository.withdraw(db, id: patient.id, date: date, reason: reason, at: ms)
-            try AuditLog.append(db, at: ms, actor: actor, action: "patient.withdraw", subject: patient.studyId,
+            try AuditLog.append(db, at: ms, actor: actor, action: .patientWithdraw, subject: patient.studyId,
                                 details: ["date": .string(date.description), "reason": .string(reason)])
             let withdrawn = try PatientRepository.load(db, id: patient.id)!
             try outbox?.enqueueBaseline(db, withdrawn, snapshot: snapshot, at: ms)

@@ -18,13 +18,17 @@ public final class StudyService: Sendable {
     let outbox: SyncOutbox?
     /// Opens and worsens alerts from evaluations, queues their hook events.
     let alerting: Alerting?
-    /// Wakes the hook workers after a commit that may have queued events.
-    let hooksWake: @Sendable () -> Void
+    /// Every write goes through here (wakes the sync and the hook workers after COMMIT).
+    let transactions: Transactions
+    /// Alerts: list, acknowledge, resolve.
+    public let alertService: AlertService
 
     init(database: Database, rules: ActiveRules, clock: any ServerClock, configuration: ServerConfiguration,
          metrics: Metrics, outbox: SyncOutbox? = nil, alerting: Alerting? = nil, hooksWake: @escaping @Sendable () -> Void = {}) {
         self.alerting = alerting
-        self.hooksWake = hooksWake
+        let transactions = Transactions(database: database, wakeSync: { outbox?.wake() }, wakeHooks: hooksWake)
+        self.transactions = transactions
+        alertService = AlertService(transactions: transactions, alerting: alerting, clock: clock)
         self.database = database
         self.rules = rules
         self.clock = clock
@@ -33,13 +37,8 @@ public final class StudyService: Sendable {
         self.outbox = outbox
     }
 
-    /// A write transaction; afterwards the sync actor is woken for the rows it may have queued.
-    func write<T>(_ job: (Connection) throws -> T) throws -> T {
-        let result = try database.write(job)
-        outbox?.wake()
-        hooksWake()
-        return result
-    }
+    /// A write transaction; afterwards the sync and hook workers are woken for the rows it may have queued.
+    func write<T>(_ job: (Connection) throws -> T) throws -> T { try transactions.write(job) }
 
     // MARK: shared helpers
 
@@ -79,12 +78,12 @@ public final class StudyService: Sendable {
             let e = snapshot.engine.evaluate(profile: patient.profile, days: days, date: date, assessment: assessment)
             results[date] = e
             if onlyIfChanged, let stored = try EvaluationRepository.latest(db, patientId: patient.id, date: date),
-               stored.level == e.level, stored.reasons == EvaluationJSON.reasons(e), stored.rulesVersion == e.rulesVersion,
+               stored.level == e.level, stored.reasons == e.reasons.map(StoredReason.init), stored.rulesVersion == e.rulesVersion,
                stored.riskScore == e.risk.riskScore {
                 continue
             }
             let id = try EvaluationRepository.insert(db, patientId: patient.id, e, cause: cause, at: ms)
-            try AuditLog.append(db, at: ms, actor: actor, action: "evaluation.record", subject: patient.studyId,
+            try AuditLog.append(db, at: ms, actor: actor, action: .evaluationRecord, subject: patient.studyId,
                                 details: ["evaluationId": .number(Double(id)), "date": .string(date.description),
                                           "pod": .int(e.pod), "level": .string(e.level.rawValue),
                                           "reasons": .array(e.reasonCodes.map { JSONValue.string($0) }),

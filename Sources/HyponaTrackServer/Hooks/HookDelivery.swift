@@ -108,7 +108,7 @@ final class HookDelivery: Sendable {
                 try db.execute("INSERT INTO hook_state (hook, disabled_at, disabled_reason) VALUES (?, ?, ?) ON CONFLICT (hook) DO UPDATE SET disabled_at = excluded.disabled_at, disabled_reason = excluded.disabled_reason",
                                [name, after, "410 Gone: \(reason)"])
                 try markDead(db, due.id, "410 Gone: the endpoint asked not to be called again", after)
-                try AuditLog.append(db, at: after, actor: "system", action: "hook.disabled", subject: "hook:\(name)", details: ["reason": .string(reason)])
+                try AuditLog.append(db, at: after, actor: "system", action: .hookDisabled, subject: "hook:\(name)", details: ["reason": .string(reason)])
             case .failed(let reason):
                 try markDead(db, due.id, reason, after)
             }

@@ -118,9 +118,8 @@ final class Scheduler: Sendable {
 
     private func raise(_ db: Connection, _ patient: PatientRecord, _ f: MissingDataDetector.Finding,
                        snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
-        let reasons: JSONValue = [["code": .string(f.kind.rawValue), "level": .string(f.level.rawValue), "value": nil, "threshold": nil]]
-        try alerting.raise(db, patient, date: f.date.description, kind: f.kind.rawValue, level: f.level.rawValue, reasons: reasons,
-                           pod: f.pod, riskClass: snapshot.engine.risk.assess(patient.profile).riskClass.rawValue, at: ms)
+        let reasons = [StoredReason(code: f.kind.rawValue, level: f.level, value: nil, threshold: nil)]
+        try alerting.raise(db, patient, date: f.date, kind: AlertKind(f.kind), level: f.level, reasons: reasons, pod: f.pod, at: ms)
     }
 
     /// `reminder.due` for each of today's planned reminders whose time has come: once, listing

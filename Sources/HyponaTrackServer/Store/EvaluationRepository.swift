@@ -9,8 +9,7 @@ public struct StoredEvaluation: Sendable {
     public var date: LocalDate
     public var pod: Int
     public var level: Level
-    /// The reasons' JSON array as stored.
-    public var reasons: JSONValue
+    public var reasons: [StoredReason]
     public var riskScore: Int
     public var riskClass: String
     public var factor: Double
@@ -18,10 +17,7 @@ public struct StoredEvaluation: Sendable {
     public var cause: String
     public var evaluatedAt: Int64
 
-    public var reasonCodes: [String] {
-        guard case .array(let items) = reasons else { return [] }
-        return items.compactMap { if case .object(let o) = $0, case .string(let c)? = o["code"] { return c } else { return nil } }
-    }
+    public var reasonCodes: [String] { reasons.map(\.code) }
 }
 
 /// Reads and writes `evaluations` (a history: every evaluation is kept). Callers own the transaction.
@@ -32,7 +28,7 @@ enum EvaluationRepository {
             INSERT INTO evaluations (patient_id, date, pod, level, reasons, risk_score, risk_class, factor, rules_version,
                                      cause, evaluated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [patientId, e.date.description, e.pod, e.level.rawValue, JSONSerializer.string(EvaluationJSON.reasons(e)),
+            """, [patientId, e.date.description, e.pod, e.level.rawValue, StoredReasonsColumn.encode(e.reasons.map(StoredReason.init)),
                   e.risk.riskScore, e.risk.riskClass.rawValue, e.factor, e.rulesVersion, cause, ms])
         return db.lastInsertRowID
     }
@@ -71,7 +67,7 @@ enum EvaluationRepository {
     static func decode(_ row: Row) throws -> StoredEvaluation {
         StoredEvaluation(id: try row.int64("id"), date: LocalDate(try row.string("date")) ?? LocalDate(daysSinceEpoch: 0),
                          pod: try row.int("pod"), level: Level(rawValue: try row.string("level")) ?? .green,
-                         reasons: (try? JSONParser.parse(try row.string("reasons"))) ?? .array([]),
+                         reasons: StoredReasonsColumn.decode(try row.string("reasons")),
                          riskScore: try row.int("risk_score"), riskClass: try row.string("risk_class"),
                          factor: try row.double("factor"), rulesVersion: try row.string("rules_version"),
                          cause: try row.string("cause"), evaluatedAt: try row.int64("evaluated_at"))

@@ -54,7 +54,7 @@ final class SyncService: Sendable {
         let ms = epochMilliseconds(clock.now())
         let n = try database.write { db -> Int in
             let n = try OutboxRepository.retry(db, dead: dead)
-            try AuditLog.append(db, at: ms, actor: actor, action: "sync.retry", subject: nil, details: ["dead": .bool(dead), "rows": .int(n)])
+            try AuditLog.append(db, at: ms, actor: actor, action: .syncRetry, subject: nil, details: ["dead": .bool(dead), "rows": .int(n)])
             return n
         }
         worker.wake()
@@ -65,7 +65,7 @@ final class SyncService: Sendable {
         let ms = epochMilliseconds(clock.now())
         try database.write { db in
             try OutboxRepository.resume(db)
-            try AuditLog.append(db, at: ms, actor: actor, action: "sync.resume", subject: nil, details: [:])
+            try AuditLog.append(db, at: ms, actor: actor, action: .syncResume, subject: nil, details: [:])
         }
         worker.wake()
         return try status()
@@ -76,7 +76,7 @@ final class SyncService: Sendable {
         let ms = epochMilliseconds(clock.now())
         let n = try database.write { db -> Int in
             let n = try outbox.enqueueEverything(db, snapshot: snapshot, at: ms)
-            try AuditLog.append(db, at: ms, actor: actor, action: "sync.export_all", subject: nil, details: ["rows": .int(n)])
+            try AuditLog.append(db, at: ms, actor: actor, action: .syncExportAll, subject: nil, details: ["rows": .int(n)])
             return n
         }
         worker.wake()

@@ -1,0 +1,67 @@
+import HyponaTrackCore
+
+/// What raised an alert: a yellow or red evaluation, or silence (clinical-rules §8).
+public enum AlertKind: String, Sendable, CaseIterable {
+    case evaluation
+    case missingCheckin = "missing_checkin"
+    case noData2d = "no_data_2d"
+
+    init(_ kind: MissingDataDetector.Kind) {
+        switch kind {
+        case .missingCheckin: self = .missingCheckin
+        case .noData2d: self = .noData2d
+        }
+    }
+}
+
+/// Where an alert stands: open (escalating) → acknowledged (the climb stops) → resolved.
+public enum AlertState: String, Sendable, CaseIterable {
+    case open, acknowledged, resolved
+}
+
+/// An alert as the lifecycle needs it.
+struct Alert: Sendable {
+    var id: Int64
+    var patientId: Int64
+    var date: LocalDate
+    var kind: AlertKind
+    var level: Level
+    /// The highest reasons reached, by code.
+    var reasons: [StoredReason]
+    var pod: Int
+    var state: AlertState
+    /// Bumped by each worsening; the tiers of older ladders are void.
+    var ladder: Int
+    var ladderStartedAt: Int64
+
+    var redCodes: Set<String> { StoredReason.codes(reasons, at: .red) }
+
+    /// A level rise or a red code this alert did not have yet.
+    func isWorsened(by level: Level, _ reasons: [StoredReason]) -> Bool {
+        level > self.level || !StoredReason.codes(reasons, at: .red).subtracting(redCodes).isEmpty
+    }
+}
+
+/// An alert as staff see it: with the patient's study ID, the staff transitions and how many
+/// escalation tiers have fired.
+public struct AlertView: Sendable {
+    public struct Transition: Sendable {
+        public var at: Int64
+        public var by: String
+        public var note: String?
+    }
+
+    public var id: Int64
+    public var studyId: String
+    public var date: LocalDate
+    public var pod: Int
+    public var kind: AlertKind
+    public var level: Level
+    public var state: AlertState
+    public var reasons: [StoredReason]
+    public var openedAt: Int64
+    public var tiersFired: Int
+    public var acknowledged: Transition?
+    public var resolved: Transition?
+    public var resolveSodium: Double?
+}

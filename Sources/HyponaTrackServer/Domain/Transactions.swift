@@ -1,0 +1,18 @@
+import SQLite
+
+/// The one way services write: a group-commit transaction, answered only after COMMIT, after
+/// which the REDCap sync and the hook workers are woken for the rows it may have queued.
+struct Transactions: Sendable {
+    let database: Database
+    let wakeSync: @Sendable () -> Void
+    let wakeHooks: @Sendable () -> Void
+
+    func write<T>(_ job: (Connection) throws -> T) throws -> T {
+        let result = try database.write(job)
+        wakeSync()
+        wakeHooks()
+        return result
+    }
+
+    func read<T>(_ job: (Connection) throws -> T) throws -> T { try database.read(job) }
+}

@@ -1,0 +1,58 @@
+import HTJSON
+import HyponaTrackCore
+
+/// One reason as stored with an evaluation or an alert: the rule's code, the level it reached,
+/// the measured value and the threshold it was compared with, unrounded (rounded only when shown).
+/// Missing-data alerts carry their kind as the code and no value.
+public struct StoredReason: Sendable, Equatable {
+    public var code: String
+    public var level: Level
+    public var value: Double?
+    public var threshold: Double?
+
+    public init(code: String, level: Level, value: Double?, threshold: Double?) {
+        self.code = code
+        self.level = level
+        self.value = value
+        self.threshold = threshold
+    }
+
+    public init(_ r: Reason) { self.init(code: r.code.rawValue, level: r.level, value: r.value, threshold: r.threshold) }
+
+    /// Union by code, each code kept at its highest level (first seen wins a tie), in first-seen order.
+    static func merge(_ a: [StoredReason], _ b: [StoredReason]) -> [StoredReason] {
+        var merged: [StoredReason] = []
+        for reason in a + b {
+            if let i = merged.firstIndex(where: { $0.code == reason.code }) {
+                if reason.level > merged[i].level { merged[i] = reason }
+            } else {
+                merged.append(reason)
+            }
+        }
+        return merged
+    }
+
+    static func codes(_ reasons: [StoredReason], at level: Level) -> Set<String> {
+        Set(reasons.filter { $0.level == level }.map(\.code))
+    }
+}
+
+/// The `reasons` column: a JSON array of `{code, level, value, threshold}` at full precision.
+/// Rows written before reasons were stored unrounded hold 6-decimal values; both read the same way.
+enum StoredReasonsColumn {
+    static func encode(_ reasons: [StoredReason]) -> String {
+        JSONSerializer.string(.array(reasons.map { r in
+            ["code": .string(r.code), "level": .string(r.level.rawValue), "value": .double(r.value), "threshold": .double(r.threshold)]
+        }))
+    }
+
+    static func decode(_ text: String) -> [StoredReason] {
+        guard case .array(let items)? = try? JSONParser.parse(text) else { return [] }
+        return items.compactMap { item in
+            guard case .object(let o) = item, case .string(let code)? = o["code"],
+                  case .string(let l)? = o["level"], let level = Level(rawValue: l) else { return nil }
+            func number(_ key: String) -> Double? { if case .number(let d)? = o[key] { return d } else { return nil } }
+            return StoredReason(code: code, level: level, value: number("value"), threshold: number("threshold"))
+        }
+    }
+}

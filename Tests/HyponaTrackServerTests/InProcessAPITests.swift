@@ -1,0 +1,143 @@
+import Foundation
+import HTJSON
+import HTTPServer
+import Synchronization
+import Testing
+@testable import HyponaTrackServer
+
+/// The API handler driven in-process: request in, response out, no socket. These add to the
+/// real-HTTP integration tests (which run the built binaries), never replace them.
+@Suite struct InProcessAPITests {
+    final class Harness {
+        let directory: URL
+        let daemon: Daemon
+        let client: InProcessHTTPClient
+        let adminToken: String
+
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("ht-inproc-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("config")
+            var configuration = ServerConfiguration(baseDirectory: rules, dataDirectory: directory.appendingPathComponent("data"))
+            configuration.listenPort = 0
+            daemon = try Daemon(configuration: configuration, logger: Logger(minimum: .error, capture: { _ in }))
+            let api = daemon.api
+            client = InProcessHTTPClient { request, responder in api.handle(request, responder) }
+            adminToken = try String(contentsOf: directory.appendingPathComponent("data/admin.token"), encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        deinit {
+            daemon.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        func send(_ method: HTTPMethod, _ target: String, body: JSONValue? = nil) -> (status: Int, json: JSONValue) {
+            var headers: HTTPHeaders = ["Authorization": "Bearer \(adminToken)"]
+            if body != nil { headers.add(name: "Content-Type", value: "application/json") }
+            let response = client.send(method, target, headers: headers, body: body.map { JSONSerializer.string($0) })
+            return (response.status.rawValue, (try? JSONParser.parse(response.body)) ?? .null)
+        }
+    }
+
+    static func errorField(_ json: JSONValue) -> JSONValue? {
+        guard case .object(let o) = json, case .object(let e)? = o["error"] else { return nil }
+        return e["field"]
+    }
+
+    static func errorCode(_ json: JSONValue) -> JSONValue? {
+        guard case .object(let o) = json, case .object(let e)? = o["error"] else { return nil }
+        return e["code"]
+    }
+
+    @Test func anEnrolledPatientIsListedWithItsRiskClass() throws {
+        let h = try Harness()
+        let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "Europe/Berlin")!,
+                                                formatOptions: [.withFullDate])
+        let enrolled = h.send(.post, "/v1/patients", body: [
+            "studyId": "HT-IP-1", "surgeryDate": .string(today), "timeZone": "Europe/Berlin", "age": 50, "sex": "male",
+            "bmi": 27.0, "baselineWeightKg": 80.0, "fluidLimitMl": 1500.0, "baselineReactionTimeMs": 600.0,
+        ])
+        #expect(enrolled.status == 201, "\(enrolled.json)")
+        let list = h.send(.get, "/v1/patients")
+        #expect(list.status == 200)
+        guard case .array(let patients) = list.json, case .object(let first)? = patients.first else {
+            Issue.record("expected a list of patients, got \(list.json)")
+            return
+        }
+        #expect(first["studyId"] == "HT-IP-1")
+        guard case .object(let e) = enrolled.json else { return }
+        #expect(first["riskClass"] == e["riskClass"])
+    }
+
+    @Test func aResolutionWithoutANoteNamesTheFieldAndChangesNothing() throws {
+        let h = try Harness()
+        let before = h.send(.get, "/v1/audit/verify")
+        let refused = h.send(.post, "/v1/alerts/1/resolution", body: ["sodium": 131])
+        #expect(refused.status == 400)
+        #expect(Self.errorField(refused.json) == "note")
+        let tooLong = h.send(.post, "/v1/alerts/1/acknowledgement", body: ["note": .string(String(repeating: "x", count: 1001))])
+        #expect(tooLong.status == 400)
+        #expect(Self.errorField(tooLong.json) == "note")
+        let after = h.send(.get, "/v1/audit/verify")
+        guard case .object(let b) = before.json, case .object(let a) = after.json else {
+            Issue.record("audit verify did not answer with an object")
+            return
+        }
+        #expect(b["rowsChecked"] == a["rowsChecked"])
+    }
+
+    @Test func anUnknownAlertIsNotFound() throws {
+        let h = try Harness()
+        let r = h.send(.post, "/v1/alerts/99/acknowledgement", body: ["note": "called"])
+        #expect(r.status == 404)
+        #expect(Self.errorCode(r.json) == "not_found")
+    }
+
+    @Test func aWrongMethodIsRefusedWithTheAllowedOnes() throws {
+        let h = try Harness()
+        let headers: HTTPHeaders = ["Authorization": "Bearer \(h.adminToken)"]
+        let r = h.client.send(.delete, "/v1/alerts", headers: headers)
+        #expect(r.status == .methodNotAllowed)
+        #expect(r.headers["Allow"] == "GET")
+    }
+
+    @Test func aQueryValueOutsideItsChoicesNamesTheParameter() throws {
+        let h = try Harness()
+        let r = h.send(.get, "/v1/alerts?open=maybe")
+        #expect(r.status == 400)
+        #expect(Self.errorField(r.json) == "open")
+    }
+}
+
+@Suite struct HTTPResponderTests {
+    @Test func anAnswerFromAnotherThreadReachesTheWaiter() {
+        let responder = HTTPResponder()
+        Thread.detachNewThread {
+            usleep(20_000)
+            responder.respond(.jsonError(.conflict, code: "conflict", message: "late"))
+        }
+        #expect(responder.waitForAnswer().status == .conflict)
+    }
+
+    @Test func onlyTheFirstAnswerCountsAndTheSecondIsReported() {
+        let second = Mutex<HTTPStatus?>(nil)
+        let responder = HTTPResponder(onSecondAnswer: { r in second.withLock { $0 = r.status } })
+        responder.respond(.jsonError(.notFound, code: "not_found", message: "first"))
+        responder.respond(.jsonError(.conflict, code: "conflict", message: "second"))
+        #expect(responder.waitForAnswer().status == .notFound)
+        #expect(second.withLock { $0 } == .conflict)
+    }
+
+    @Test func callbacksRegisteredBeforeTheAnswerAllRunOnce() {
+        let responder = HTTPResponder()
+        let calls = Mutex(0)
+        responder.whenAnswered { _ in calls.withLock { $0 += 1 } }
+        responder.whenAnswered { _ in calls.withLock { $0 += 1 } }
+        #expect(!responder.hasResponded)
+        responder.respond(.jsonError(.ok, code: "ok", message: "done"))
+        responder.respond(.jsonError(.ok, code: "ok", message: "again"))
+        #expect(calls.withLock { $0 } == 2)
+    }
+}
