@@ -201,7 +201,8 @@ final class Simulation {
 
     /// Enrolls now; returns the activation code.
     func enroll(_ studyId: String, surgery: String, _ extra: [(String, JSONValue)] = []) throws -> String {
-        try service.enroll(body: Self.profile(studyId, surgery: surgery, extra), actor: "staff:nurse").activationCode
+        let profile = try ProfileDecoder.decode(Self.profile(studyId, surgery: surgery, extra), path: "", rules: rules.snapshot.rules)
+        return try service.enrollment.enroll(Enroll(profile: profile, actor: "staff:nurse")).activationCode
     }
 
     /// Activates now with `code`; returns the patient id.
@@ -212,7 +213,9 @@ final class Simulation {
 
     @discardableResult
     func submit(_ patientId: Int64, _ date: String, _ body: JSONValue) throws -> JSONValue {
-        try service.submitDay(patientId: patientId, date: date, body: body, language: nil)
+        let day = LocalDate(date)!
+        let result = try service.days.submit(SubmitDay(patientId: patientId, date: day, patch: try DayPatchDecoder.decode(body, date: day)))
+        return DayJSON.result(result, language: nil)
     }
 
     @discardableResult
@@ -222,11 +225,11 @@ final class Simulation {
 
     @discardableResult
     func lab(_ studyId: String, _ sodium: Double) throws -> JSONValue {
-        try service.addLab(studyId: studyId, body: ["sodium": .number(sodium)], actor: "staff:nurse")
+        PatientJSON.lab(try service.corrections.addLab(AddLab(studyId: studyId, sodium: sodium, time: nil, actor: "staff:nurse")))
     }
 
     func withdraw(_ studyId: String) throws {
-        _ = try service.withdraw(studyId: studyId, body: ["reason": "no longer wishes to take part"], actor: "staff:nurse")
+        _ = try service.enrollment.withdraw(Withdraw(studyId: studyId, reason: "no longer wishes to take part", date: nil, actor: "staff:nurse"))
     }
 
     func acknowledge(_ alertId: Int64) throws {
@@ -749,7 +752,7 @@ struct ExpectedReminder: Hashable, Comparable, CustomStringConvertible {
         }
         // POD 12, 20:55: every task of the past 7 days done, the morning check done → minimal.
         try sim.run(to: Berlin.at(d(12), "20:55"))
-        guard case .object(let today) = try sim.service.today(patientId: patient, language: nil),
+        guard case .object(let today) = DayJSON.today(try sim.service.days.today(patientId: patient), language: nil),
               case .object(let reminders)? = today["reminders"], case .array(let plan)? = reminders["plan"] else {
             throw CocoaError(.fileReadCorruptFile)
         }

@@ -1,0 +1,168 @@
+import HTJSON
+import HyponaTrackCore
+import HyponaTrackKit
+import SQLite
+
+/// `PUT /v1/me/days/{date}`: the patient's measurements for one day, decoded.
+public struct SubmitDay: Sendable {
+    public var patientId: Int64
+    public var date: LocalDate
+    public var patch: DayPatch
+}
+
+/// The day's traffic light after a submission.
+public struct DayResult: Sendable {
+    public var date: LocalDate
+    public var evaluation: Evaluation
+    public var rulesSnapshot: ActiveRules.Snapshot
+    public var morningCheckComplete: Bool
+    public var eveningCheckComplete: Bool
+}
+
+/// `GET /v1/me/days`: a range of dates; nil ends default to surgery date and monitoring end.
+public struct DaysQuery: Sendable {
+    public var patientId: Int64
+    public var from: LocalDate?
+    public var to: LocalDate?
+}
+
+/// `GET /v1/me/today`: today's tasks and reminder plan from the core planner.
+public struct TodayView: Sendable {
+    public var date: LocalDate
+    public var pod: Int
+    public var monitoringActive: Bool
+    public var monitoringEnds: LocalDate
+    public var latest: StoredEvaluation?
+    public var tasks: [TaskStatus]
+    public var adherence: Double
+    public var plan: ReminderPlan
+    public var rulesSnapshot: ActiveRules.Snapshot
+}
+
+/// What the patient app does: submit a day, read days back, see today.
+public final class DayService: Sendable {
+    let context: StudyContext
+
+    init(context: StudyContext) { self.context = context }
+
+    /// Merge, store, evaluate D (and D+1, D+2 when they hold data), all in one transaction;
+    /// the caller answers after it returns, i.e. after COMMIT.
+    public func submit(_ command: SubmitDay) throws -> DayResult {
+        let date = command.date, patch = command.patch
+        let snapshot = context.rules.snapshot
+        let (now, ms) = context.nowMilliseconds()
+        return try context.write { db in
+            guard let patient = try PatientRepository.load(db, id: command.patientId), !patient.isWithdrawn else {
+                throw DomainError.unauthenticated
+            }
+            let window = try context.window(db, patient, snapshot.rules)
+            guard window.contains(date) else {
+                throw DomainError.invalid("date", "\(date) is outside the monitoring window \(window.first)–\(window.last)")
+            }
+            guard date <= context.today(patient.profile, now: now) else { throw DomainError.invalid("date", "\(date) is in the future") }
+            // D-2 … D+2 in one read: D is merged, D and the following days that hold data are
+            // evaluated from the same values (rules read the two previous days).
+            var days = try DayRepository.load(db, patientId: patient.id, from: date.adding(days: -2), to: date.adding(days: 2))
+            let before = days.first { $0.date == date } ?? DailyEntry(date: date)
+            let hasItems = !(patch.symptoms.isEmpty && patch.reactionTests.isEmpty && patch.tappingTests.isEmpty
+                             && patch.desmopressinDoses.isEmpty)
+            let blocked = hasItems ? try DayRepository.deletedItemIds(db, patientId: patient.id, date: date) : []
+            let after = patch.apply(to: before, blockedIds: blocked)
+            try DayRepository.save(db, patientId: patient.id, day: after, patch: patch, at: ms)
+            days.removeAll { $0.date == date }
+            days.append(after)
+            let actor = "patient:\(patient.studyId)"
+            try AuditLog.append(db, at: ms, actor: actor, action: .daySubmit, subject: patient.studyId,
+                                details: DayAudit.changes(date: date, before: before, after: after, patch: patch))
+            let later = days.map(\.date).filter { $0 > date }
+            let evaluation = try context.evaluate(db, patient, dates: [date], cause: .submission, actor: actor, snapshot: snapshot,
+                                                  at: ms, preloaded: days)[date]!
+            if !later.isEmpty {
+                try context.evaluate(db, patient, dates: later, cause: .submission, actor: actor, snapshot: snapshot, at: ms,
+                                     onlyIfChanged: true, preloaded: days)
+            }
+            return DayResult(date: date, evaluation: evaluation, rulesSnapshot: snapshot,
+                             morningCheckComplete: after.morningCheckComplete, eveningCheckComplete: after.eveningCheckComplete)
+        }
+    }
+
+    /// The patient's stored days with their latest evaluations.
+    public func days(_ query: DaysQuery) throws -> [StoredDay] {
+        let snapshot = context.rules.snapshot
+        return try context.read { db in
+            guard let patient = try PatientRepository.load(db, id: query.patientId) else { throw DomainError.unauthenticated }
+            let window = try context.window(db, patient, snapshot.rules)
+            let first = query.from ?? patient.profile.surgeryDate
+            let last = query.to ?? max(window.last, patient.profile.surgeryDate)
+            guard first <= last else { throw DomainError.invalid("to", "must not be before from") }
+            guard first.days(to: last) <= 400 else { throw DomainError.invalid("to", "at most 400 days at once") }
+            let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
+            return try DayRepository.load(db, patientId: patient.id, from: first, to: last).map { day in
+                StoredDay(day: day, pod: patient.profile.pod(at: day.date), evaluation: evaluations[day.date])
+            }
+        }
+    }
+
+    public func today(patientId: Int64) throws -> TodayView {
+        let snapshot = context.rules.snapshot
+        let (now, _) = context.nowMilliseconds()
+        return try context.read { db in
+            guard let patient = try PatientRepository.load(db, id: patientId) else { throw DomainError.unauthenticated }
+            let profile = patient.profile
+            let zone = context.zone(profile)
+            let date = zone.localDate(atEpochSeconds: now)
+            let window = try context.window(db, patient, snapshot.rules)
+            let days = try DayRepository.load(db, patientId: patient.id, from: date.adding(days: -snapshot.rules.reminders.adherenceDays), to: date)
+            let day = days.first { $0.date == date }
+            let tasks = CarePlan.tasks(for: profile, on: day, rules: snapshot.rules.reminders)
+            let activation = patient.activatedAt.map { zone.localDate(atEpochSeconds: Double($0) / 1000) }
+            let adherence = CarePlan.adherence(profile: profile, days: days, today: date, activationDate: activation,
+                                               window: window, rules: snapshot.rules.reminders)
+            let active = window.contains(date)
+            let plan = snapshot.planner.plan(date: date, pod: profile.pod(at: date), adherence: adherence,
+                                             tasks: active ? tasks : [], zone: zone)
+            return TodayView(date: date, pod: profile.pod(at: date), monitoringActive: active, monitoringEnds: window.last,
+                             latest: try EvaluationRepository.latest(db, patientId: patient.id, date: date), tasks: tasks,
+                             adherence: adherence, plan: plan, rulesSnapshot: snapshot)
+        }
+    }
+}
+
+/// What a submission changed, for the audit trail: every scalar before and after, and the ids
+/// of the items it upserted. Never secrets; only clinical values and ids.
+enum DayAudit {
+    static func changes(date: LocalDate, before: DailyEntry, after: DailyEntry, patch: DayPatch) -> JSONValue {
+        var changed = JSONObject()
+        func scalar(_ name: String, _ b: JSONValue, _ a: JSONValue) { if b != a { changed[name] = ["before": b, "after": a] } }
+        scalar("weightMorningKg", .double(before.weightMorningKg), .double(after.weightMorningKg))
+        scalar("weightEveningKg", .double(before.weightEveningKg), .double(after.weightEveningKg))
+        scalar("fluidIntakeMl", .double(before.fluidIntakeMl), .double(after.fluidIntakeMl))
+        scalar("urineSG", .double(before.urineSG), .double(after.urineSG))
+        scalar("vomitingEpisodes", .int(before.vomitingEpisodes), .int(after.vomitingEpisodes))
+        scalar("steps", .int(before.steps), .int(after.steps))
+        scalar("hrvSdnnMs", .double(before.hrvSdnnMs), .double(after.hrvSdnnMs))
+        scalar("sleepMinutes", .int(before.sleepMinutes), .int(after.sleepMinutes))
+        scalar("restingHeartRate", .int(before.restingHeartRate), .int(after.restingHeartRate))
+        if before.emergencySymptoms != after.emergencySymptoms {
+            changed["emergencySymptoms"] = ["before": .array(before.emergencySymptoms.sorted().map { .string($0.rawValue) }),
+                                            "after": .array(after.emergencySymptoms.sorted().map { .string($0.rawValue) })]
+        }
+        var items = JSONObject()
+        var replaced: [JSONValue] = []
+        func record<T: Equatable>(_ name: String, _ incoming: [T], _ existing: [T], _ id: (T) -> String, _ json: (T) -> JSONValue) {
+            guard !incoming.isEmpty else { return }
+            items[name] = .array(incoming.map { .string(id($0)) })
+            for item in incoming {
+                if let old = existing.first(where: { id($0) == id(item) }), old != item {
+                    replaced.append(["list": .string(name), "id": .string(id(item)), "before": json(old), "after": json(item)])
+                }
+            }
+        }
+        record("symptoms", patch.symptoms, before.symptoms, { $0.id }, ModelJSON.symptom)
+        record("reactionTests", patch.reactionTests, before.reactionTests, { $0.id }, ModelJSON.reactionTest)
+        record("tappingTests", patch.tappingTests, before.tappingTests, { $0.id }, ModelJSON.tappingTest)
+        record("desmopressinDoses", patch.desmopressinDoses, before.desmopressinDoses, { $0.id }, ModelJSON.desmopressinDose)
+        return ["date": .string(date.description), "changed": .object(changed), "upserted": .object(items),
+                "replaced": .array(replaced)]
+    }
+}

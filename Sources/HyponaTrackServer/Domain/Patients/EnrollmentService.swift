@@ -1,0 +1,178 @@
+import HTJSON
+import HyponaTrackCore
+import HyponaTrackKit
+import SQLite
+
+/// `POST /v1/patients`: a validated profile to enroll.
+public struct Enroll: Sendable {
+    public var profile: PatientProfile
+    public var actor: String
+}
+
+/// `PATCH /v1/patients/{studyId}`: a partial profile in the case format. Nested `katB`/`katC`
+/// objects merge member by member and null clears; the merged profile is validated as a whole,
+/// so the patch stays in its JSON form until it is merged.
+public struct UpdateProfile: Sendable {
+    public var studyId: String
+    public var patch: JSONObject
+    public var actor: String
+}
+
+/// `POST /v1/patients/{studyId}/withdrawal`.
+public struct Withdraw: Sendable {
+    public var studyId: String
+    public var reason: String
+    /// Nil: today in the patient's zone.
+    public var date: LocalDate?
+    public var actor: String
+}
+
+/// An enrolled patient with the one-time activation code.
+public struct Enrollment: Sendable {
+    public var patient: PatientRecord
+    public var risk: RiskAssessment
+    public var activationCode: String
+    public var activationExpiresAt: Int64
+    public var monitoringEnds: LocalDate
+}
+
+/// Enrolment and the patient's profile: enrol, reissue the code, update, withdraw.
+public final class EnrollmentService: Sendable {
+    let context: StudyContext
+
+    init(context: StudyContext) { self.context = context }
+
+    /// Stores the profile, scores the risk, issues the one-time activation code. A study ID
+    /// already in use (case-insensitively) is a conflict.
+    public func enroll(_ command: Enroll) throws -> Enrollment {
+        let profile = command.profile
+        let snapshot = context.rules.snapshot
+        let (now, ms) = context.nowMilliseconds()
+        try checkSurgeryDate(profile, now: now)
+        return try context.write { db in
+            guard try !PatientRepository.exists(db, studyId: profile.studyId) else {
+                throw DomainError.conflict("study ID \(profile.studyId) is already enrolled", field: "studyId")
+            }
+            let id = try PatientRepository.insert(db, profile: profile, by: command.actor, at: ms)
+            let issued = try Activation.issueCode(db, patientId: id, now: now, ttl: context.configuration.activation.codeTTLSeconds)
+            let risk = snapshot.engine.risk.assess(profile)
+            try AuditLog.append(db, at: ms, actor: command.actor, action: .patientEnroll, subject: profile.studyId,
+                                details: ["profile": ModelJSON.profile(profile), "riskScore": .int(risk.riskScore),
+                                          "riskClass": .string(risk.riskClass.rawValue), "katBPending": .bool(risk.katBPending),
+                                          "rulesVersion": .string(snapshot.rules.version)])
+            let record = try PatientRepository.load(db, id: id)!
+            try context.outbox?.enqueueBaseline(db, record, snapshot: snapshot, at: ms)
+            let window = MonitoringWindow(profile: profile, rules: snapshot.rules.reminders)
+            return Enrollment(patient: record, risk: risk, activationCode: issued.code,
+                              activationExpiresAt: issued.expiresAt, monitoringEnds: window.last)
+        }
+    }
+
+    /// A new code; every earlier patient token and code stops working.
+    public func reissueActivation(studyId: String, actor: String) throws -> IssuedActivationCode {
+        let (now, ms) = context.nowMilliseconds()
+        return try context.write { db in
+            let patient = try context.patient(db, studyId: studyId)
+            guard !patient.isWithdrawn else { throw DomainError.conflict("the patient has withdrawn") }
+            let issued = try Activation.reissue(db, patientId: patient.id, now: now, ttl: context.configuration.activation.codeTTLSeconds)
+            try AuditLog.append(db, at: ms, actor: actor, action: .activationReissue, subject: patient.studyId,
+                                details: ["expiresAt": .string(iso8601UTC(milliseconds: issued.expiresAt))])
+            return issued
+        }
+    }
+
+    /// Merges the patch, validates the whole profile, re-evaluates every stored day of the
+    /// monitoring window; the audit row keeps before/after.
+    public func updateProfile(_ command: UpdateProfile) throws -> PatientSummary {
+        let snapshot = context.rules.snapshot
+        let (now, ms) = context.nowMilliseconds()
+        return try context.write { db in
+            let patient = try context.patient(db, studyId: command.studyId)
+            guard !patient.isWithdrawn else { throw DomainError.conflict("the patient has withdrawn; the profile is closed") }
+            let beforeJSON = ModelJSON.profile(patient.profile)
+            let merged = ProfileMerge.merge(beforeJSON, .object(command.patch))
+            let profile: PatientProfile
+            do throws(FieldError) { profile = try ProfileDecoder.decode(merged, path: "", rules: snapshot.rules) } catch {
+                throw DomainError.rejected(error)
+            }
+            if profile.surgeryDate != patient.profile.surgeryDate {
+                guard try !DayRepository.hasAnyDayData(db, patientId: patient.id) else {
+                    throw DomainError.conflict("the surgery date cannot change once the patient has sent data", field: "surgeryDate")
+                }
+                try checkSurgeryDate(profile, now: now)
+            }
+            let afterJSON = ModelJSON.profile(profile)
+            try PatientRepository.updateProfile(db, id: patient.id, profile: profile, at: ms)
+            try AuditLog.append(db, at: ms, actor: command.actor, action: .patientUpdate, subject: patient.studyId,
+                                details: ["changes": ProfileMerge.diff(beforeJSON, afterJSON)])
+            var updated = patient
+            updated.profile = profile
+            try context.outbox?.enqueueBaseline(db, updated, snapshot: snapshot, at: ms)
+            let window = try context.window(db, updated, snapshot.rules)
+            let stored = try DayRepository.load(db, patientId: patient.id, from: window.first, to: window.last).map(\.date)
+            try context.evaluate(db, updated, dates: stored, cause: .profile, actor: command.actor, snapshot: snapshot, at: ms,
+                                 onlyIfChanged: true)
+            return try context.summary(db, updated, snapshot: snapshot, now: now)
+        }
+    }
+
+    /// Monitoring ends; the patient's token stops working.
+    public func withdraw(_ command: Withdraw) throws -> PatientSummary {
+        let snapshot = context.rules.snapshot
+        let (now, ms) = context.nowMilliseconds()
+        return try context.write { db in
+            let patient = try context.patient(db, studyId: command.studyId)
+            guard !patient.isWithdrawn else { throw DomainError.conflict("the patient has already withdrawn") }
+            let today = context.today(patient.profile, now: now)
+            if let date = command.date, date > today { throw DomainError.invalid("date", "the withdrawal date is in the future") }
+            let date = command.date ?? today
+            try PatientRepository.withdraw(db, id: patient.id, date: date, reason: command.reason, at: ms)
+            try AuditLog.append(db, at: ms, actor: command.actor, action: .patientWithdraw, subject: patient.studyId,
+                                details: ["date": .string(date.description), "reason": .string(command.reason)])
+            let withdrawn = try PatientRepository.load(db, id: patient.id)!
+            try context.outbox?.enqueueBaseline(db, withdrawn, snapshot: snapshot, at: ms)
+            return try context.summary(db, withdrawn, snapshot: snapshot, now: now)
+        }
+    }
+
+    /// Surgery date: not in the future and not more than 60 days ago, in the patient's time zone.
+    func checkSurgeryDate(_ profile: PatientProfile, now: Double) throws {
+        let today = context.today(profile, now: now)
+        if profile.surgeryDate > today {
+            throw DomainError.invalid("surgeryDate", "the surgery date \(profile.surgeryDate) is in the future")
+        }
+        if profile.surgeryDate.days(to: today) > ValueRanges.surgeryDateMaxDaysAgo {
+            throw DomainError.invalid("surgeryDate", "the surgery date is more than \(ValueRanges.surgeryDateMaxDaysAgo) days ago")
+        }
+    }
+}
+
+/// The merge used by profile updates, and the diff the audit trail records.
+enum ProfileMerge {
+    /// Objects merge member by member (recursively); any other value replaces.
+    static func merge(_ base: JSONValue, _ patch: JSONValue) -> JSONValue {
+        guard case .object(var b) = base, case .object(let p) = patch else { return patch }
+        for (key, value) in p.members {
+            if case .object = value, let existing = b[key], case .object = existing {
+                b[key] = merge(existing, value)
+            } else {
+                b[key] = value
+            }
+        }
+        return .object(b)
+    }
+
+    /// `{field: {before, after}}` for every changed leaf (nested fields as `katB.csfLeak`).
+    static func diff(_ before: JSONValue, _ after: JSONValue, prefix: String = "") -> JSONValue {
+        var out = JSONObject()
+        func walk(_ b: JSONValue?, _ a: JSONValue?, _ path: String) {
+            if case .object(let bo)? = b, case .object(let ao)? = a {
+                for key in Set(bo.keys).union(ao.keys).sorted() { walk(bo[key], ao[key], path.isEmpty ? key : "\(path).\(key)") }
+            } else if b != a {
+                out[path] = ["before": b ?? .null, "after": a ?? .null]
+            }
+        }
+        walk(before, after, prefix)
+        return .object(out)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import HyponaTrackCore
+import HyponaTrackKit
+import SQLite
+import Synchronization
+
+/// What every study service shares: the store, the rules in force, the clock, the
+/// configuration and the one write path. Every write runs inside one group-commit transaction
+/// together with its evaluations and audit rows, so a request is answered only when all of it
+/// is durable.
+final class StudyContext: Sendable {
+    let database: Database
+    let rules: ActiveRules
+    let clock: any ServerClock
+    let configuration: ServerConfiguration
+    let metrics: Metrics
+    /// The REDCap outbox; nil when no `redcap` block is configured (sync off).
+    let outbox: SyncOutbox?
+    /// Opens and worsens alerts from evaluations, queues their hook events.
+    let alerting: Alerting?
+    let transactions: Transactions
+
+    init(database: Database, rules: ActiveRules, clock: any ServerClock, configuration: ServerConfiguration,
+         metrics: Metrics, outbox: SyncOutbox?, alerting: Alerting?, hooksWake: @escaping @Sendable () -> Void) {
+        self.database = database
+        self.rules = rules
+        self.clock = clock
+        self.configuration = configuration
+        self.metrics = metrics
+        self.outbox = outbox
+        self.alerting = alerting
+        transactions = Transactions(database: database, wakeSync: { outbox?.wake() }, wakeHooks: hooksWake)
+    }
+
+    /// A write transaction; afterwards the sync and hook workers are woken for the rows it may have queued.
+    func write<T>(_ job: (Connection) throws -> T) throws -> T { try transactions.write(job) }
+
+    func read<T>(_ job: (Connection) throws -> T) throws -> T { try database.read(job) }
+
+    func zone(_ profile: PatientProfile) -> ZoneRules {
+        ZoneCache.rules(profile.timeZone) ?? ZoneCache.rules(configuration.defaultTimeZone) ?? ZoneRules(identifier: "UTC")!
+    }
+
+    /// Today in the patient's time zone.
+    func today(_ profile: PatientProfile, now: Double) -> LocalDate { zone(profile).localDate(atEpochSeconds: now) }
+
+    func patient(_ db: Connection, studyId: String) throws -> PatientRecord {
+        guard ValueRanges.isValidStudyId(studyId), let p = try PatientRepository.load(db, studyId: studyId) else {
+            throw DomainError.notFound("no patient with study ID \(studyId.prefix(64))")
+        }
+        return p
+    }
+
+    func window(_ db: Connection, _ patient: PatientRecord, _ rules: RuleSet) throws -> MonitoringWindow {
+        MonitoringWindow(profile: patient.profile, rules: rules.reminders,
+                         alertPODs: try EvaluationRepository.alertPODs(db, patientId: patient.id),
+                         withdrawalDate: patient.withdrawalDate)
+    }
+
+    func nowMilliseconds() -> (Double, Int64) {
+        let now = clock.now()
+        return (now, epochMilliseconds(now))
+    }
+}
+
+/// Time-zone rules by identifier: building Foundation's `TimeZone` is costly and the set of zones
+/// a study uses is tiny.
+enum ZoneCache {
+    static let cache = Mutex<[String: ZoneRules]>([:])
+
+    static func rules(_ identifier: String) -> ZoneRules? {
+        if let z = cache.withLock({ $0[identifier] }) { return z }
+        guard let z = ZoneRules(identifier: identifier) else { return nil }
+        cache.withLock { $0[identifier] = z }
+        return z
+    }
+}
