@@ -2,7 +2,7 @@
 
 Two jobs:
 
-1. A custom check, `error_body_conformance`: every 4xx/5xx answer carries the product.md error
+1. A custom check, `error_body_conformance`: every 4xx/5xx answer carries the docs/product.md error
    body `{"error": {"code", "message", "field"}}` with a code that belongs to its status. The
    built-in response_schema_conformance only sees statuses the spec documents; this check also
    covers the ones it does not (405, a 400 from the HTTP layer, ...).
@@ -35,9 +35,9 @@ KNOWN = json.loads(os.environ.get("FUZZ_KNOWN", "{}"))
 ZONE = ZoneInfo(KNOWN.get("timeZone", "Europe/Berlin"))
 VALID_ZONES = ["Europe/Berlin", "UTC", "America/New_York", "Asia/Kolkata", "Australia/Sydney", "Europe/London"]
 
-# product.md "Errors": the codes each status may carry. The ones marked "extra" are answered by
-# the server but missing from product.md's list; they are accepted here so that the run is about
-# bugs, and product.md should name them.
+# docs/product.md "Errors": the codes each status may carry. The ones marked "extra" are answered by
+# the server but missing from docs/product.md's list; they are accepted here so that the run is about
+# bugs, and docs/product.md should name them.
 ERROR_CODES = {
     400: {"invalid_json", "invalid_value", "unknown_field", "not_allowed",
           "bad_request"},  # extra: HTTPServer/ServerCore.swift, a request target it cannot parse
@@ -98,7 +98,7 @@ def error_body_conformance(ctx, response, case):
     assert isinstance(err["message"], str) and err["message"], "error.message is empty or not a string"
     assert err["field"] is None or isinstance(err["field"], str), "error.field is neither a string nor null"
     allowed = ERROR_CODES.get(status)
-    assert allowed is not None, f"status {status} ({err['code']}) is not one product.md defines (a 5xx is a bug)"
+    assert allowed is not None, f"status {status} ({err['code']}) is not one docs/product.md defines (a 5xx is a bug)"
     assert err["code"] in allowed, f"status {status} with code {err['code']!r}, expected one of {sorted(allowed)}"
     return True
 

@@ -1,6 +1,6 @@
 /// Input that was well-formed JSON but wrong for its field, or malformed JSON itself.
 /// `field` is a JSON path such as `symptoms[0].vas` (nil for the document as a whole); the codes
-/// are the API's error codes (product.md, "Errors").
+/// are the API's error codes (docs/product.md, "Errors").
 public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: String, Sendable {
         case invalidJSON = "invalid_json"

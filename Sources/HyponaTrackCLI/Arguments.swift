@@ -66,7 +66,7 @@ public struct UsageError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The CLI's exit codes (product.md).
+/// The CLI's exit codes (docs/product.md).
 public enum ExitCode {
     public static let success: Int32 = 0
     /// Refused by the server, a failed verification, or differences found.

@@ -8,7 +8,7 @@ enum EvaluateCommand {
     static let help = """
         Usage: hyponatrack evaluate FILE [--check] [--rules DIR]
 
-        Evaluates one case or a JSON array of cases (product.md, case format) with the clinical
+        Evaluates one case or a JSON array of cases (docs/product.md, case format) with the clinical
         rules and prints a JSON array of results (level, risk, POD, factor, every reason with its
         value and scaled threshold, rules version). FILE may be - for standard input.
 

@@ -2,7 +2,7 @@ import Testing
 import HTJSON
 @testable import HyponaTrackCore
 
-/// product.md merge rules for `PUT /v1/me/days/{date}`, on the pure merge.
+/// docs/product.md merge rules for `PUT /v1/me/days/{date}`, on the pure merge.
 @Suite struct DayPatchTests {
     let date = LocalDate("2026-03-05")!
 

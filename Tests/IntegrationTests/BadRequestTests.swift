@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import HTJSON
 
-/// Bad input gets a clear 4xx naming the field and changes nothing (product.md, "Errors").
+/// Bad input gets a clear 4xx naming the field and changes nothing (docs/product.md, "Errors").
 @Suite(.serialized) struct BadRequestTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String

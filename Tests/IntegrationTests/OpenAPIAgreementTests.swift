@@ -3,7 +3,7 @@ import Testing
 import HTJSON
 
 /// `/openapi.json` and the served routes agree: every documented operation is routed (never
-/// 404 "no such resource" or 405), every route of product.md is documented, and undocumented
+/// 404 "no such resource" or 405), every route of docs/product.md is documented, and undocumented
 /// paths are not served.
 @Suite struct OpenAPIAgreementTests {
     static let productRoutes: [(String, String)] = [

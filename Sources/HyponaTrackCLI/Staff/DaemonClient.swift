@@ -3,7 +3,7 @@ import HTJSON
 import HTTPClient
 
 /// The CLI's connection to the daemon: server URL and staff token from flags or the
-/// environment, JSON in and out, and the product.md exit codes for every failure.
+/// environment, JSON in and out, and the docs/product.md exit codes for every failure.
 struct DaemonClient {
     let server: String
     let token: String?

@@ -1,6 +1,6 @@
 import HTJSON
 
-/// Reads a `DailyEntry` from its JSON form (product.md, case/day format) with every range checked.
+/// Reads a `DailyEntry` from its JSON form (docs/product.md, case/day format) with every range checked.
 public enum DayDecoder {
     public struct Options: Sendable {
         /// The date from the URL path; when set, the body must not carry `date`.

@@ -1,6 +1,6 @@
 import HTJSON
 
-/// One case of the offline evaluator (product.md, "`evaluate`"): a profile, its days, the date
+/// One case of the offline evaluator (docs/product.md, "`evaluate`"): a profile, its days, the date
 /// to evaluate and optionally the expected result.
 public struct EvaluationCase: Sendable {
     public struct Expectation: Sendable, Equatable {

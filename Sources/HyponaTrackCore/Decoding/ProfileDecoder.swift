@@ -1,6 +1,6 @@
 import HTJSON
 
-/// Reads a `PatientProfile` from its JSON form (product.md, case format), validating every
+/// Reads a `PatientProfile` from its JSON form (docs/product.md, case format), validating every
 /// field's range and code against the rule set. Optional flags default to false, optional numbers
 /// to null; unknown fields are refused.
 public enum ProfileDecoder {

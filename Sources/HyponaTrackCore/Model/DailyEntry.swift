@@ -1,4 +1,4 @@
-/// One local day of a patient's data (product.md, case/day format). Every value is optional:
+/// One local day of a patient's data (docs/product.md, case/day format). Every value is optional:
 /// a parameter with no data that day is not evaluated.
 public struct DailyEntry: Sendable, Equatable {
     public var date: LocalDate

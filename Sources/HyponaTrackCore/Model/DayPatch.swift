@@ -1,4 +1,4 @@
-/// A patient's partial update of one day (product.md, `PUT /v1/me/days/{date}` merge rules):
+/// A patient's partial update of one day (docs/product.md, `PUT /v1/me/days/{date}` merge rules):
 /// a scalar present with a value sets it, present with null clears it, absent leaves it;
 /// `vomitingEpisodes` is the day's total; `emergencySymptoms` only grows; list items are upserted
 /// by their client `id`, so a retried request never duplicates.

@@ -1,4 +1,4 @@
-/// Everything the clinical rules know about a patient (clinical-rules §1, product.md case format).
+/// Everything the clinical rules know about a patient (clinical-rules §1, docs/product.md case format).
 /// Pseudonymous: a study ID, never a name.
 public struct PatientProfile: Sendable, Equatable {
     public enum Sex: String, Sendable, CaseIterable { case female, male }

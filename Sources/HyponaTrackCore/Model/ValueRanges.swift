@@ -1,4 +1,4 @@
-/// The accepted range of every measured or entered value (product.md, "Value ranges").
+/// The accepted range of every measured or entered value (docs/product.md, "Value ranges").
 /// A value outside is refused with `invalid_value`, never clamped.
 public enum ValueRanges {
     public static let studyIdLength = 1...64

@@ -12,7 +12,7 @@ public enum EvaluationJSON {
 
     public static func reasons(_ e: Evaluation) -> JSONValue { .array(e.reasons.map(reason)) }
 
-    /// The offline evaluator's result object (product.md, "`evaluate`").
+    /// The offline evaluator's result object (docs/product.md, "`evaluate`").
     public static func result(id: String, _ e: Evaluation) -> JSONValue {
         ["id": .string(id), "level": .string(e.level.rawValue), "riskClass": .string(e.risk.riskClass.rawValue),
          "riskScore": .int(e.risk.riskScore), "katA": .int(e.risk.katA), "katB": .int(e.risk.katB),

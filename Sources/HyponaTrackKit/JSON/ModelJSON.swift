@@ -1,7 +1,7 @@
 import HTJSON
 import HyponaTrackCore
 
-/// JSON forms of the model in the case/day format of product.md (the inverse of the core's
+/// JSON forms of the model in the case/day format of docs/product.md (the inverse of the core's
 /// decoders), shared by the store, the API and the CLI.
 public enum ModelJSON {
     public static func profile(_ p: PatientProfile) -> JSONValue {

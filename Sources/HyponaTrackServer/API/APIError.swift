@@ -1,6 +1,6 @@
 import HTJSON
 
-/// An error the API answers with: status, the product.md error code, a message for the person
+/// An error the API answers with: status, the docs/product.md error code, a message for the person
 /// who can act on it, and the JSON path of the offending field (or nil).
 public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     public var status: Int

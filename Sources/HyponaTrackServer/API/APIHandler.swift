@@ -4,7 +4,7 @@ import HTTPServer
 import SQLite
 
 /// Turns an HTTP request into a response: route, authenticate, authorise, parse the JSON body,
-/// call the handler, map errors to the product.md error shape, count and log.
+/// call the handler, map errors to the docs/product.md error shape, count and log.
 public final class APIHandler: Sendable {
     public let routes: [Route]
     let database: Database

@@ -11,7 +11,7 @@ public enum Access: Sendable, Equatable {
     case staff(StaffCapability)
 }
 
-/// product.md roles: viewer reads; nurse also writes clinical data; admin also manages staff,
+/// docs/product.md roles: viewer reads; nurse also writes clinical data; admin also manages staff,
 /// sync and backups.
 public enum StaffCapability: String, Sendable { case read, write, admin }
 

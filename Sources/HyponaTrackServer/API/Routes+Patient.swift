@@ -3,7 +3,7 @@ import HTTPServer
 import HyponaTrackCore
 
 extension Routes {
-    /// The patient app's API (product.md, "Patient API").
+    /// The patient app's API (docs/product.md, "Patient API").
     static func patient(_ service: StudyService, _ activation: ActivationService) -> [Route] {
         [
             Route(.post, "/v1/activate", access: .anonymous, summary: "Exchange a one-time activation code for a patient token",

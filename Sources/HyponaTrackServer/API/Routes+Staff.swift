@@ -3,7 +3,7 @@ import HyponaTrackCore
 import HTTPServer
 
 extension Routes {
-    /// The staff API behind the `hyponatrack` CLI (product.md, "Staff API").
+    /// The staff API behind the `hyponatrack` CLI (docs/product.md, "Staff API").
     static func staff(_ service: StudyService, _ access: ActivationService) -> [Route] {
         patients(service) + admin(service, access)
     }

@@ -2,7 +2,7 @@ import Foundation
 import HTJSON
 import HyponaTrackCore
 
-/// `config/hyponatrack.json` (product.md, "Configuration"), validated. Relative paths resolve
+/// `config/hyponatrack.json` (docs/product.md, "Configuration"), validated. Relative paths resolve
 /// against the config file's directory; unknown keys and wrong types are start-up errors naming
 /// the key.
 public struct ServerConfiguration: Sendable {

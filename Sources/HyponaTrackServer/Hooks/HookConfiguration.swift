@@ -1,7 +1,7 @@
 import Foundation
 import HTJSON
 
-/// One configured hook (product.md, "Configuration": `hooks`).
+/// One configured hook (docs/product.md, "Configuration": `hooks`).
 public struct HookConfiguration: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case webhook(url: String, secretFile: String, caFile: String?)
@@ -65,7 +65,7 @@ public struct HookConfiguration: Sendable, Equatable {
     }
 }
 
-/// The escalation ladder per level (product.md): tier 0 at `afterMinutes` 0 hears `alert.opened`
+/// The escalation ladder per level (docs/product.md): tier 0 at `afterMinutes` 0 hears `alert.opened`
 /// (or `alert.worsened`); later tiers hear `alert.escalated` while the alert is unacknowledged.
 public struct EscalationLadder: Sendable, Equatable {
     public struct Tier: Sendable, Equatable {

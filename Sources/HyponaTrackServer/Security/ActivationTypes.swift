@@ -5,7 +5,7 @@
 /// its hash.
 public typealias IssuedActivationCode = (code: String, expiresAt: Int64)
 
-/// Limits for activation attempts (product.md: default 72 h, 5 failures → 15 min).
+/// Limits for activation attempts (docs/product.md: default 72 h, 5 failures → 15 min).
 public struct ActivationPolicy: Sendable, Equatable {
     /// How long a new code stays valid, in seconds.
     public var codeLifetime: Double

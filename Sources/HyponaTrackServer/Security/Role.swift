@@ -1,4 +1,4 @@
-/// A staff role (product.md, "Roles"). Each role includes everything the one below it may do:
+/// A staff role (docs/product.md, "Roles"). Each role includes everything the one below it may do:
 /// `viewer` reads; `nurse` also enrolls, updates profiles, enters labs, acknowledges and
 /// resolves alerts and reissues activation; `admin` also manages staff, sync commands and
 /// backups.
