@@ -41,6 +41,20 @@ extension BodyField where Value == String {
     }
 }
 
+extension BodyField {
+    /// A string of `length` characters parsed into a value; `parse` returning nil is refused
+    /// with `refusal` for the field.
+    static func parsed(_ name: String, length: ClosedRange<Int>, schema: JSONValue, refusal: String,
+                       _ parse: @escaping (String) -> Value?) -> BodyField {
+        BodyField(name: name,
+                  read: JSONRead.string(length: length).map { text, path throws(FieldError) in
+                      guard let value = parse(text) else { throw FieldError.invalid(path, refusal) }
+                      return value
+                  },
+                  schema: schema, isRequired: false)
+    }
+}
+
 extension BodyField where Value == Double {
     static func number(_ name: String, _ range: ClosedRange<Double>) -> BodyField {
         BodyField(name: name, read: .number(range), schema: S.number(range.lowerBound, range.upperBound), isRequired: false)

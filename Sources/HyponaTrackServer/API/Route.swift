@@ -101,3 +101,21 @@ public struct Route: Sendable {
         return params
     }
 }
+
+/// A route's documented answers: status → description and body schema.
+typealias ResponseTable = [HTTPStatus: (description: String, schema: JSONValue?)]
+
+enum Responses {
+    /// What any staff route can answer besides its own: 400, 401, 403 (and 404 when given).
+    static func staff(notFound: String?) -> ResponseTable {
+        var table: ResponseTable = [400: ("invalid request", S.error), 401: ("no valid staff token", S.error),
+                                    403: ("role not allowed", S.error)]
+        if let notFound { table[404] = (notFound, S.error) }
+        return table
+    }
+
+    /// `with(extra)`: the common answers with the route's own added (its own win).
+    static func adding(to common: ResponseTable) -> (ResponseTable) -> ResponseTable {
+        { extra in common.merging(extra) { _, new in new } }
+    }
+}

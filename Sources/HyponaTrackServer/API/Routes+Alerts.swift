@@ -5,11 +5,7 @@ import HyponaTrackCore
 extension Routes {
     /// Alerts (nurses acknowledge and resolve) and hook delivery status.
     static func alerts(_ service: AlertService, hooksStatus: @escaping @Sendable () throws -> JSONValue) -> [Route] {
-        let common: [HTTPStatus: (description: String, schema: JSONValue?)] = [
-            400: ("invalid request", S.error), 401: ("no valid staff token", S.error), 403: ("role not allowed", S.error)]
-        func with(_ extra: [HTTPStatus: (description: String, schema: JSONValue?)]) -> [HTTPStatus: (description: String, schema: JSONValue?)] {
-            common.merging(extra) { _, new in new }
-        }
+        let with = Responses.adding(to: Responses.staff(notFound: nil))
         return [
             Route(.get, "/v1/alerts", access: .staff(.read), summary: "Alerts, newest first (open=true: not yet resolved)",
                   responses: with([200: ("alerts", S.array(S.openObject()))])) { ctx in

@@ -11,12 +11,7 @@ extension Routes {
     /// Enrolment, profiles, activation codes, labs and corrections.
     static func patients(_ service: StudyService) -> [Route] {
         let reason = S.body([PatientBodies.reason.required.member])
-        let common: [HTTPStatus: (description: String, schema: JSONValue?)] = [
-            400: ("invalid request", S.error), 401: ("no valid staff token", S.error), 403: ("role not allowed", S.error),
-            404: ("no such patient or item", S.error)]
-        func with(_ extra: [HTTPStatus: (description: String, schema: JSONValue?)]) -> [HTTPStatus: (description: String, schema: JSONValue?)] {
-            common.merging(extra) { _, new in new }
-        }
+        let with = Responses.adding(to: Responses.staff(notFound: "no such patient or item"))
         return [
             Route(.post, "/v1/patients", access: .staff(.write), summary: "Enroll a patient; returns the one-time activation code",
                   request: S.ref("Profile"),
@@ -106,21 +101,10 @@ enum PatientBodies {
     static let reason = BodyField.text("reason", length: 1...500)
     static let sodium = BodyField.number("sodium", ValueRanges.sodium)
     /// The withdrawal date; an impossible calendar date is refused with the field named.
-    static let date = BodyField<LocalDate>(
-        name: "date",
-        read: JSONRead.string(length: 10...10).map { text, path throws(FieldError) in
-            guard let d = LocalDate(text) else { throw FieldError.invalid(path, "not a date YYYY-MM-DD") }
-            return d
-        },
-        schema: S.date, isRequired: false)
+    static let date = BodyField.parsed("date", length: 10...10, schema: S.date, refusal: "not a date YYYY-MM-DD", LocalDate.init)
     /// A lab time: ISO 8601 with a UTC offset.
-    static let time = BodyField<Timestamp>(
-        name: "time",
-        read: JSONRead.string(length: 16...40).map { text, path throws(FieldError) in
-            guard let t = Timestamp(text) else { throw FieldError.invalid(path, "expected an ISO 8601 time with a UTC offset") }
-            return t
-        },
-        schema: S.dateTime, isRequired: false)
+    static let time = BodyField.parsed("time", length: 16...40, schema: S.dateTime,
+                                       refusal: "expected an ISO 8601 time with a UTC offset", Timestamp.init)
 
     /// A `{"reason"}` body.
     static func reason(_ ctx: RequestContext) throws -> String {

@@ -51,6 +51,13 @@ final class StudyContext: Sendable {
         return p
     }
 
+    /// A patient still taking part; a withdrawn one is a conflict with `withdrawnMessage`.
+    func activePatient(_ db: Connection, studyId: String, withdrawnMessage: String) throws -> PatientRecord {
+        let p = try patient(db, studyId: studyId)
+        guard !p.isWithdrawn else { throw DomainError.conflict(withdrawnMessage) }
+        return p
+    }
+
     func window(_ db: Connection, _ patient: PatientRecord, _ rules: RuleSet) throws -> MonitoringWindow {
         MonitoringWindow(profile: patient.profile, rules: rules.reminders,
                          alertPODs: try EvaluationRepository.alertPODs(db, patientId: patient.id),

@@ -72,8 +72,7 @@ public final class EnrollmentService: Sendable {
     public func reissueActivation(studyId: String, actor: String) throws -> IssuedActivationCode {
         let (now, ms) = context.nowMilliseconds()
         return try context.write { db in
-            let patient = try context.patient(db, studyId: studyId)
-            guard !patient.isWithdrawn else { throw DomainError.conflict("the patient has withdrawn") }
+            let patient = try context.activePatient(db, studyId: studyId, withdrawnMessage: "the patient has withdrawn")
             let issued = try Activation.reissue(db, patientId: patient.id, now: now, ttl: context.configuration.activation.codeTTLSeconds)
             try AuditLog.append(db, at: ms, actor: actor, action: .activationReissue, subject: patient.studyId,
                                 details: ["expiresAt": .string(iso8601UTC(milliseconds: issued.expiresAt))])
@@ -87,8 +86,7 @@ public final class EnrollmentService: Sendable {
         let snapshot = context.rules.snapshot
         let (now, ms) = context.nowMilliseconds()
         return try context.write { db in
-            let patient = try context.patient(db, studyId: command.studyId)
-            guard !patient.isWithdrawn else { throw DomainError.conflict("the patient has withdrawn; the profile is closed") }
+            let patient = try context.activePatient(db, studyId: command.studyId, withdrawnMessage: "the patient has withdrawn; the profile is closed")
             let beforeJSON = ModelJSON.profile(patient.profile)
             let merged = ProfileMerge.merge(beforeJSON, .object(command.patch))
             let profile: PatientProfile
@@ -121,8 +119,7 @@ public final class EnrollmentService: Sendable {
         let snapshot = context.rules.snapshot
         let (now, ms) = context.nowMilliseconds()
         return try context.write { db in
-            let patient = try context.patient(db, studyId: command.studyId)
-            guard !patient.isWithdrawn else { throw DomainError.conflict("the patient has already withdrawn") }
+            let patient = try context.activePatient(db, studyId: command.studyId, withdrawnMessage: "the patient has already withdrawn")
             let today = context.today(patient.profile, now: now)
             if let date = command.date, date > today { throw DomainError.invalid("date", "the withdrawal date is in the future") }
             let date = command.date ?? today
