@@ -14,13 +14,14 @@ import Testing
         let client: InProcessHTTPClient
         let adminToken: String
 
-        init() throws {
+        init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("ht-inproc-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("config")
             var configuration = ServerConfiguration(baseDirectory: rules, dataDirectory: directory.appendingPathComponent("data"))
             configuration.listenPort = 0
+            configure(&configuration)
             daemon = try Daemon(configuration: configuration, logger: Logger(minimum: .error, capture: { _ in }))
             let api = daemon.api
             client = InProcessHTTPClient { request, responder in api.handle(request, responder) }
@@ -69,6 +70,30 @@ import Testing
         #expect(first["studyId"] == "HT-IP-1")
         guard case .object(let e) = enrolled.json else { return }
         #expect(first["riskClass"] == e["riskClass"])
+    }
+
+    @Test func anEnrolmentWithoutATimeZoneTakesTheConfiguredDefault() throws {
+        let h = try Harness { $0.defaultTimeZone = "America/New_York" }
+        let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "America/New_York")!,
+                                                formatOptions: [.withFullDate])
+        let enrolled = h.send(.post, "/v1/patients", body: [
+            "studyId": "HT-TZ-1", "surgeryDate": .string(today), "age": 50, "sex": "male",
+            "bmi": 27.0, "baselineWeightKg": 80.0,
+        ])
+        #expect(enrolled.status == 201, "\(enrolled.json)")
+        let shown = h.send(.get, "/v1/patients/HT-TZ-1")
+        guard case .object(let o) = shown.json, case .object(let profile)? = o["profile"] else {
+            Issue.record("expected the patient, got \(shown.json)")
+            return
+        }
+        #expect(profile["timeZone"] == "America/New_York")
+        let explicit = h.send(.post, "/v1/patients", body: [
+            "studyId": "HT-TZ-2", "surgeryDate": .string(today), "timeZone": "Europe/Berlin", "age": 50, "sex": "male",
+            "bmi": 27.0, "baselineWeightKg": 80.0,
+        ])
+        #expect(explicit.status == 201)
+        guard case .object(let o2) = h.send(.get, "/v1/patients/HT-TZ-2").json, case .object(let p2)? = o2["profile"] else { return }
+        #expect(p2["timeZone"] == "Europe/Berlin")
     }
 
     @Test func aResolutionWithoutANoteNamesTheFieldAndChangesNothing() throws {

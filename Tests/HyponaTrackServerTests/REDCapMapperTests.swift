@@ -526,7 +526,7 @@ extension Array where Element == (String, String) {
         #expect(o.members.allSatisfy { if case .string = $0.1 { true } else { false } })
     }
 
-    // MARK: REDCap's answers (redcap.md, "Errors")
+    // MARK: REDCap's answers (docs/redcap.md, "Errors")
 
     static func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import HyponaTrackServer
 
-/// Standard Webhooks signing (platform.md "Webhooks"), against the spec's published vector.
+/// Standard Webhooks signing (docs/operations.md, "Webhooks"), against the spec's published vector.
 @Suite struct WebhookSignatureTests {
     static let vectorSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
     static let vectorId = "msg_p5jXN8AQM9LWM0D4loKWxJek"

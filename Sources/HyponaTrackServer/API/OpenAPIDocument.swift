@@ -189,7 +189,7 @@ public enum OpenAPIDocument {
                                   required: ["date", "pod", "monitoringActive", "monitoringEnds", "level", "tasks", "reminders",
                                              "apiVersion"]),
                 "Profile": S.object(profileProperties(required: true),
-                                    required: ["studyId", "surgeryDate", "timeZone", "age", "sex", "bmi", "baselineWeightKg"]),
+                                    required: ["studyId", "surgeryDate", "age", "sex", "bmi", "baselineWeightKg"]),
                 "ProfilePatch": S.object(profileProperties(required: false)),
                 "Enrollment": S.object([("studyId", S.anyString), ("riskClass", S.oneOf(["low", "medium", "high"])),
                                         ("riskScore", S.anyInteger), ("katA", S.anyInteger), ("katB", S.anyInteger),

@@ -16,8 +16,14 @@ extension Routes {
             Route(.post, "/v1/patients", access: .staff(.write), summary: "Enroll a patient; returns the one-time activation code",
                   request: S.ref("Profile"),
                   responses: with([201: ("enrolled", S.ref("Enrollment")), 409: ("study ID already enrolled", S.error)])) { ctx in
+                // Without a time zone the patient lives in the study's default one (configuration).
+                var body = ctx.body
+                if case .object(var o) = body, o["timeZone"] == nil || o["timeZone"] == .null {
+                    o["timeZone"] = .string(service.configuration.defaultTimeZone)
+                    body = .object(o)
+                }
                 let profile: PatientProfile
-                do throws(FieldError) { profile = try ProfileDecoder.decode(ctx.body, path: "", rules: service.rules.snapshot.rules) } catch {
+                do throws(FieldError) { profile = try ProfileDecoder.decode(body, path: "", rules: service.rules.snapshot.rules) } catch {
                     throw APIError.from(error)
                 }
                 return .json(.created, PatientJSON.enrollment(try service.enrollment.enroll(Enroll(profile: profile, actor: ctx.actor))))

@@ -1,7 +1,7 @@
 import HTJSON
 import HTTPClient
 
-/// What a REDCap answer means for the sync (redcap.md, "Errors": status codes are not enough).
+/// What a REDCap answer means for the sync (docs/redcap.md, "Errors": status codes are not enough).
 enum REDCapOutcome: Sendable, Equatable {
     /// 200 with `{"count": N}`.
     case imported(count: Int)
@@ -46,7 +46,7 @@ enum REDCapOutcome: Sendable, Equatable {
     }
 
     /// Classifies a transport failure: TLS verification stops the sync (a person must look);
-    /// the rest is transient, a TLS connect failure too (redcap.md: "timeouts, resets, DNS/TLS
+    /// the rest is transient, a TLS connect failure too (docs/redcap.md: "timeouts, resets, DNS/TLS
     /// connect failures"): a handshake that was reset or timed out is `CURLE_SSL_CONNECT_ERROR`.
     static func classify(_ error: HTTPClientError) -> REDCapOutcome {
         if error.kind == .tlsFailure && error.curlCode == 35 { return .transient("TLS connect failure: \(error.detail)") }

@@ -1,6 +1,6 @@
 import Crypto
 
-/// Standard Webhooks signatures (https://www.standardwebhooks.com, platform.md "Webhooks"):
+/// Standard Webhooks signatures (https://www.standardwebhooks.com, docs/operations.md, "Webhooks"):
 /// `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the
 /// base64-decoded part of a `whsec_<base64>` secret.
 public enum WebhookSignature {

@@ -1,7 +1,7 @@
 import HTJSON
 import HTTPClient
 
-/// A Standard Webhooks endpoint (platform.md "Webhooks"): the event JSON is POSTed with
+/// A Standard Webhooks endpoint (docs/operations.md, "Webhooks"): the event JSON is POSTed with
 /// `webhook-id` (the event id, the same on every retry), `webhook-timestamp` (this attempt),
 /// `webhook-signature: v1,…` and `content-type: application/json`.
 ///
