@@ -34,8 +34,8 @@ import Testing
             try? FileManager.default.removeItem(at: directory)
         }
 
-        func send(_ method: HTTPMethod, _ target: String, body: JSONValue? = nil) -> (status: Int, json: JSONValue) {
-            var headers: HTTPHeaders = ["Authorization": "Bearer \(adminToken)"]
+        func send(_ method: HTTPMethod, _ target: String, body: JSONValue? = nil, token: String? = nil) -> (status: Int, json: JSONValue) {
+            var headers: HTTPHeaders = ["Authorization": "Bearer \(token ?? adminToken)"]
             if body != nil { headers.add(name: "Content-Type", value: "application/json") }
             let response = client.send(method, target, headers: headers, body: body.map { JSONSerializer.string($0) })
             return (response.status.rawValue, (try? JSONParser.parse(response.body)) ?? .null)
@@ -94,6 +94,38 @@ import Testing
         #expect(explicit.status == 201)
         guard case .object(let o2) = h.send(.get, "/v1/patients/HT-TZ-2").json, case .object(let p2)? = o2["profile"] else { return }
         #expect(p2["timeZone"] == "Europe/Berlin")
+    }
+
+    @Test func aLabThatTurnsTodayRedIsWhatThePatientSees() throws {
+        let h = try Harness()
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        func day(_ offset: Int) -> String {
+            ISO8601DateFormatter.string(from: Date().addingTimeInterval(Double(offset) * 86_400), timeZone: berlin,
+                                        formatOptions: [.withFullDate])
+        }
+        let enrolled = h.send(.post, "/v1/patients", body: [
+            "studyId": "HT-LAB-1", "surgeryDate": .string(day(-6)), "timeZone": "Europe/Berlin", "age": 50, "sex": "male",
+            "bmi": 27.0, "baselineWeightKg": 80.0,
+        ])
+        guard case .object(let e) = enrolled.json, case .string(let code)? = e["activationCode"] else {
+            Issue.record("enrolment failed: \(enrolled.json)")
+            return
+        }
+        let activated = h.send(.post, "/v1/activate", body: ["studyId": "HT-LAB-1", "code": .string(code)], token: "-")
+        guard case .object(let a) = activated.json, case .string(let patientToken)? = a["token"] else {
+            Issue.record("activation failed: \(activated.json)")
+            return
+        }
+        let submitted = h.send(.put, "/v1/me/days/\(day(0))", body: ["weightMorningKg": 80.0], token: patientToken)
+        #expect(submitted.status == 200, "\(submitted.json)")
+        func todayLevel() -> JSONValue? {
+            guard case .object(let t) = h.send(.get, "/v1/me/today", token: patientToken).json else { return nil }
+            return t["level"]
+        }
+        #expect(todayLevel() == "green")
+        let lab = h.send(.post, "/v1/patients/HT-LAB-1/labs", body: ["sodium": 124])
+        #expect(lab.status == 201, "\(lab.json)")
+        #expect(todayLevel() == "red")
     }
 
     @Test func aResolutionWithoutANoteNamesTheFieldAndChangesNothing() throws {

@@ -77,12 +77,12 @@ enum DayJSON {
     }
 
     static func today(_ t: TodayView, language: String?) -> JSONValue {
-        let instructions: JSONValue = t.latest.map { e in
-            let text = t.rulesSnapshot.rules.instructions.text(level: e.level, reasonCodes: e.reasonCodes, language: language)
-            return ["level": .string(e.level.rawValue), "text": .string(text.text), "language": .string(text.language)]
+        let instructions: JSONValue = t.shown.map { shown in
+            let text = t.rulesSnapshot.rules.instructions.text(level: shown.level, reasonCodes: shown.reasonCodes, language: language)
+            return ["level": .string(shown.level.rawValue), "text": .string(text.text), "language": .string(text.language)]
         } ?? .null
         return ["date": .string(t.date.description), "pod": .int(t.pod), "monitoringActive": .bool(t.monitoringActive),
-                "monitoringEnds": .string(t.monitoringEnds.description), "level": .string(t.latest?.level.rawValue),
+                "monitoringEnds": .string(t.monitoringEnds.description), "level": .string(t.shown?.level.rawValue),
                 "instructions": instructions,
                 "tasks": .array(t.tasks.map { ["task": .string($0.task.rawValue), "due": .string($0.due.rawValue),
                                                "state": .string($0.state.rawValue)] }),

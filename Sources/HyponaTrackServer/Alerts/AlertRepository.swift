@@ -21,6 +21,12 @@ enum AlertRepository {
                         [patientId, date.description, kind.rawValue]).map(decode)
     }
 
+    /// The patient's alerts dated `date` that are not resolved, of any kind.
+    static func unresolved(_ db: Connection, patientId: Int64, date: LocalDate) throws -> [Alert] {
+        try db.query("SELECT \(columns) FROM alerts WHERE patient_id = ? AND date = ? AND state != 'resolved' ORDER BY id",
+                     [patientId, date.description]).map(decode)
+    }
+
     static func lastResolved(_ db: Connection, patientId: Int64, date: LocalDate, kind: AlertKind) throws -> Alert? {
         try db.queryOne("""
             SELECT \(columns) FROM alerts WHERE patient_id = ? AND date = ? AND kind = ? AND state = 'resolved' ORDER BY id DESC LIMIT 1

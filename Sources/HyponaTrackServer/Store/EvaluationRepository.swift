@@ -51,11 +51,14 @@ enum EvaluationRepository {
         return out
     }
 
-    /// PODs on which any evaluation was yellow or red (clinical-rules §6: monitoring extends when
-    /// "any yellow/red occurred on POD ≥ 10", so a later improvement does not undo it).
+    /// PODs on which anything was yellow or red: an evaluation, or an alert of any kind (a
+    /// missing-data alert too). Monitoring extends when "any yellow/red occurred on POD ≥ 10"
+    /// (docs/clinical-rules.md §6), so a later improvement does not undo it.
     static func alertPODs(_ db: Connection, patientId: Int64) throws -> [Int] {
-        try db.query("SELECT DISTINCT pod FROM evaluations WHERE patient_id = ? AND level IN ('yellow', 'red')", [patientId])
-            .map { try $0.int("pod") }
+        try db.query("""
+            SELECT pod FROM evaluations WHERE patient_id = ?1 AND level IN ('yellow', 'red')
+            UNION SELECT pod FROM alerts WHERE patient_id = ?1
+            """, [patientId]).map { try $0.int("pod") }
     }
 
     /// The patient's most recent evaluation of any date (the "current level" in lists).

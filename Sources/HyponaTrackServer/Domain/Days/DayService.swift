@@ -32,7 +32,11 @@ public struct TodayView: Sendable {
     public var pod: Int
     public var monitoringActive: Bool
     public var monitoringEnds: LocalDate
+    /// Today's latest evaluation.
     public var latest: StoredEvaluation?
+    /// What the patient is shown: the higher of today's latest evaluation and any unresolved
+    /// alert dated today (a missing-data alert, say), with the codes that explain it.
+    public var shown: (level: Level, reasonCodes: [String])?
     public var tasks: [TaskStatus]
     public var adherence: Double
     public var plan: ReminderPlan
@@ -121,10 +125,23 @@ public final class DayService: Sendable {
             let active = window.contains(date)
             let plan = snapshot.planner.plan(date: date, pod: profile.pod(at: date), adherence: adherence,
                                              tasks: active ? tasks : [], zone: zone)
+            let latest = try EvaluationRepository.latest(db, patientId: patient.id, date: date)
+            let alerts = try AlertRepository.unresolved(db, patientId: patient.id, date: date)
             return TodayView(date: date, pod: profile.pod(at: date), monitoringActive: active, monitoringEnds: window.last,
-                             latest: try EvaluationRepository.latest(db, patientId: patient.id, date: date), tasks: tasks,
+                             latest: latest, shown: Self.shownLevel(latest, alerts), tasks: tasks,
                              adherence: adherence, plan: plan, rulesSnapshot: snapshot)
         }
+    }
+}
+
+extension DayService {
+    /// The higher of the evaluation and the alerts; on a tie the evaluation explains it.
+    static func shownLevel(_ latest: StoredEvaluation?, _ alerts: [Alert]) -> (level: Level, reasonCodes: [String])? {
+        var shown = latest.map { (level: $0.level, reasonCodes: $0.reasonCodes) }
+        for alert in alerts where alert.level > (shown?.level ?? .info) {
+            shown = (alert.level, alert.reasons.map(\.code))
+        }
+        return shown
     }
 }
 
