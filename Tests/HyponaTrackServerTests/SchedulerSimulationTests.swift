@@ -500,14 +500,17 @@ struct ExpectedReminder: Hashable, Comparable, CustomStringConvertible {
         func checkin(_ id: String, _ pods: [Int]) { for p in pods { expected["\(id) missing_checkin \(d(p))"] = Berlin.at(d(p), "21:00") } }
         func noData(_ id: String, _ pods: ClosedRange<Int>) { for p in pods { expected["\(id) no_data_2d \(d(p))"] = Berlin.at(d(p + 1), "00:00") } }
         // Activated on POD 3: the first pair of empty days on/after activation is POD 3–4.
-        checkin("MD-SILENT", Array(5...9)); noData("MD-SILENT", 4...14)
-        checkin("MD-LABS", Array(5...9)); noData("MD-LABS", 2...14)
+        // A red no_data_2d on POD ≥ 10 is "any yellow/red on POD ≥ 10": monitoring extends to
+        // POD 21, so silence goes on raising alerts after POD 14 (here up to POD 16, the run's end).
+        checkin("MD-SILENT", Array(5...9)); noData("MD-SILENT", 4...16)
+        checkin("MD-LABS", Array(5...9)); noData("MD-LABS", 2...16)
         // Activated on POD 8 at 22:00: that day's deadline passed before activation; the
         // activation day counts for no_data_2d.
-        checkin("MD-LATE", [9]); noData("MD-LATE", 9...14)
+        checkin("MD-LATE", [9]); noData("MD-LATE", 9...16)
         // Morning check (POD 5) or evening check (POD 6) complete: none; weights only, a late
-        // evening check, nothing: raised. No data on POD 9–10 only.
-        checkin("MD-PARTIAL", [7, 8, 9]); noData("MD-PARTIAL", 10...10)
+        // evening check, nothing: raised. No data on POD 9–10; the red on POD 10 extends the
+        // window, and after the last data on POD 14 the second silent day is POD 16.
+        checkin("MD-PARTIAL", [7, 8, 9]); noData("MD-PARTIAL", 10...10); noData("MD-PARTIAL", 16...16)
         // Withdrawn on POD 6: monitoring ended on POD 5; nothing after.
         checkin("MD-WITHDRAWN", [5]); noData("MD-WITHDRAWN", 2...5)
 
