@@ -206,7 +206,7 @@ final class Simulation {
 
     /// Activates now with `code`; returns the patient id.
     func activate(_ studyId: String, code: String) throws -> Int64 {
-        _ = try activation.activate(body: ["studyId": .string(studyId), "code": .string(code)], clientIP: "127.0.0.1")
+        _ = try activation.activate(Activate(studyId: studyId, code: code, clientIP: "127.0.0.1"))
         return try database.read { db in try PatientRepository.load(db, studyId: studyId)!.id }
     }
 

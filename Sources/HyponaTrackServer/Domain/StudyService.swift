@@ -22,6 +22,10 @@ public final class StudyService: Sendable {
     let transactions: Transactions
     /// Alerts: list, acknowledge, resolve.
     public let alertService: AlertService
+    /// The audit trail: read a page, verify the chain.
+    public let auditService: AuditService
+    /// Checked online copies of the database.
+    public let backupService: BackupService
 
     init(database: Database, rules: ActiveRules, clock: any ServerClock, configuration: ServerConfiguration,
          metrics: Metrics, outbox: SyncOutbox? = nil, alerting: Alerting? = nil, hooksWake: @escaping @Sendable () -> Void = {}) {
@@ -29,6 +33,8 @@ public final class StudyService: Sendable {
         let transactions = Transactions(database: database, wakeSync: { outbox?.wake() }, wakeHooks: hooksWake)
         self.transactions = transactions
         alertService = AlertService(transactions: transactions, alerting: alerting, clock: clock)
+        auditService = AuditService(transactions: transactions)
+        backupService = BackupService(transactions: transactions, clock: clock, dataDirectory: configuration.dataDirectory)
         self.database = database
         self.rules = rules
         self.clock = clock
