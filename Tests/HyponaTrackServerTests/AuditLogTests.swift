@@ -142,7 +142,7 @@ import Testing
         #expect(ht3.map(\.seq) == ht3.map(\.seq).sorted())
         let entry = try #require(firstPage.first)
         #expect(entry.details == ["index": 1, "note": "line\nbreak: \"quoted\"", "before": nil])
-        guard case .object(let json) = entry.json else {
+        guard case .object(let json) = AdminJSON.entry(entry) else {
             Issue.record("entry JSON is not an object")
             return
         }

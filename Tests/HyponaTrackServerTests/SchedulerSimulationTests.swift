@@ -207,7 +207,7 @@ final class Simulation {
 
     /// Activates now with `code`; returns the patient id.
     func activate(_ studyId: String, code: String) throws -> Int64 {
-        _ = try activation.activate(body: ["studyId": .string(studyId), "code": .string(code)], clientIP: "127.0.0.1")
+        _ = try activation.activate(Activate(studyId: studyId, code: code, clientIP: "127.0.0.1"))
         return try database.read { db in try PatientRepository.load(db, studyId: studyId)!.id }
     }
 
@@ -233,7 +233,7 @@ final class Simulation {
     }
 
     func acknowledge(_ alertId: Int64) throws {
-        _ = try service.alertService.acknowledge(AcknowledgeAlert(alertId: alertId, note: "called", actor: "staff:nurse"))
+        _ = try service.alerts.acknowledge(AcknowledgeAlert(alertId: alertId, note: "called", actor: "staff:nurse"))
     }
 
     /// ISO 8601 with the Berlin offset for `date` `time` (an input for item times).

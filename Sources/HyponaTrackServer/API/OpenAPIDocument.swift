@@ -96,10 +96,7 @@ public enum OpenAPIDocument {
                     ["name": "to", "in": "query", "required": false, "schema": S.date]]
         case ("GET", "/v1/alerts"):
             return [["name": "open", "in": "query", "required": false, "schema": S.oneOf(["true", "false"])]]
-        case ("GET", "/v1/audit"):
-            return [["name": "limit", "in": "query", "required": false, "schema": S.integer(1, 1000)],
-                    ["name": "after", "in": "query", "required": false, "schema": S.integer(0, Int(Int64.max))],
-                    ["name": "subject", "in": "query", "required": false, "schema": S.string(min: 1, max: 200)]]
+        case ("GET", "/v1/audit"): return AuditParameters.spec
         default: return []
         }
     }

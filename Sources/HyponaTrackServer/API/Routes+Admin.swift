@@ -4,6 +4,7 @@ import HTTPServer
 extension Routes {
     /// Staff members, backups and the audit trail.
     static func admin(_ service: StudyService, _ access: ActivationService) -> [Route] {
+        let staff = access.staffService, audit = service.audit, backups = service.backup
         let common: [HTTPStatus: (description: String, schema: JSONValue?)] = [
             400: ("invalid request", S.error), 401: ("no valid staff token", S.error), 403: ("role not allowed", S.error),
             404: ("no such patient or item", S.error)]
@@ -12,31 +13,35 @@ extension Routes {
         }
         return [
             Route(.post, "/v1/staff", access: .staff(.admin), summary: "Add a staff member; returns their token once",
-                  request: S.object([("name", S.string("^[A-Za-z0-9_.-]{1,64}$")), ("role", S.oneOf(["admin", "nurse", "viewer"]))],
-                                    required: ["name", "role"]),
+                  request: S.body(StaffBodies.addition),
                   responses: with([201: ("added", S.object([("name", S.anyString), ("role", S.anyString), ("token", S.anyString)])),
                                    409: ("name taken", S.error)])) { ctx in
-                .json(201, try access.addStaff(body: ctx.body, actor: ctx.actor))
+                let command = try decodeBody(ctx.body) { r throws(FieldError) in
+                    AddStaff(name: try r.required(StaffBodies.name.required), role: try r.required(StaffBodies.role.required),
+                             actor: ctx.actor)
+                }
+                return .json(.created, AdminJSON.added(try staff.add(command)))
             },
             Route(.get, "/v1/staff", access: .staff(.admin), summary: "Staff members and their roles",
                   responses: with([200: ("staff", S.array(S.openObject()))])) { _ in
-                .json(200, try access.listStaff())
+                .json(.ok, .array(try staff.list().map(AdminJSON.member)))
             },
             Route(.post, "/v1/staff/{name}/revocation", access: .staff(.admin), summary: "Revoke a staff member's token",
                   responses: with([200: ("revoked", S.openObject()),
                                    409: ("the last active admin: add another admin first", S.error)])) { ctx in
-                .json(200, try access.revokeStaff(name: ctx.parameter("name"), actor: ctx.actor))
+                let command = RevokeStaff(name: try StaffBodies.name(ctx), actor: ctx.actor)
+                return .json(.ok, AdminJSON.revoked(try staff.revoke(command)))
             },
             Route(.post, "/v1/backup", access: .staff(.admin),
                   summary: "A consistent online copy of the database under DATA_DIR/backups/ (checked before it is reported)",
                   responses: with([201: ("the backup", S.object([("path", S.anyString), ("bytes", S.anyInteger), ("createdAt", S.anyString),
                                                                 ("integrity", S.anyString), ("auditIntact", S.bool),
                                                                 ("auditRows", S.anyInteger)]))])) { ctx in
-                .json(201, try service.backup(actor: ctx.actor))
+                .json(.created, AdminJSON.backup(try backups.backup(CreateBackup(actor: ctx.actor))))
             },
             Route(.get, "/v1/audit", access: .staff(.read), summary: "Audit trail entries (newest last)",
                   responses: with([200: ("entries", S.array(S.openObject()))])) { ctx in
-                .json(200, try service.auditEntries(limit: ctx.query("limit"), after: ctx.query("after"), subject: ctx.query("subject")))
+                .json(.ok, .array(try audit.entries(try AuditParameters.query(ctx)).map(AdminJSON.entry)))
             },
             Route(.get, "/v1/audit/verify", access: .staff(.read), summary: "Recompute the audit chain; names the first broken row",
                   responses: with([200: ("verification result", S.object([("intact", S.bool), ("rowsChecked", S.anyInteger),
@@ -44,8 +49,62 @@ extension Routes {
                                                                           ("reason", S.nullable(S.anyString)),
                                                                           ("lastSeq", S.nullable(S.anyInteger)),
                                                                           ("lastHash", S.nullable(S.anyString))]))])) { _ in
-                .json(200, try service.verifyAudit())
+                .json(.ok, AdminJSON.verification(try audit.verify()))
             },
         ]
+    }
+}
+
+/// The staff body's members, declared once for the decoder and the spec.
+enum StaffBodies {
+    /// Names appear in audit actors and CLI arguments (`StaffDirectory.isValidName`).
+    static let name = BodyField.pattern("name", "^[A-Za-z0-9_.-]{1,64}$", length: 1...64,
+                                        expected: "a name of letters, digits, '.', '_' or '-'", StaffDirectory.isValidName)
+    static let role: BodyField<Role> = {
+        let names = BodyField.oneOf("role", Role.allCases.map(\.rawValue))
+        return BodyField(name: names.name, read: names.read.map { text, path throws(FieldError) in
+            guard let role = Role(rawValue: text) else { throw FieldError.invalid(path, "not a role") }   // oneOf has checked
+            return role
+        }, schema: names.schema, isRequired: false)
+    }()
+    static let addition = [name.required.member, role.required.member]
+
+    /// The `{name}` path parameter.
+    static func name(_ ctx: RequestContext) throws -> String {
+        let name = ctx.parameter("name")
+        guard StaffDirectory.isValidName(name) else { throw APIError.invalid("name", "not a staff name") }
+        return name
+    }
+}
+
+/// `GET /v1/audit`'s query parameters: read here, and listed in the spec from the same limits.
+enum AuditParameters {
+    static let limit = 1...1000
+    static let subjectLength = 1...200
+
+    static func query(_ ctx: RequestContext) throws -> AuditQuery {
+        let n = try ctx.query("limit").map { text -> Int in
+            guard let n = Int(text), limit.contains(n) else {
+                throw APIError.invalid("limit", "an integer \(limit.lowerBound)–\(limit.upperBound)")
+            }
+            return n
+        } ?? 100
+        let afterSeq = try ctx.query("after").map { text -> Int64 in
+            guard let s = Int64(text), s >= 0 else { throw APIError.invalid("after", "a sequence number ≥ 0") }
+            return s
+        }
+        let subject = ctx.query("subject")
+        if let subject, !subjectLength.contains(subject.count) {
+            throw APIError.invalid("subject", "\(subjectLength.lowerBound)–\(subjectLength.upperBound) characters")
+        }
+        return AuditQuery(limit: n, afterSeq: afterSeq, subject: subject)
+    }
+
+    /// The OpenAPI `parameters` of the route.
+    static var spec: [JSONValue] {
+        [["name": "limit", "in": "query", "required": false, "schema": S.integer(limit.lowerBound, limit.upperBound)],
+         ["name": "after", "in": "query", "required": false, "schema": S.integer(0, Int(Int64.max))],
+         ["name": "subject", "in": "query", "required": false,
+          "schema": S.string(min: subjectLength.lowerBound, max: subjectLength.upperBound)]]
     }
 }

@@ -5,14 +5,7 @@ import HyponaTrackCore
 extension Routes {
     /// The patient app's API (docs/product.md, "Patient API").
     static func patient(_ service: StudyService, _ activation: ActivationService) -> [Route] {
-        [
-            Route(.post, "/v1/activate", access: .anonymous, summary: "Exchange a one-time activation code for a patient token",
-                  request: S.object([("studyId", S.studyId), ("code", S.string(min: 1, max: 64))], required: ["studyId", "code"]),
-                  responses: [200: ("the patient token (shown once)", S.ref("Activation")), 400: ("invalid request", S.error),
-                              401: ("wrong code or study ID", S.error), 410: ("the code expired; a nurse reissues", S.error),
-                              429: ("too many wrong codes: locked, see retry-after", S.error)]) { ctx in
-                .json(200, try activation.activate(body: ctx.body, clientIP: ctx.clientIP))
-            },
+        Routes.activation(activation) + [
             Route(.put, "/v1/me/days/{date}", access: .patient, summary: "Merge a day's measurements and get its traffic light",
                   request: S.ref("DayPatch"),
                   responses: [200: ("stored durably and evaluated", S.ref("DayResult")), 400: ("invalid field", S.error),

@@ -36,18 +36,4 @@ public struct AuditEntry: Sendable, Equatable {
     public var details: JSONValue {
         (try? JSONParser.parse(detailsText)) ?? .string(detailsText)
     }
-
-    /// The API form: `{"seq", "at" (ISO 8601 UTC), "actor", "action", "subject", "details",
-    /// "hash"}`.
-    public var json: JSONValue {
-        .object(JSONObject([
-            ("seq", .number(Double(seq))),
-            ("at", .string(iso8601UTC(milliseconds: at))),
-            ("actor", .string(actor)),
-            ("action", .string(action)),
-            ("subject", .string(subject)),
-            ("details", details),
-            ("hash", .string(hash)),
-        ]))
-    }
 }

@@ -23,20 +23,18 @@ public enum AuditLog {
     public static func append(_ db: Connection, at: Int64, actor: String, action auditAction: AuditAction,
                               subject: String?, details: JSONValue) throws -> AuditEntry {
         let action = auditAction.rawValue
-        let last = try db.queryOne("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1")
-        let seq = (try last?.int64("seq") ?? 0) + 1
-        let prevHash = try last?.string("hash") ?? AuditChain.genesisHash
+        let head = try AuditRepository.head(db)
+        let seq = (head?.seq ?? 0) + 1
+        let prevHash = head?.hash ?? AuditChain.genesisHash
         let detailsText = JSONSerializer.string(details)
         let hash = AuditChain.hash(prevHash: prevHash, seq: seq, at: at, actor: actor, action: action,
                                    subject: subject, details: detailsText)
-        try db.execute("""
-            INSERT INTO audit_log(seq, at, actor, action, subject, details, prev_hash, hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, [seq, at, actor, action, subject, detailsText, prevHash, hash])
-        guard let entry = try db.queryOne("SELECT * FROM audit_log WHERE seq = ?", [seq]) else {
+        try AuditRepository.insert(db, seq: seq, at: at, actor: actor, action: action, subject: subject, details: detailsText,
+                                   prevHash: prevHash, hash: hash)
+        guard let entry = try AuditRepository.entry(db, seq: seq) else {
             throw SQLiteError(extendedCode: SQLiteError.Code.error, message: "audit row \(seq) vanished after insert")
         }
-        return try AuditEntry(row: entry)
+        return entry
     }
 
     /// Entries in chain order: those after `afterSeq` (for paging; nil = from the start),
@@ -44,21 +42,12 @@ public enum AuditLog {
     /// 1...1000).
     public static func list(_ db: Connection, limit: Int = 100, afterSeq: Int64? = nil,
                             subject: String? = nil) throws -> [AuditEntry] {
-        let limit = min(max(limit, 1), 1000)
-        let rows: [Row]
-        if let subject {
-            rows = try db.query("SELECT * FROM audit_log WHERE subject = ? AND seq > ? ORDER BY seq LIMIT ?",
-                                [subject, afterSeq ?? 0, limit])
-        } else {
-            rows = try db.query("SELECT * FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?",
-                                [afterSeq ?? 0, limit])
-        }
-        return try rows.map(AuditEntry.init(row:))
+        try AuditRepository.entries(db, after: afterSeq ?? 0, subject: subject, limit: min(max(limit, 1), 1000))
     }
 
     /// The newest entry, or nil for an empty trail. Its `seq` and `hash`, noted somewhere
     /// else, let a later `verify` also notice rows cut off the end.
     public static func last(_ db: Connection) throws -> AuditEntry? {
-        try db.queryOne("SELECT * FROM audit_log ORDER BY seq DESC LIMIT 1").map(AuditEntry.init(row:))
+        try AuditRepository.last(db)
     }
 }

@@ -35,10 +35,8 @@ extension AuditLog {
         // below 1 or inside a gap is read and reported rather than skipped.
         var cursor = Int64.min
         while true {
-            let rows = try db.query("SELECT * FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?",
-                                    [cursor, verifyPageSize])
-            for row in rows {
-                let entry = try AuditEntry(row: row)
+            let rows = try AuditRepository.entries(db, after: cursor, subject: nil, limit: verifyPageSize)
+            for entry in rows {
                 checked += 1
                 cursor = entry.seq
                 func broken(_ reason: String) -> AuditVerification {

@@ -71,7 +71,7 @@ public final class Daemon: Sendable {
         }
         let routeBox = RoutesBox()
         let routes = Routes.patient(service, activation) + Routes.staff(service, activation) + Routes.sync(sync)
-            + Routes.alerts(service.alertService, hooksStatus: { try database.read { db in try HookDelivery.status(db, hooks: hooks) } })
+            + Routes.alerts(service.alerts, hooksStatus: { try database.read { db in try HookDelivery.status(db, hooks: hooks) } })
             + Routes.system(health: health, metrics: {
                 metrics.render(gauges: [("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",
                                          Double(database.writer.statistics.pendingJobs))] + (syncEnabled ? syncMetrics.gauges : []),

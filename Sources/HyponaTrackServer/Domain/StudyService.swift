@@ -14,15 +14,16 @@ public final class StudyService: Sendable {
     /// Patient lists and timelines.
     public let patients: PatientQueries
     /// Alerts: list, acknowledge, resolve.
-    public let alertService: AlertService
+    public let alerts: AlertService
+    /// The audit trail: read a page, verify the chain.
+    public let audit: AuditService
+    /// Checked online copies of the database.
+    public let backup: BackupService
 
     public var database: Database { context.database }
     public var rules: ActiveRules { context.rules }
     public var clock: any ServerClock { context.clock }
     public var configuration: ServerConfiguration { context.configuration }
-
-    func write<T>(_ job: (Connection) throws -> T) throws -> T { try context.write(job) }
-    func nowMilliseconds() -> (Double, Int64) { context.nowMilliseconds() }
 
     init(database: Database, rules: ActiveRules, clock: any ServerClock, configuration: ServerConfiguration,
          metrics: Metrics, outbox: SyncOutbox? = nil, alerting: Alerting? = nil, hooksWake: @escaping @Sendable () -> Void = {}) {
@@ -33,6 +34,8 @@ public final class StudyService: Sendable {
         days = DayService(context: context)
         corrections = CorrectionService(context: context)
         patients = PatientQueries(context: context)
-        alertService = AlertService(transactions: context.transactions, alerting: alerting, clock: clock)
+        alerts = AlertService(transactions: context.transactions, alerting: alerting, clock: clock)
+        audit = AuditService(transactions: context.transactions)
+        backup = BackupService(transactions: context.transactions, clock: clock, dataDirectory: configuration.dataDirectory)
     }
 }

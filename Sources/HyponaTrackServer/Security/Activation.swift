@@ -19,12 +19,12 @@ public enum Activation {
                                  ttl: Double = ActivationPolicy.standard.codeLifetime) throws -> IssuedActivationCode {
         _ = try activePatient(db, patientId)
         let nowMs = epochMilliseconds(now)
-        try revokeUnusedCodes(db, patientId: patientId, nowMs: nowMs)
+        try ActivationRepository.revokeUnusedCodes(db, patientId: patientId, at: nowMs)
         let code = try Secrets.newActivationCode()
         let expiresAt = nowMs + Int64((ttl * 1000).rounded())
-        try db.execute("""
-            INSERT INTO activation_codes(patient_id, code_hash, created_at, expires_at) VALUES (?, ?, ?, ?)
-            """, [patientId, Secrets.activationCodeHash(normalizedCode: code, patientId: patientId), nowMs, expiresAt])
+        try ActivationRepository.insertCode(db, patientId: patientId,
+                                            hash: Secrets.activationCodeHash(normalizedCode: code, patientId: patientId),
+                                            at: nowMs, expiresAt: expiresAt)
         return (code, expiresAt)
     }
 
@@ -35,8 +35,7 @@ public enum Activation {
                                ttl: Double = ActivationPolicy.standard.codeLifetime) throws -> IssuedActivationCode {
         let patient = try activePatient(db, patientId)
         let nowMs = epochMilliseconds(now)
-        try db.execute("UPDATE patient_tokens SET revoked_at = ? WHERE patient_id = ? AND revoked_at IS NULL",
-                       [nowMs, patientId])
+        try TokenRepository.revokePatientTokens(db, patientId: patientId, at: nowMs)
         try ActivationAttempts.reset(db, key: patient.studyIdKey)
         return try issueCode(db, patientId: patientId, now: now, ttl: ttl)
     }
@@ -74,28 +73,21 @@ public enum Activation {
         }
 
         guard let normalized = Secrets.normalizedActivationCode(code),
-              let patient = try db.queryOne(
-                  "SELECT id, study_id, withdrawn_at FROM patients WHERE study_id_key = ?", [studyIdKey]),
-              try patient.optionalInt64("withdrawn_at") == nil
+              let patient = try ActivationRepository.patient(db, studyIdKey: studyIdKey),
+              !patient.isWithdrawn
         else { return try failure() }
-        let patientId = try patient.int64("id")
-        let hash = Secrets.activationCodeHash(normalizedCode: normalized, patientId: patientId)
-        guard let stored = try db.queryOne("""
-                  SELECT id, code_hash, expires_at FROM activation_codes
-                  WHERE patient_id = ? AND code_hash = ? AND used_at IS NULL AND revoked_at IS NULL
-                  ORDER BY id DESC
-                  """, [patientId, hash]),
-              Secrets.hashesMatch(try stored.string("code_hash"), hash)
+        let hash = Secrets.activationCodeHash(normalizedCode: normalized, patientId: patient.id)
+        guard let stored = try ActivationRepository.usableCode(db, patientId: patient.id, hash: hash),
+              Secrets.hashesMatch(stored.codeHash, hash)
         else { return try failure() }
-        guard try stored.int64("expires_at") > nowMs else { return .expired }
+        guard stored.expiresAt > nowMs else { return .expired }
 
-        try db.execute("UPDATE activation_codes SET used_at = ? WHERE id = ?", [nowMs, try stored.int64("id")])
+        try ActivationRepository.markUsed(db, codeId: stored.id, at: nowMs)
         let token = try Secrets.newToken(.patient)
-        try db.execute("INSERT INTO patient_tokens(patient_id, token_hash, created_at) VALUES (?, ?, ?)",
-                       [patientId, Secrets.tokenHash(token), nowMs])
-        try db.execute("UPDATE patients SET activated_at = ? WHERE id = ? AND activated_at IS NULL", [nowMs, patientId])
+        try TokenRepository.insertPatientToken(db, patientId: patient.id, hash: Secrets.tokenHash(token), at: nowMs)
+        try ActivationRepository.markActivated(db, patientId: patient.id, at: nowMs)
         try ActivationAttempts.reset(db, key: studyIdKey)
-        return .activated(patientId: patientId, studyId: try patient.string("study_id"), token: token)
+        return .activated(patientId: patient.id, studyId: patient.studyId, token: token)
     }
 
     /// Deletes activation failure counters with no lock in force and no failure for
@@ -109,19 +101,11 @@ public enum Activation {
 
     // MARK: Helpers
 
-    private static func activePatient(_ db: Connection, _ patientId: Int64) throws -> (studyId: String, studyIdKey: String) {
-        guard let row = try db.queryOne("SELECT study_id, study_id_key, withdrawn_at FROM patients WHERE id = ?",
-                                        [patientId])
-        else { throw ActivationError.patientNotFound(patientId) }
-        let studyId = try row.string("study_id")
-        guard try row.optionalInt64("withdrawn_at") == nil else { throw ActivationError.patientWithdrawn(studyId: studyId) }
-        return (studyId, try row.string("study_id_key"))
-    }
-
-    private static func revokeUnusedCodes(_ db: Connection, patientId: Int64, nowMs: Int64) throws {
-        try db.execute("""
-            UPDATE activation_codes SET revoked_at = ?
-            WHERE patient_id = ? AND used_at IS NULL AND revoked_at IS NULL
-            """, [nowMs, patientId])
+    private static func activePatient(_ db: Connection, _ patientId: Int64) throws -> ActivationRepository.Patient {
+        guard let patient = try ActivationRepository.patient(db, id: patientId) else {
+            throw ActivationError.patientNotFound(patientId)
+        }
+        guard !patient.isWithdrawn else { throw ActivationError.patientWithdrawn(studyId: patient.studyId) }
+        return patient
     }
 }

@@ -35,30 +35,17 @@ public enum Authenticator {
     }
 
     private static func staffPrincipal(_ db: Connection, hash: String, nowMs: Int64) throws -> Principal? {
-        let row = try db.queryOne("""
-            SELECT t.token_hash, s.id, s.name, s.role
-            FROM staff_tokens AS t JOIN staff AS s ON s.id = t.staff_id
-            WHERE t.token_hash = ?
-              AND t.revoked_at IS NULL
-              AND (t.expires_at IS NULL OR t.expires_at > ?)
-              AND s.revoked_at IS NULL
-            """, [hash, nowMs])
-        guard let row, Secrets.hashesMatch(try row.string("token_hash"), hash),
-              let role = Role(rawValue: try row.string("role"))
+        guard let owner = try TokenRepository.staffOwner(db, hash: hash, now: nowMs),
+              Secrets.hashesMatch(owner.tokenHash, hash),
+              let role = Role(rawValue: owner.role)
         else { return nil }
-        return .staff(id: try row.int64("id"), name: try row.string("name"), role: role)
+        return .staff(id: owner.staffId, name: owner.name, role: role)
     }
 
     private static func patientPrincipal(_ db: Connection, hash: String, nowMs: Int64) throws -> Principal? {
-        let row = try db.queryOne("""
-            SELECT t.token_hash, p.id, p.study_id
-            FROM patient_tokens AS t JOIN patients AS p ON p.id = t.patient_id
-            WHERE t.token_hash = ?
-              AND t.revoked_at IS NULL
-              AND (t.expires_at IS NULL OR t.expires_at > ?)
-              AND p.withdrawn_at IS NULL
-            """, [hash, nowMs])
-        guard let row, Secrets.hashesMatch(try row.string("token_hash"), hash) else { return nil }
-        return .patient(patientId: try row.int64("id"), studyId: try row.string("study_id"))
+        guard let owner = try TokenRepository.patientOwner(db, hash: hash, now: nowMs),
+              Secrets.hashesMatch(owner.tokenHash, hash)
+        else { return nil }
+        return .patient(patientId: owner.patientId, studyId: owner.studyId)
     }
 }

@@ -20,13 +20,12 @@ public enum StaffDirectory {
         // Checked first for a typed error; the UNIQUE NOCASE constraint still guards races.
         if try findStaff(db, name: name) != nil { throw StaffError.nameTaken(name) }
         let nowMs = epochMilliseconds(now)
+        let id: Int64
         do {
-            try db.execute("INSERT INTO staff(name, role, created_at, created_by) VALUES (?, ?, ?, ?)",
-                           [name, role.rawValue, nowMs, actor])
+            id = try StaffRepository.insert(db, name: name, role: role, by: actor, at: nowMs)
         } catch let error as SQLiteError where error.isUniqueConstraintViolation {
             throw StaffError.nameTaken(name)
         }
-        let id = db.lastInsertRowID
         let token = try issueToken(db, staffId: id, nowMs: nowMs)
         guard let staff = try findStaff(db, name: name) else { throw StaffError.notFound(name) }
         return (staff, token)
@@ -34,12 +33,12 @@ public enum StaffDirectory {
 
     /// Every staff member, revoked ones included, ordered by name.
     public static func listStaff(_ db: Connection) throws -> [StaffMember] {
-        try db.query("SELECT * FROM staff ORDER BY name COLLATE NOCASE, id").map(StaffMember.init(row:))
+        try StaffRepository.all(db)
     }
 
     /// The staff member with this name (case-insensitive), or nil.
     public static func findStaff(_ db: Connection, name: String) throws -> StaffMember? {
-        try db.queryOne("SELECT * FROM staff WHERE name = ?", [name]).map(StaffMember.init(row:))
+        try StaffRepository.find(db, name: name)
     }
 
     /// Revokes a staff member and every token they hold; both take effect on the next request.
@@ -50,15 +49,12 @@ public enum StaffDirectory {
     public static func revokeStaff(_ db: Connection, name: String, by actor: String, now: Double) throws -> StaffMember {
         guard let staff = try findStaff(db, name: name) else { throw StaffError.notFound(name) }
         guard staff.isActive else { throw StaffError.alreadyRevoked(staff.name) }
-        if staff.role == .admin {
-            let admins = try db.scalar("SELECT count(*) FROM staff WHERE role = 'admin' AND revoked_at IS NULL",
-                                       as: Int.self) ?? 0
-            if admins <= 1 { throw StaffError.lastActiveAdmin(staff.name) }
+        if staff.role == .admin, try StaffRepository.activeAdminCount(db) <= 1 {
+            throw StaffError.lastActiveAdmin(staff.name)
         }
         let nowMs = epochMilliseconds(now)
-        try db.execute("UPDATE staff SET revoked_at = ?, revoked_by = ? WHERE id = ?", [nowMs, actor, staff.id])
-        try db.execute("UPDATE staff_tokens SET revoked_at = ? WHERE staff_id = ? AND revoked_at IS NULL",
-                       [nowMs, staff.id])
+        try StaffRepository.revoke(db, id: staff.id, by: actor, at: nowMs)
+        try TokenRepository.revokeStaffTokens(db, staffId: staff.id, at: nowMs)
         return try findStaff(db, name: staff.name) ?? staff
     }
 
@@ -66,8 +62,7 @@ public enum StaffDirectory {
     /// returns its token for the daemon to write to `DATA_DIR/admin.token`; otherwise nil, so
     /// a restart never mints a second bootstrap token.
     public static func bootstrapAdmin(_ db: Connection, now: Double) throws -> String? {
-        let count = try db.scalar("SELECT count(*) FROM staff", as: Int.self) ?? 0
-        guard count == 0 else { return nil }
+        guard try StaffRepository.count(db) == 0 else { return nil }
         return try createStaff(db, name: bootstrapAdminName, role: .admin, by: "system", now: now).token
     }
 
@@ -89,8 +84,7 @@ public enum StaffDirectory {
 
     private static func issueToken(_ db: Connection, staffId: Int64, nowMs: Int64) throws -> String {
         let token = try Secrets.newToken(.staff)
-        try db.execute("INSERT INTO staff_tokens(staff_id, token_hash, created_at) VALUES (?, ?, ?)",
-                       [staffId, Secrets.tokenHash(token), nowMs])
+        try TokenRepository.insertStaffToken(db, staffId: staffId, hash: Secrets.tokenHash(token), at: nowMs)
         return token
     }
 }

@@ -89,6 +89,13 @@ enum OutboxRepository {
         return try db.execute("UPDATE sync_outbox SET next_attempt_at = 0 WHERE state = 'pending'", [])
     }
 
+    /// `record_key#instance` of every queued row, pending or dead.
+    static func queuedKeys(_ db: Connection) throws -> Set<String> {
+        Set(try db.query("SELECT record_key, instance FROM sync_outbox").map {
+            "\(try $0.string("record_key"))#\(try $0.int("instance"))"
+        })
+    }
+
     struct Status: Sendable {
         var pending: Int
         var dead: Int

@@ -5,7 +5,8 @@ import SQLite
 
 /// The staff side of the sync: status, retry, resume, check, reconcile, export-all.
 final class SyncService: Sendable {
-    let database: Database
+    /// Writes wake the sync worker after COMMIT (they make rows due or queue them).
+    let transactions: Transactions
     let outbox: SyncOutbox
     let worker: REDCapSync
     let rules: ActiveRules
@@ -14,7 +15,7 @@ final class SyncService: Sendable {
 
     init(database: Database, outbox: SyncOutbox, worker: REDCapSync, rules: ActiveRules, clock: any ServerClock,
          events: (baseline: String?, daily: String?)) {
-        self.database = database
+        transactions = Transactions(database: database, wakeSync: { worker.wake() }, wakeHooks: {})
         self.outbox = outbox
         self.worker = worker
         self.rules = rules
@@ -22,86 +23,63 @@ final class SyncService: Sendable {
         self.events = events
     }
 
-    /// The `sync` block of `/healthz`.
-    static func health(_ s: OutboxRepository.Status?, now ms: Int64) -> JSONValue {
-        guard let s else { return ["enabled": false, "halted": false, "pending": 0, "oldestPendingSeconds": nil, "deadLetters": 0] }
-        return ["enabled": true, "halted": .bool(s.halted), "pending": .int(s.pending),
-                "oldestPendingSeconds": s.oldestPendingAt.map { .number((Double(ms - $0) / 1000).rounded()) } ?? .null,
-                "deadLetters": .int(s.dead)]
+    func status() throws -> SyncStatus {
+        let ms = epochMilliseconds(clock.now())
+        let s = try transactions.read { try OutboxRepository.status($0) }
+        return SyncStatus(url: worker.client.url, outbox: s, requestsLastMinute: worker.client.pacer.recent,
+                          maxRequestsPerMinute: worker.client.pacer.perMinute, asOf: ms)
     }
 
-    func status() throws -> JSONValue {
+    func retry(_ command: RetrySync) throws -> RetryResult {
         let ms = epochMilliseconds(clock.now())
-        let s = try database.read { try OutboxRepository.status($0) }
-        func time(_ v: Int64?) -> JSONValue { .string(v.map { iso8601UTC(milliseconds: $0) }) }
-        return ["enabled": true, "url": .string(worker.client.url), "halted": .bool(s.halted), "haltReason": .string(s.haltReason),
-                "haltedAt": time(s.haltedAt), "pending": .int(s.pending), "deadLetters": .int(s.dead),
-                "oldestPendingSeconds": s.oldestPendingAt.map { .number((Double(ms - $0) / 1000).rounded()) } ?? .null,
-                "lastSuccessAt": time(s.lastSuccessAt), "lastFailureAt": time(s.lastFailureAt), "lastFailure": .string(s.lastFailure),
-                "consecutiveFailures": .int(s.consecutiveFailures), "sentRows": .int(s.sentRows),
-                "requestsLastMinute": .int(worker.client.pacer.recent), "maxRequestsPerMinute": .int(worker.client.pacer.perMinute),
-                "dead": .array(s.deadLetters.map { ["record": .string($0.record), "instance": .int($0.instance),
-                                                    "error": .string($0.error)] })]
-    }
-
-    func retry(body: JSONValue, actor: String) throws -> JSONValue {
-        let dead: Bool
-        do {
-            let r = try ObjectReader(body)
-            dead = try r.optional("dead", .bool) ?? false
-            try r.finish()
-        } catch { throw DomainError.from(error) }
-        let ms = epochMilliseconds(clock.now())
-        let n = try database.write { db -> Int in
-            let n = try OutboxRepository.retry(db, dead: dead)
-            try AuditLog.append(db, at: ms, actor: actor, action: .syncRetry, subject: nil, details: ["dead": .bool(dead), "rows": .int(n)])
+        let n = try transactions.write { db -> Int in
+            let n = try OutboxRepository.retry(db, dead: command.dead)
+            try AuditLog.append(db, at: ms, actor: command.actor, action: .syncRetry, subject: nil,
+                                details: ["dead": .bool(command.dead), "rows": .int(n)])
             return n
         }
-        worker.wake()
-        return ["rows": .int(n), "dead": .bool(dead)]
+        return RetryResult(rows: n, dead: command.dead)
     }
 
-    func resume(actor: String) throws -> JSONValue {
+    func resume(_ command: ResumeSync) throws -> SyncStatus {
         let ms = epochMilliseconds(clock.now())
-        try database.write { db in
+        try transactions.write { db in
             try OutboxRepository.resume(db)
-            try AuditLog.append(db, at: ms, actor: actor, action: .syncResume, subject: nil, details: [:])
+            try AuditLog.append(db, at: ms, actor: command.actor, action: .syncResume, subject: nil, details: [:])
         }
-        worker.wake()
         return try status()
     }
 
-    func exportAll(actor: String) throws -> JSONValue {
+    func exportAll(_ command: ExportAll) throws -> ExportAllResult {
         let snapshot = rules.snapshot
         let ms = epochMilliseconds(clock.now())
-        let n = try database.write { db -> Int in
+        let n = try transactions.write { db -> Int in
             let n = try outbox.enqueueEverything(db, snapshot: snapshot, at: ms)
-            try AuditLog.append(db, at: ms, actor: actor, action: .syncExportAll, subject: nil, details: ["rows": .int(n)])
+            try AuditLog.append(db, at: ms, actor: command.actor, action: .syncExportAll, subject: nil, details: ["rows": .int(n)])
             return n
         }
-        worker.wake()
-        return ["queued": .int(n)]
+        return ExportAllResult(queued: n)
     }
 
     /// Reads version, project and metadata with the token and compares them with the fields the
     /// mapper writes.
-    func check() throws -> JSONValue {
+    func check() throws -> SyncCheckReport {
         let client = worker.client
-        var problems: [JSONValue] = []
+        var problems: [SyncCheckReport.Problem] = []
         let version = try readText(client.read([("content", "version")]))
         guard case .object(let project) = try JSONParser.parse(try readBytes(client.read([("content", "project")]))) else {
             throw DomainError.upstream("REDCap's project info is not a JSON object")
         }
         let metadata = try JSONParser.parse(try readBytes(client.read([("content", "metadata")])))
         if project["has_repeating_instruments_or_events"] != .number(1) && project["has_repeating_instruments_or_events"] != "1" {
-            problems.append(["field": "daily_monitoring", "form": "daily_monitoring",
-                             "problem": "the project has no repeating instruments: mark daily_monitoring repeating"])
+            problems.append(.init(field: "daily_monitoring", form: "daily_monitoring",
+                                  problem: "the project has no repeating instruments: mark daily_monitoring repeating"))
         }
         let longitudinal = project["is_longitudinal"] == .number(1) || project["is_longitudinal"] == "1"
         if longitudinal != (events.baseline != nil) {
-            problems.append(["field": "-", "form": "-", "problem": .string(longitudinal
+            problems.append(.init(field: "-", form: "-", problem: longitudinal
                 ? "the project is longitudinal but no redcap.events are configured"
-                : "redcap.events are configured but the project is not longitudinal")])
+                : "redcap.events are configured but the project is not longitudinal"))
         }
         var remote: [String: JSONObject] = [:]
         if case .array(let fields) = metadata {
@@ -110,19 +88,19 @@ final class SyncService: Sendable {
         for (form, fields) in [(REDCapFields.baselineForm, REDCapFields.baseline), (REDCapFields.dailyForm, REDCapFields.daily)] {
             for (name, validation) in fields {
                 for problem in SyncCheck.compare(name: name, form: form, validation: validation, remote: remote[name]) {
-                    problems.append(["field": .string(name), "form": .string(form), "problem": .string(problem)])
+                    problems.append(.init(field: name, form: form, problem: problem))
                 }
             }
         }
-        return ["redcapVersion": .string(version), "projectId": project["project_id"] ?? .null,
-                "projectTitle": project["project_title"] ?? .null, "fieldsChecked": .int(REDCapFields.baseline.count + REDCapFields.daily.count),
-                "ok": .bool(problems.isEmpty), "problems": .array(problems)]
+        return SyncCheckReport(redcapVersion: version, projectId: project["project_id"] ?? .null,
+                               projectTitle: project["project_title"] ?? .null,
+                               fieldsChecked: REDCapFields.baseline.count + REDCapFields.daily.count, problems: problems)
     }
 
     /// Exports our records from REDCap and lists where they differ from what the server holds.
-    func reconcile(limit: Int = 200) throws -> JSONValue {
+    func reconcile(limit: Int = 200) throws -> ReconcileReport {
         let snapshot = rules.snapshot
-        let (local, pendingKeys) = try database.read { db -> ([String: [String: String]], Set<String>) in
+        let (local, pendingKeys) = try transactions.read { db -> ([String: [String: String]], Set<String>) in
             var rows: [String: [String: String]] = [:]
             for patient in try PatientRepository.all(db) {
                 let risk = snapshot.engine.risk.assess(patient.profile)
@@ -137,10 +115,7 @@ final class SyncService: Sendable {
                     }
                 }
             }
-            let pending = Set(try db.query("SELECT record_key, instance FROM sync_outbox").map {
-                "\(try $0.string("record_key"))#\(try $0.int("instance"))"
-            })
-            return (rows, pending)
+            return (rows, try OutboxRepository.queuedKeys(db))
         }
         var remote: [String: [String: String]] = [:]
         let records = Array(Set(local.values.compactMap { $0["record_id"] })).sorted()
@@ -162,7 +137,7 @@ final class SyncService: Sendable {
                 remote["\((flat["record_id"] ?? "").lowercased())#\(instance)"] = flat
             }
         }
-        var differences: [JSONValue] = []
+        var differences: [ReconcileReport.Difference] = []
         var missing = 0, differing = 0
         for key in local.keys.sorted() {
             let l = local[key]!
@@ -170,9 +145,8 @@ final class SyncService: Sendable {
             guard let r = remote[key] else {
                 missing += 1
                 if differences.count < limit {
-                    differences.append(["record": .string(l["record_id"] ?? ""), "instance": .int(Int(parts[1]) ?? 0),
-                                        "field": "*", "local": "present", "remote": "missing",
-                                        "queued": .bool(pendingKeys.contains(key))])
+                    differences.append(.init(record: l["record_id"] ?? "", instance: Int(parts[1]) ?? 0, field: "*",
+                                             local: "present", remote: "missing", queued: pendingKeys.contains(key)))
                 }
                 continue
             }
@@ -180,16 +154,14 @@ final class SyncService: Sendable {
                 && !field.hasSuffix("_complete") && (r[field] ?? "") != value {
                 differing += 1
                 if differences.count < limit {
-                    differences.append(["record": .string(l["record_id"] ?? ""), "instance": .int(Int(parts[1]) ?? 0),
-                                        "field": .string(field), "local": .string(value), "remote": .string(r[field] ?? ""),
-                                        "queued": .bool(pendingKeys.contains(key))])
+                    differences.append(.init(record: l["record_id"] ?? "", instance: Int(parts[1]) ?? 0, field: field,
+                                             local: value, remote: r[field] ?? "", queued: pendingKeys.contains(key)))
                 }
             }
         }
         let extra = remote.keys.filter { local[$0] == nil }.count
-        return ["localRows": .int(local.count), "remoteRows": .int(remote.count), "missingInREDCap": .int(missing),
-                "differingFields": .int(differing), "onlyInREDCap": .int(extra),
-                "inSync": .bool(missing == 0 && differing == 0 && extra == 0), "differences": .array(differences)]
+        return ReconcileReport(localRows: local.count, remoteRows: remote.count, missingInREDCap: missing, differingFields: differing,
+                               onlyInREDCap: extra, differences: differences)
     }
 
     private func readBytes(_ r: Result<[UInt8], REDCapError>) throws -> [UInt8] {

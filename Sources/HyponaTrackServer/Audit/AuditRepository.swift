@@ -1,0 +1,38 @@
+import SQLite
+
+/// Reads and writes `audit_log` (see `AuditSchema`). Callers own the transaction; chaining and
+/// verification are `AuditLog`'s (with `AuditChain`).
+enum AuditRepository {
+    /// The newest row's `seq` and `hash`, or nil for an empty trail.
+    static func head(_ db: Connection) throws -> (seq: Int64, hash: String)? {
+        try db.queryOne("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1").map { (try $0.int64("seq"), try $0.string("hash")) }
+    }
+
+    static func insert(_ db: Connection, seq: Int64, at: Int64, actor: String, action: String, subject: String?,
+                       details: String, prevHash: String, hash: String) throws {
+        try db.execute("""
+            INSERT INTO audit_log(seq, at, actor, action, subject, details, prev_hash, hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [seq, at, actor, action, subject, details, prevHash, hash])
+    }
+
+    static func entry(_ db: Connection, seq: Int64) throws -> AuditEntry? {
+        try db.queryOne("SELECT * FROM audit_log WHERE seq = ?", [seq]).map(AuditEntry.init(row:))
+    }
+
+    static func last(_ db: Connection) throws -> AuditEntry? {
+        try db.queryOne("SELECT * FROM audit_log ORDER BY seq DESC LIMIT 1").map(AuditEntry.init(row:))
+    }
+
+    /// At most `limit` entries after `afterSeq` in chain order, only those about `subject` if given.
+    static func entries(_ db: Connection, after afterSeq: Int64, subject: String?, limit: Int) throws -> [AuditEntry] {
+        let rows: [Row]
+        if let subject {
+            rows = try db.query("SELECT * FROM audit_log WHERE subject = ? AND seq > ? ORDER BY seq LIMIT ?",
+                                [subject, afterSeq, limit])
+        } else {
+            rows = try db.query("SELECT * FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?", [afterSeq, limit])
+        }
+        return try rows.map(AuditEntry.init(row:))
+    }
+}

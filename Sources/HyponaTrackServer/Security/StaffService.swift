@@ -1,0 +1,87 @@
+import HTJSON
+import SQLite
+
+/// `POST /v1/staff` (admin): a new member with their first token.
+public struct AddStaff: Sendable {
+    public var name: String
+    public var role: Role
+    public var actor: String
+}
+
+/// `POST /v1/staff/{name}/revocation` (admin): the member and every token they hold stop working.
+public struct RevokeStaff: Sendable {
+    public var name: String
+    public var actor: String
+}
+
+/// A staff member as staff management shows them.
+public struct StaffView: Sendable, Equatable {
+    public var name: String
+    public var role: Role
+    public var isActive: Bool
+    /// ms since the epoch.
+    public var createdAt: Int64
+    public var revokedAt: Int64?
+
+    init(_ member: StaffMember) {
+        name = member.name
+        role = member.role
+        isActive = member.isActive
+        createdAt = member.createdAt
+        revokedAt = member.revokedAt
+    }
+}
+
+/// A member just added, with the token that exists in plain text only here (shown once).
+public struct AddedStaff: Sendable, Equatable {
+    public var staff: StaffView
+    public var token: String
+}
+
+/// Staff management: add, list, revoke — each change with its audit row in one transaction
+/// (never with the token in the details).
+public final class StaffService: Sendable {
+    let transactions: Transactions
+    let clock: any ServerClock
+
+    init(transactions: Transactions, clock: any ServerClock) {
+        self.transactions = transactions
+        self.clock = clock
+    }
+
+    public func add(_ command: AddStaff) throws -> AddedStaff {
+        let now = clock.now()
+        return try transactions.write { db in
+            guard try StaffDirectory.findStaff(db, name: command.name) == nil else {
+                throw DomainError.conflict("a staff member named \(command.name) exists", field: "name")
+            }
+            let (member, token) = try StaffDirectory.createStaff(db, name: command.name, role: command.role, by: command.actor,
+                                                                 now: now)
+            try AuditLog.append(db, at: epochMilliseconds(now), actor: command.actor, action: .staffAdd,
+                                subject: "staff:\(member.name)", details: ["role": .string(member.role.rawValue)])
+            return AddedStaff(staff: StaffView(member), token: token)
+        }
+    }
+
+    /// Every member, revoked ones included, ordered by name.
+    public func list() throws -> [StaffView] {
+        try transactions.read { db in try StaffDirectory.listStaff(db).map(StaffView.init) }
+    }
+
+    /// The member as revoked.
+    public func revoke(_ command: RevokeStaff) throws -> StaffView {
+        let now = clock.now()
+        return try transactions.write { db in
+            guard let existing = try StaffDirectory.findStaff(db, name: command.name), existing.isActive else {
+                throw DomainError.notFound("no active staff member named \(command.name)")
+            }
+            let member: StaffMember
+            do { member = try StaffDirectory.revokeStaff(db, name: command.name, by: command.actor, now: now) } catch let e as StaffError {
+                throw DomainError.conflict(e.description)   // e.g. the last active admin
+            }
+            try AuditLog.append(db, at: epochMilliseconds(now), actor: command.actor, action: .staffRevoke,
+                                subject: "staff:\(member.name)", details: ["role": .string(member.role.rawValue)])
+            return StaffView(member)
+        }
+    }
+}
