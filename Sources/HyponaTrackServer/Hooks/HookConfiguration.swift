@@ -9,12 +9,10 @@ public struct HookConfiguration: Sendable, Equatable {
         case command(path: String, args: [String], timeoutSeconds: Double)
     }
 
-    /// Event types a hook may subscribe to; alert events are routed by the escalation ladder.
-    public static let subscribable = ["sync.unhealthy", "sync.halted", "reminder.due"]
-
     public var name: String
     public var kind: Kind
-    public var events: [String]
+    /// The non-alert events this hook hears (``HookEventType/subscribable``).
+    public var events: [HookEventType]
 
     static func parse(_ json: JSONValue, resolve: (String) -> String) throws(FieldError) -> [HookConfiguration] {
         guard case .array(let items) = json else { throw FieldError.invalid("hooks", "expected an array") }
@@ -27,7 +25,7 @@ public struct HookConfiguration: Sendable, Equatable {
             guard !hooks.contains(where: { $0.name == name }) else { throw FieldError.invalid(r.fieldPath("name"), "\(name) is used twice") }
             let type = try r.required("type", .oneOf(["webhook", "email", "command"]))
             let events = try r.optionalArray("events", maxCount: 10) { v, p throws(FieldError) in
-                try JSONRead.oneOf(subscribable).convert(v, p)
+                try subscribableEvent.convert(v, p)
             } ?? []
             let path = JSONRead.string(length: 1...4096)
             let kind: Kind
@@ -62,6 +60,12 @@ public struct HookConfiguration: Sendable, Equatable {
             hooks.append(HookConfiguration(name: name, kind: kind, events: events))
         }
         return hooks
+    }
+
+    /// One entry of `events`: a subscribable event type, by its raw value.
+    static var subscribableEvent: JSONRead<HookEventType> {
+        // oneOf has let only raw values of cases through, so the conversion cannot fail.
+        JSONRead.oneOf(HookEventType.subscribable.map(\.rawValue)).map { raw, _ in HookEventType(rawValue: raw)! }
     }
 }
 
