@@ -145,6 +145,19 @@ import Testing
         #expect(b["rowsChecked"] == a["rowsChecked"])
     }
 
+    @Test func healthSaysWhetherAnyEscalationTierIsConfigured() throws {
+        func configured(_ h: Harness) -> JSONValue? {
+            let r = h.client.send(.get, "/healthz")
+            guard r.status == .ok, case .object(let o)? = try? JSONParser.parse(r.body), case .object(let e)? = o["escalation"] else {
+                return nil
+            }
+            return e["configured"]
+        }
+        #expect(configured(try Harness()) == false)
+        let withLadder = try Harness { $0.escalation.red = [EscalationLadder.Tier(afterMinutes: 0, hooks: [])] }
+        #expect(configured(withLadder) == true)
+    }
+
     @Test func anUnknownAlertIsNotFound() throws {
         let h = try Harness()
         let r = h.send(.post, "/v1/alerts/99/acknowledgement", body: ["note": "called"])

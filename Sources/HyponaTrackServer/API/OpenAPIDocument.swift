@@ -196,7 +196,9 @@ public enum OpenAPIDocument {
                                                   "activationExpiresAt"]),
                 "PatientSummary": summary,
                 "Health": S.object([("status", S.oneOf(["ok", "unavailable"])), ("database", S.anyString),
-                                    ("sync", S.openObject()), ("scheduler", S.openObject()), ("rulesVersion", S.anyString)],
+                                    ("sync", S.openObject()), ("scheduler", S.openObject()),
+                                    ("escalation", S.object([("configured", S.bool)], required: ["configured"])),
+                                    ("rulesVersion", S.anyString)],
                                    required: ["status", "database", "sync", "scheduler"], additional: true)]
     }
 }

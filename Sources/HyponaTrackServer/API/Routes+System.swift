@@ -4,13 +4,13 @@ import HTTPServer
 
 extension Routes {
     /// Health, metrics and the API description: no token (they hold no patient data).
-    static func system(health: @escaping @Sendable () -> (Int, JSONValue), metrics: @escaping @Sendable () -> String,
+    static func system(health: @escaping @Sendable () -> Health, metrics: @escaping @Sendable () -> String,
                        openAPI: @escaping @Sendable () -> JSONValue) -> [Route] {
         [
             Route(.get, "/healthz", access: .anonymous, summary: "Liveness and readiness",
                   responses: [200: ("healthy", S.ref("Health")), 503: ("the database cannot be written", S.ref("Health"))]) { _ in
-                let (status, body) = health()
-                return .json(HTTPStatus(rawValue: status), body)
+                let h = health()
+                return .json(h.writable ? .ok : .serviceUnavailable, HealthJSON.health(h))
             },
             Route(.get, "/metrics", access: .anonymous, summary: "Prometheus metrics (text format 0.0.4)",
                   responses: [200: ("metrics", nil)]) { _ in
@@ -21,5 +21,16 @@ extension Routes {
                 .json(200, openAPI())
             },
         ]
+    }
+}
+
+/// The `/healthz` body.
+enum HealthJSON {
+    static func health(_ h: Health) -> JSONValue {
+        ["status": .string(h.writable ? "ok" : "unavailable"), "database": .string(h.writable ? "ok" : "unwritable"),
+         "sync": SyncJSON.health(h.sync, now: h.checkedAt),
+         "scheduler": ["lastTickAt": .string(h.schedulerLastTickAt.map { iso8601UTC(milliseconds: $0) })],
+         "escalation": ["configured": .bool(h.escalationConfigured)],
+         "rulesVersion": .string(h.rulesVersion), "version": .string(h.version)]
     }
 }

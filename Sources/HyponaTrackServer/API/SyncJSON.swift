@@ -46,8 +46,3 @@ enum SyncJSON {
          })]
     }
 }
-
-extension SyncService {
-    /// The `sync` block of `/healthz` (what `Daemon.health` asks for).
-    static func health(_ s: OutboxRepository.Status?, now ms: Int64) -> JSONValue { SyncJSON.health(s, now: ms) }
-}

@@ -44,7 +44,7 @@ final class Alerting: Sendable {
             try AuditLog.append(db, at: ms, actor: "system", action: .alertWorsened, subject: patient.studyId,
                                 details: ["alertId": .number(Double(live.id)), "level": .string(live.level.rawValue),
                                           "kind": .string(kind.rawValue)])
-            try startLadder(db, live, firstType: "alert.worsened", at: ms)
+            try startLadder(db, live, firstType: .alertWorsened, at: ms)
             return
         }
         // After a resolve only a worsening opens a new alert for the day.
@@ -58,12 +58,12 @@ final class Alerting: Sendable {
                             details: ["alertId": .number(Double(id)), "level": .string(level.rawValue), "kind": .string(kind.rawValue),
                                       "date": .string(date.description)])
         let alert = try AlertRepository.load(db, id: id)!
-        try startLadder(db, alert, firstType: "alert.opened", at: ms)
+        try startLadder(db, alert, firstType: .alertOpened, at: ms)
     }
 
     /// Schedules the level's tiers from the ladder start and fires those already due (tier 0).
-    private func startLadder(_ db: Connection, _ alert: Alert, firstType: String, at ms: Int64) throws {
-        for (tier, step) in ladder.tiers(for: alert.level.rawValue).enumerated() {
+    private func startLadder(_ db: Connection, _ alert: Alert, firstType: HookEventType, at ms: Int64) throws {
+        for (tier, step) in ladder.tiers(for: alert.level).enumerated() {
             let due = alert.ladderStartedAt + Int64((step.afterMinutes * 60_000).rounded())
             try AlertRepository.scheduleStep(db, alertId: alert.id, ladder: alert.ladder, tier: tier, dueAt: due)
         }
@@ -74,15 +74,15 @@ final class Alerting: Sendable {
     /// fires; a later tier only while unacknowledged). Each fires once: `fired_at` is set in the
     /// transaction that queues its event.
     @discardableResult
-    func fireDue(_ db: Connection, now ms: Int64, alertId: Int64? = nil, firstType: String = "alert.opened") throws -> Int {
+    func fireDue(_ db: Connection, now ms: Int64, alertId: Int64? = nil, firstType: HookEventType = .alertOpened) throws -> Int {
         var fired = 0
         for step in try AlertRepository.dueSteps(db, now: ms, alertId: alertId) {
             guard let alert = try AlertRepository.load(db, id: step.alertId),
                   let patient = try PatientRepository.load(db, id: alert.patientId) else { continue }
             try AlertRepository.markFired(db, step, at: ms)
-            let tiers = ladder.tiers(for: alert.level.rawValue)
+            let tiers = ladder.tiers(for: alert.level)
             guard step.tier < tiers.count else { continue }
-            let type = step.tier == 0 ? (alert.ladder > 1 ? "alert.worsened" : firstType) : "alert.escalated"
+            let type: HookEventType = step.tier == 0 ? (alert.ladder > 1 ? .alertWorsened : firstType) : .alertEscalated
             let hookNames = tiers[step.tier].hooks
             try AlertRepository.addRecipients(db, alertId: alert.id, hooks: hookNames)
             try HookOutbox.enqueue(db, type: type, data: eventData(alert, patient: patient, tier: step.tier), hooks: hookNames, at: ms)
@@ -103,7 +103,7 @@ final class Alerting: Sendable {
         guard alert.state == .open else { throw DomainError.conflict("alert \(id) is already \(alert.state.rawValue)") }
         try AlertRepository.acknowledge(db, id: id, by: actor, note: note, at: ms)
         let patient = try PatientRepository.load(db, id: alert.patientId)
-        try notifyRecipients(db, id: id, type: "alert.acknowledged", extra: ["by": .string(actor), "note": .string(note)], at: ms)
+        try notifyRecipients(db, id: id, type: .alertAcknowledged, extra: ["by": .string(actor), "note": .string(note)], at: ms)
         try AuditLog.append(db, at: ms, actor: actor, action: .alertAcknowledge, subject: patient?.studyId ?? "?",
                             details: ["alertId": .number(Double(id)), "note": .string(note)])
     }
@@ -113,13 +113,13 @@ final class Alerting: Sendable {
         guard alert.state != .resolved else { throw DomainError.conflict("alert \(id) is already resolved") }
         try AlertRepository.resolve(db, id: id, by: actor, note: note, sodium: sodium, at: ms)
         let patient = try PatientRepository.load(db, id: alert.patientId)
-        try notifyRecipients(db, id: id, type: "alert.resolved",
+        try notifyRecipients(db, id: id, type: .alertResolved,
                              extra: ["by": .string(actor), "note": .string(note), "sodium": .double(sodium)], at: ms)
         try AuditLog.append(db, at: ms, actor: actor, action: .alertResolve, subject: patient?.studyId ?? "?",
                             details: ["alertId": .number(Double(id)), "note": .string(note), "sodium": .double(sodium)])
     }
 
-    private func notifyRecipients(_ db: Connection, id: Int64, type: String, extra: [String: JSONValue], at ms: Int64) throws {
+    private func notifyRecipients(_ db: Connection, id: Int64, type: HookEventType, extra: [String: JSONValue], at ms: Int64) throws {
         guard let alert = try AlertRepository.load(db, id: id), let patient = try PatientRepository.load(db, id: alert.patientId) else { return }
         let hooks = try AlertRepository.recipients(db, alertId: id)
         guard !hooks.isEmpty else { return }

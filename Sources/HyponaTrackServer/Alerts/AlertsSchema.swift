@@ -1,4 +1,5 @@
-/// Alerts, their escalation, the hook outbox and the scheduler's memory.
+/// Alerts and their escalation. Shipped in migration `v3_alerts` together with the hook
+/// outbox (`HooksSchema`) and the scheduler's memory (`SchedulerSchema`); see `Schema.v3Alerts`.
 enum AlertsSchema {
     static let v1 = """
         -- One alert per patient, day and kind while it is not resolved; a worsening after resolve
@@ -41,46 +42,5 @@ enum AlertsSchema {
             hook TEXT NOT NULL,
             PRIMARY KEY (alert_id, hook)
         ) STRICT;
-
-        -- Durable delivery: one row per event and hook, enqueued in the transaction that created
-        -- the event; `event_id` is the stable webhook-id.
-        CREATE TABLE hook_outbox (
-            id INTEGER PRIMARY KEY,
-            event_id TEXT NOT NULL,
-            hook TEXT NOT NULL,
-            type TEXT NOT NULL,
-            body TEXT NOT NULL,
-            state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dead')),
-            created_at INTEGER NOT NULL,
-            attempts INTEGER NOT NULL DEFAULT 0,
-            next_attempt_at INTEGER NOT NULL DEFAULT 0,
-            delivered_at INTEGER,
-            last_error TEXT,
-            UNIQUE (event_id, hook)
-        ) STRICT;
-        CREATE INDEX hook_outbox_due ON hook_outbox (state, next_attempt_at, id);
-
-        -- Endpoints that answered 410 Gone stay disabled (until reconfigured under a new name).
-        CREATE TABLE hook_state (
-            hook TEXT PRIMARY KEY,
-            disabled_at INTEGER,
-            disabled_reason TEXT
-        ) STRICT;
-
-        -- What the scheduler already decided, so nothing fires twice across restarts.
-        CREATE TABLE scheduler_marks (
-            patient_id INTEGER NOT NULL REFERENCES patients(id),
-            date TEXT NOT NULL,
-            mark TEXT NOT NULL,                 -- 'missing_checkin', 'no_data_2d', 'reminder@HH:MM:kind'
-            decided_at INTEGER NOT NULL,
-            outcome TEXT NOT NULL,              -- 'raised', 'not_needed', 'emitted', 'skipped'
-            PRIMARY KEY (patient_id, date, mark)
-        ) STRICT;
-
-        CREATE TABLE scheduler_state (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            last_tick_at INTEGER
-        ) STRICT;
-        INSERT INTO scheduler_state (id) VALUES (1);
         """
 }

@@ -22,6 +22,10 @@ public final class Daemon: Sendable {
     let sync: SyncService?
     let delivery: HookDelivery
     let scheduler: Scheduler
+    let httpService: HTTPServerService
+    /// Started by `startWorkers()` in this order, stopped by `stop()` in reverse: hook
+    /// delivery, REDCap sync, scheduler, HTTP.
+    let services: ServiceGroup
     let clock: any ServerClock
 
     public init(configuration: ServerConfiguration, logger: Logger, clock: any ServerClock = SystemClock()) throws {
@@ -58,7 +62,7 @@ public final class Daemon: Sendable {
             rules.snapshot.engine.risk.assess(patient.profile).riskClass.rawValue
         }
         scheduler = Scheduler(database: database, rules: rules, alerting: alerting, hooks: configuration.hooks, logger: logger,
-                              onQueued: { delivery.wake() })
+                              interval: configuration.schedulerIntervalSeconds, clock: clock, onQueued: { delivery.wake() })
         let service = StudyService(database: database, rules: rules, clock: clock, configuration: configuration, metrics: metrics,
                                    outbox: sync?.outbox, alerting: alerting, hooksWake: { delivery.wake() })
         self.service = service
@@ -66,8 +70,12 @@ public final class Daemon: Sendable {
                                            outbox: sync?.outbox)
         let database = database
         let syncEnabled = sync != nil
-        let health: @Sendable () -> (Int, JSONValue) = {
-            Self.health(database: database, rules: rules, clock: clock, syncEnabled: syncEnabled)
+        let healthCheck = HealthCheck(database: database, rules: rules, clock: clock, syncEnabled: syncEnabled,
+                                      escalation: configuration.escalation)
+        let health: @Sendable () -> Health = { healthCheck.check() }
+        if !healthCheck.escalationConfigured {
+            logger.warning("no escalation tier is configured: alerts are stored and shown but reach nobody; add an escalation block (docs/operations.md)",
+                           ["hooks": String(configuration.hooks.count)])
         }
         let routeBox = RoutesBox()
         let routes = Routes.patient(service, activation) + Routes.staff(service, activation) + Routes.sync(sync)
@@ -96,20 +104,23 @@ public final class Daemon: Sendable {
             database.close()
             throw DaemonError("cannot listen on \(configuration.listenHost):\(configuration.listenPort): \(error)")
         }
+        let httpService = HTTPServerService(server: server)
+        self.httpService = httpService
+        let workers: [any BackgroundService] = [delivery] + (sync.map { [$0.worker] } ?? []) + [scheduler, httpService]
+        services = ServiceGroup(workers, logger: logger)
     }
 
-    /// Starts the background workers (the REDCap sync). Called once the API listens.
+    /// Starts the background services (hook delivery, REDCap sync, scheduler, and the HTTP
+    /// server's stop handling). Called once the API listens.
     public func startWorkers() {
-        sync?.worker.start()
-        delivery.start()
-        scheduler.start(interval: configuration.schedulerIntervalSeconds, clock: clock)
+        services.start()
     }
 
     /// Builds the REDCap sync when a `redcap` block is configured; refuses to start without a
     /// usable token.
     static func makeSync(configuration: ServerConfiguration, database: Database, rules: ActiveRules, logger: Logger,
                          metrics: SyncMetrics, clock: any ServerClock,
-                         onEvent: @escaping @Sendable (String, JSONValue) -> Void) throws -> SyncService? {
+                         onEvent: @escaping @Sendable (HookEventType, JSONValue) -> Void) throws -> SyncService? {
         guard let rc = configuration.redcap else { return nil }
         if rc.maxRequestsPerMinute > 300 {
             logger.warning("redcap.maxRequestsPerMinute is above half of REDCap's default per-IP ban threshold (600/min, a permanent ban); other traffic from this IP counts too",
@@ -135,14 +146,14 @@ public final class Daemon: Sendable {
         return "\(host):\(server.boundPort)"
     }
 
-    /// Graceful stop: refuse new connections, let in-flight requests finish, close the database.
+    /// Graceful stop: refuse new connections, let in-flight requests finish, stop the other
+    /// services (each within its deadline), close the database.
     public func stop() {
         _ = try? SystemdNotifier.notify("STOPPING=1")
         logger.notice("stopping", ["in_flight": String(server.inFlightRequests)])
-        let finished = server.stop(timeout: .seconds(20))
-        scheduler.stop()
-        sync?.worker.stop()
-        delivery.stop()
+        services.stop()
+        // The server listens from init on: when the services never started, stop it here.
+        let finished = httpService.inFlightFinished ?? server.stop(timeout: .seconds(20))
         database.close()
         logger.notice("stopped", ["in_flight_finished": String(finished)])
     }
@@ -158,25 +169,6 @@ public final class Daemon: Sendable {
             logger.error("rules reload refused; the previous rules stay in force",
                          ["error": error.description, "rules_version": rules.snapshot.rules.version])
         }
-    }
-
-    static func health(database: Database, rules: ActiveRules, clock: any ServerClock, syncEnabled: Bool) -> (Int, JSONValue) {
-        var writable = true
-        do {
-            let ms = epochMilliseconds(clock.now())
-            _ = try database.write { db in
-                try db.execute("INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at", [ms])
-            }
-        } catch {
-            writable = false
-        }
-        let body: JSONValue = ["status": .string(writable ? "ok" : "unavailable"), "database": .string(writable ? "ok" : "unwritable"),
-                               "sync": SyncService.health(syncEnabled ? try? database.read { try OutboxRepository.status($0, deadLimit: 0) } : nil,
-                                                          now: epochMilliseconds(clock.now())),
-                               "scheduler": ["lastTickAt": .string((try? database.read { try Scheduler.lastTick($0) })
-                                                .flatMap { $0 }.map { iso8601UTC(milliseconds: $0) })], "rulesVersion": .string(rules.snapshot.rules.version),
-                               "version": .string(HyponaTrackVersion.string)]
-        return (writable ? 200 : 503, body)
     }
 
     /// On a database without staff: create the bootstrap admin and write its token to

@@ -1,5 +1,6 @@
 import Foundation
 import HTJSON
+import HyponaTrackCore
 
 /// One configured hook (docs/product.md, "Configuration": `hooks`).
 public struct HookConfiguration: Sendable, Equatable {
@@ -9,12 +10,10 @@ public struct HookConfiguration: Sendable, Equatable {
         case command(path: String, args: [String], timeoutSeconds: Double)
     }
 
-    /// Event types a hook may subscribe to; alert events are routed by the escalation ladder.
-    public static let subscribable = ["sync.unhealthy", "sync.halted", "reminder.due"]
-
     public var name: String
     public var kind: Kind
-    public var events: [String]
+    /// The non-alert events this hook hears (``HookEventType/subscribable``).
+    public var events: [HookEventType]
 
     static func parse(_ json: JSONValue, resolve: (String) -> String) throws(FieldError) -> [HookConfiguration] {
         guard case .array(let items) = json else { throw FieldError.invalid("hooks", "expected an array") }
@@ -27,7 +26,7 @@ public struct HookConfiguration: Sendable, Equatable {
             guard !hooks.contains(where: { $0.name == name }) else { throw FieldError.invalid(r.fieldPath("name"), "\(name) is used twice") }
             let type = try r.required("type", .oneOf(["webhook", "email", "command"]))
             let events = try r.optionalArray("events", maxCount: 10) { v, p throws(FieldError) in
-                try JSONRead.oneOf(subscribable).convert(v, p)
+                try subscribableEvent.convert(v, p)
             } ?? []
             let path = JSONRead.string(length: 1...4096)
             let kind: Kind
@@ -63,6 +62,12 @@ public struct HookConfiguration: Sendable, Equatable {
         }
         return hooks
     }
+
+    /// One entry of `events`: a subscribable event type, by its raw value.
+    static var subscribableEvent: JSONRead<HookEventType> {
+        // oneOf has let only raw values of cases through, so the conversion cannot fail.
+        JSONRead.oneOf(HookEventType.subscribable.map(\.rawValue)).map { raw, _ in HookEventType(rawValue: raw)! }
+    }
 }
 
 /// The escalation ladder per level (docs/product.md): tier 0 at `afterMinutes` 0 hears `alert.opened`
@@ -76,7 +81,13 @@ public struct EscalationLadder: Sendable, Equatable {
     public var red: [Tier] = []
     public var yellow: [Tier] = []
 
-    public func tiers(for level: String) -> [Tier] { level == "red" ? red : level == "yellow" ? yellow : [] }
+    public func tiers(for level: Level) -> [Tier] {
+        switch level {
+        case .red: return red
+        case .yellow: return yellow
+        case .green, .info: return []
+        }
+    }
 
     static func parse(_ json: JSONValue, hooks: [String]) throws(FieldError) -> EscalationLadder {
         let r = try ObjectReader(json, path: "escalation")

@@ -8,20 +8,20 @@ import SQLite
 /// never tokens or secrets.
 enum HookOutbox {
     @discardableResult
-    static func enqueue(_ db: Connection, type: String, data: JSONValue, hooks: [String], at ms: Int64) throws -> String? {
+    static func enqueue(_ db: Connection, type: HookEventType, data: JSONValue, hooks: [String], at ms: Int64) throws -> String? {
         guard !hooks.isEmpty else { return nil }
         let id = "evt_" + Crypto.hex(try Crypto.randomBytes(12))
-        let body: JSONValue = ["type": .string(type), "id": .string(id), "timestamp": .string(iso8601UTC(milliseconds: ms)), "data": data]
+        let body: JSONValue = ["type": .string(type.rawValue), "id": .string(id), "timestamp": .string(iso8601UTC(milliseconds: ms)),
+                               "data": data]
         let text = JSONSerializer.string(body)
         for hook in Set(hooks).sorted() {
-            try db.execute("INSERT OR IGNORE INTO hook_outbox (event_id, hook, type, body, created_at) VALUES (?, ?, ?, ?, ?)",
-                           [id, hook, type, text, ms])
+            try HookOutboxRepository.insert(db, eventId: id, hook: hook, type: type.rawValue, body: text, at: ms)
         }
         return id
     }
 
     /// The hooks subscribed to a non-alert event type (`sync.*`, `reminder.due`).
-    static func subscribers(_ hooks: [HookConfiguration], type: String) -> [String] {
+    static func subscribers(_ hooks: [HookConfiguration], type: HookEventType) -> [String] {
         hooks.filter { $0.events.contains(type) }.map(\.name)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import HTJSON
 import HyponaTrackCore
 import SQLite
@@ -9,8 +8,9 @@ import SQLite
 /// (clinical-rules §8) at their deadlines. Every decision is recorded (`scheduler_marks`,
 /// `escalation_steps.fired_at`) in the transaction that acts on it, so a restart neither misses
 /// nor repeats one; after downtime the missed deadlines are decided once. Time is injected:
-/// `tick(now:)` is what tests drive; the daemon calls it on a timer with the real clock.
-final class Scheduler: Sendable {
+/// `tick(now:)` is what tests drive; as a background service it ticks every `interval` seconds
+/// on the given clock.
+final class Scheduler: BackgroundService {
     /// Reminders more than this late (downtime) are recorded as skipped, not sent.
     static let reminderGraceSeconds: Double = 30 * 60
     /// How far back missed deadlines are caught up after downtime.
@@ -22,37 +22,34 @@ final class Scheduler: Sendable {
     let hooks: [HookConfiguration]
     let logger: Logger
     let onQueued: @Sendable () -> Void
-    private let stopping = Mutex(false)
-    private let running = Mutex(false)
+    /// Seconds between ticks when running as a service.
+    let interval: Double
+    let clock: any ServerClock
+    let name = "scheduler"
+    /// A stop waits for the tick in flight (one transaction per patient).
+    let stopDeadline: Double = 15
+    private let signal = StopSignal()
 
     init(database: Database, rules: ActiveRules, alerting: Alerting, hooks: [HookConfiguration], logger: Logger,
-         onQueued: @escaping @Sendable () -> Void = {}) {
+         interval: Double = 15, clock: any ServerClock = SystemClock(), onQueued: @escaping @Sendable () -> Void = {}) {
         self.database = database
         self.rules = rules
         self.alerting = alerting
         self.hooks = hooks
         self.logger = logger
+        self.interval = interval
+        self.clock = clock
         self.onQueued = onQueued
     }
 
-    func start(interval: Double, clock: any ServerClock) {
-        running.withLock { $0 = true }
-        let thread = Thread { [self] in
-            while !stopping.withLock({ $0 }) {
-                do { try tick(now: clock.now()) } catch { logger.error("scheduler tick failed", ["error": "\(error)"]) }
-                var waited = 0.0
-                while waited < interval && !stopping.withLock({ $0 }) { usleep(50_000); waited += 0.05 }
-            }
-            running.withLock { $0 = false }
-        }
-        thread.name = "scheduler"
-        thread.start()
+    /// Ticks at once, then every `interval` seconds, until asked to stop.
+    func run() {
+        repeat {
+            do { try tick(now: clock.now()) } catch { logger.error("scheduler tick failed", ["error": "\(error)"]) }
+        } while !signal.wait(seconds: interval)
     }
 
-    func stop() {
-        stopping.withLock { $0 = true }
-        while running.withLock({ $0 }) { usleep(5_000) }
-    }
+    func requestStop() { signal.requestStop() }
 
     /// One pass at `now` (epoch seconds).
     func tick(now: Double) throws {
@@ -68,7 +65,7 @@ final class Scheduler: Sendable {
                patient.profile.pod(at: zone.localDate(atEpochSeconds: now)) > lastPOD { continue }
             if try tick(patient, now: now, snapshot: snapshot) { queued = true }
         }
-        _ = try database.write { db in try db.execute("UPDATE scheduler_state SET last_tick_at = ? WHERE id = 1", [ms]) }
+        try database.write { db in try SchedulerRepository.recordTick(db, at: ms) }
         if queued { onQueued() }
     }
 
@@ -127,7 +124,7 @@ final class Scheduler: Sendable {
     private func emitReminders(_ db: Connection, _ patient: PatientRecord, today: LocalDate, days: [DailyEntry],
                                window: MonitoringWindow, zone: ZoneRules, activation: LocalDate, now: Double,
                                snapshot: ActiveRules.Snapshot) throws -> Bool {
-        let subscribers = HookOutbox.subscribers(hooks, type: "reminder.due")
+        let subscribers = HookOutbox.subscribers(hooks, type: .reminderDue)
         let day = days.first { $0.date == today }
         let tasks = CarePlan.tasks(for: patient.profile, on: day, rules: snapshot.rules.reminders)
         let adherence = CarePlan.adherence(profile: patient.profile, days: days, today: today, activationDate: activation,
@@ -148,7 +145,7 @@ final class Scheduler: Sendable {
                                    "pod": .int(patient.profile.pod(at: today)), "kind": .string(reminder.kind.rawValue),
                                    "at": .string(reminder.at.description), "intensity": .string(plan.intensity.rawValue),
                                    "tasks": .array(reminder.tasks.map { JSONValue.string($0.rawValue) })]
-            try HookOutbox.enqueue(db, type: "reminder.due", data: data, hooks: subscribers, at: ms)
+            try HookOutbox.enqueue(db, type: .reminderDue, data: data, hooks: subscribers, at: ms)
             try mark(db, patient.id, today, key, "emitted", ms)
             queued = true
         }
@@ -157,16 +154,11 @@ final class Scheduler: Sendable {
     }
 
     private func marked(_ db: Connection, _ patientId: Int64, _ date: LocalDate, _ mark: String) throws -> Bool {
-        try db.queryOne("SELECT 1 FROM scheduler_marks WHERE patient_id = ? AND date = ? AND mark = ?",
-                        [patientId, date.description, mark]) != nil
+        try SchedulerRepository.isMarked(db, patientId: patientId, date: date, mark: mark)
     }
 
     private func mark(_ db: Connection, _ patientId: Int64, _ date: LocalDate, _ mark: String, _ outcome: String, _ ms: Int64) throws {
-        try db.execute("INSERT OR IGNORE INTO scheduler_marks (patient_id, date, mark, decided_at, outcome) VALUES (?, ?, ?, ?, ?)",
-                       [patientId, date.description, mark, ms, outcome])
+        try SchedulerRepository.mark(db, patientId: patientId, date: date, mark: mark, outcome: outcome, at: ms)
     }
 
-    static func lastTick(_ db: Connection) throws -> Int64? {
-        try db.queryOne("SELECT last_tick_at FROM scheduler_state WHERE id = 1")?.optionalInt64(0)
-    }
 }

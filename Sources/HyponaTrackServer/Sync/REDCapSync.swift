@@ -3,19 +3,21 @@ import Synchronization
 import HTJSON
 import SQLite
 
-/// Drains the outbox to REDCap on its own thread: batches of due rows, paced under the rate
+/// Drains the outbox to REDCap as a background service: batches of due rows, paced under the rate
 /// cap; a batch is marked sent only after REDCap's 200 with the expected count. Failures by
 /// class (redcap.md): transient → exponential backoff with jitter, forever; a validation 400 →
 /// split the batch to isolate the offending rows and dead-letter only those; permission, ban,
 /// deleted project or TLS failure → halt everything until `sync resume`. A crash at any point
 /// leaves the in-flight rows in the outbox, to be re-sent (REDCap imports are idempotent).
-final class REDCapSync: Sendable {
+final class REDCapSync: BackgroundService {
     struct Settings: Sendable {
         var batchSize = 100
         /// Tell staff when the oldest pending row is older than this.
         var unhealthyAfterSeconds: Double = 3600
         var backoffBase: Double = 2
         var backoffCap: Double = 900
+        /// Each backoff is stretched or shrunk by up to this fraction.
+        var backoffJitter: Double = 0.25
         /// How long the worker sleeps when there is nothing to do (a wake cuts it short).
         var idlePoll: Double = 1
         /// After a wake, wait this long before sending, so rows committed together travel in one
@@ -29,76 +31,58 @@ final class REDCapSync: Sendable {
     let logger: Logger
     let metrics: SyncMetrics
     let clock: any ServerClock
-    /// Raises `sync.unhealthy` / `sync.halted` (routed to hooks by the alerts issue).
-    let onEvent: @Sendable (String, JSONValue) -> Void
+    let random: any RandomSource
+    /// Raises `sync.unhealthy` / `sync.halted` (routed to the hooks that subscribe to them).
+    let onEvent: @Sendable (HookEventType, JSONValue) -> Void
+    let name = "redcap-sync"
+    /// A stop waits for the request in flight (REDCap may take a minute on a large import).
+    let stopDeadline: Double = 70
 
-    private let signal = NSCondition()
-    private let state = Mutex(WorkerState())
+    private let signal = StopSignal()
+    private let state = Mutex(HealthState())
 
-    struct WorkerState {
-        var running = false
-        var stopRequested = false
-        var woken = false
+    struct HealthState {
         var unhealthyReported = false
         /// When the outbox figures (metrics, health) were last read.
         var statusReadAt = -Double.infinity
     }
 
     init(database: Database, client: REDCapClient, settings: Settings, logger: Logger, metrics: SyncMetrics,
-         clock: any ServerClock, onEvent: @escaping @Sendable (String, JSONValue) -> Void = { _, _ in }) {
+         clock: any ServerClock, random: any RandomSource = SystemRandomSource(),
+         onEvent: @escaping @Sendable (HookEventType, JSONValue) -> Void = { _, _ in }) {
         self.database = database
         self.client = client
         self.settings = settings
         self.logger = logger
         self.metrics = metrics
         self.clock = clock
+        self.random = random
         self.onEvent = onEvent
     }
 
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "redcap-sync"
-        state.withLock { $0.running = true }
-        thread.start()
+    /// New rows are queued: send them now instead of at the next poll.
+    func wake() { signal.wake() }
+
+    func requestStop() { signal.requestStop() }
+
+    /// Waits up to `seconds` (a wake cuts it short); after a wake, lingers so rows committed
+    /// together go in one request.
+    private func idle(_ seconds: Double) {
+        if signal.waitForWakeup(seconds: seconds) == .woken && settings.linger > 0 { _ = signal.pause(seconds: settings.linger) }
     }
 
-    /// Asks the worker to stop after the current request and waits for it (bounded).
-    func stop(timeout: Double = 70) {
-        state.withLock { $0.stopRequested = true }
-        wake()
-        let deadline = Date().addingTimeInterval(timeout)
-        while state.withLock({ $0.running }) && Date() < deadline { usleep(5_000) }
-    }
-
-    func wake() {
-        signal.lock()
-        state.withLock { $0.woken = true }
-        signal.signal()
-        signal.unlock()
-    }
-
-    private var stopRequested: Bool { state.withLock { $0.stopRequested } }
-
-    private func sleep(_ seconds: Double) {
-        signal.lock()
-        if !state.withLock({ $0.woken }) { _ = signal.wait(until: Date().addingTimeInterval(seconds)) }
-        let woken = state.withLock { s -> Bool in defer { s.woken = false }; return s.woken }
-        signal.unlock()
-        if woken && settings.linger > 0 && !stopRequested { usleep(UInt32(settings.linger * 1_000_000)) }
-    }
-
-    private func run() {
+    /// Sends until asked to stop, then returns after the request in flight.
+    func run() {
         logger.notice("redcap sync started", ["url": client.url, "batch_size": String(settings.batchSize),
                                               "max_requests_per_minute": String(client.pacer.perMinute)])
-        while !stopRequested {
+        while !signal.isStopRequested {
             do {
-                if try !cycle() { sleep(settings.idlePoll) }
+                if try !cycle() { idle(settings.idlePoll) }
             } catch {
                 logger.error("redcap sync: database error", ["error": "\(error)"])
-                sleep(5)
+                idle(5)
             }
         }
-        state.withLock { $0.running = false }
     }
 
     /// One round: sends one batch if any is due. Returns whether it did work.
@@ -122,7 +106,7 @@ final class REDCapSync: Sendable {
 
     /// Sends a batch; on a validation rejection splits it until the bad rows are alone.
     func send(_ rows: [OutboxRow]) throws {
-        guard !stopRequested, client.pacer.waitForSlot(unless: { stopRequested }) else { return }
+        guard !signal.isStopRequested, client.pacer.waitForSlot(unless: { signal.isStopRequested }) else { return }
         let data = "[" + rows.map(\.payload).joined(separator: ",") + "]"
         let records = Set(rows.map { $0.record.lowercased() }).count
         let outcome = client.importRecords(data)
@@ -151,19 +135,24 @@ final class REDCapSync: Sendable {
             metrics.failure("halt")
             try database.write { try OutboxRepository.halt($0, reason: reason, at: ms) }
             logger.error("redcap sync halted; fix the cause, then run `hyponatrack sync resume`", ["reason": reason])
-            onEvent("sync.halted", ["reason": .string(reason)])
+            onEvent(.syncHalted, ["reason": .string(reason)])
         }
     }
 
     private func postpone(_ rows: [OutboxRow], _ message: String, _ ms: Int64) throws {
         metrics.failure("transient")
-        let attempts = rows.map(\.attempts).max() ?? 0
-        let delay = min(settings.backoffCap, settings.backoffBase * pow(2, Double(min(attempts, 20))))
-        let jittered = delay * Double.random(in: 0.75...1.25)
+        let jittered = retryDelay(attempts: rows.map(\.attempts).max() ?? 0)
         let next = ms + Int64(jittered * 1000)
         try database.write { try OutboxRepository.postpone($0, rows, until: next, error: message, at: ms) }
         logger.warning("redcap sync: transient failure, will retry", ["error": message, "rows": String(rows.count),
                                                                       "retry_in_s": String(format: "%.1f", jittered)])
+    }
+
+    /// The wait before retrying a batch whose rows failed up to `attempts` times: exponential
+    /// from `backoffBase`, capped at `backoffCap`, jittered.
+    func retryDelay(attempts: Int) -> Double {
+        let delay = min(settings.backoffCap, settings.backoffBase * pow(2, Double(min(attempts, 20))))
+        return random.jitter(delay, by: settings.backoffJitter)
     }
 
     private func checkHealth(_ status: OutboxRepository.Status, now ms: Int64) {
@@ -176,7 +165,7 @@ final class REDCapSync: Sendable {
         if report {
             logger.warning("redcap sync unhealthy: rows are waiting", ["oldest_pending_s": String(Int(age)),
                                                                         "pending": String(status.pending)])
-            onEvent("sync.unhealthy", ["oldestPendingSeconds": .number(age.rounded()), "pending": .int(status.pending),
+            onEvent(.syncUnhealthy, ["oldestPendingSeconds": .number(age.rounded()), "pending": .int(status.pending),
                                        "lastFailure": .string(status.lastFailure)])
         }
     }

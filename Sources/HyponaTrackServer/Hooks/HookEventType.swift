@@ -1,0 +1,24 @@
+/// The `type` of every event the hooks hear (product.md, "Hooks"); the raw value is what the
+/// event body and the configuration's `events` list carry.
+public enum HookEventType: String, Sendable, CaseIterable {
+    /// An alert opened; tier 0 of its ladder.
+    case alertOpened = "alert.opened"
+    /// An open alert got worse; its ladder restarts at tier 0.
+    case alertWorsened = "alert.worsened"
+    /// A later tier of an unacknowledged alert's ladder.
+    case alertEscalated = "alert.escalated"
+    /// Staff acknowledged an alert; to every hook that heard of it.
+    case alertAcknowledged = "alert.acknowledged"
+    /// Staff resolved an alert; to every hook that heard of it.
+    case alertResolved = "alert.resolved"
+    /// REDCap rows have waited longer than `redcap.unhealthyAfterMinutes`.
+    case syncUnhealthy = "sync.unhealthy"
+    /// The REDCap sync halted until `hyponatrack sync resume`.
+    case syncHalted = "sync.halted"
+    /// A planned reminder's time has come (with the tasks still open).
+    case reminderDue = "reminder.due"
+
+    /// The types a hook subscribes to in its `events` list; alert events are routed by the
+    /// escalation ladder instead.
+    public static let subscribable: [HookEventType] = [.syncUnhealthy, .syncHalted, .reminderDue]
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Synchronization
+import Testing
+import HTJSON
+import SQLite
+@testable import HyponaTrackServer
+
+/// A transport that answers from a script (then `.delivered`) and records the event ids.
+final class ScriptedTransport: HookTransport {
+    private let script: Mutex<[DeliveryResult]>
+    private let calls = WaitableState<[String]>([])
+
+    init(_ script: [DeliveryResult]) { self.script = Mutex(script) }
+
+    func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue) -> DeliveryResult {
+        calls.change { $0.append(eventId) }
+        return script.withLock { $0.isEmpty ? .delivered : $0.removeFirst() }
+    }
+
+    var eventIds: [String] { calls.read { $0 } }
+
+    /// Waits up to 10 s for the `count`th call; whether it came.
+    func waitForCalls(_ count: Int) -> Bool {
+        calls.wait(until: .after(seconds: 10)) { $0.count >= count ? true : nil } ?? false
+    }
+}
+
+/// Hook delivery in process, over a real database, with a settable clock and seeded jitter:
+/// when a retry falls due is checked by moving the clock, not by waiting.
+@Suite struct HookDeliveryTests {
+    static let t0 = TestDatabase.now
+    static let quiet = Logger(minimum: .error, capture: { _ in })
+
+    static func queue(_ db: Database, hook: String = "ward") throws -> String {
+        try #require(try db.write { c in
+            try HookOutbox.enqueue(c, type: .reminderDue, data: ["studyId": "HT-1"], hooks: [hook], at: epochMilliseconds(t0))
+        })
+    }
+
+    static func nextAttemptAt(_ db: Database) throws -> Int64 {
+        try db.read { try #require(try $0.queryOne("SELECT next_attempt_at FROM hook_outbox")?.int64(0)) }
+    }
+
+    @Test func aFailedDeliveryIsRetriedAtItsJitteredTimeAndNotBefore() throws {
+        let store = try DaemonDatabase()
+        let clock = SimulationClock(Self.t0)
+        let transport = ScriptedTransport([.retry(reason: "HTTP 503", afterSeconds: nil), .retry(reason: "HTTP 503", afterSeconds: nil)])
+        let delivery = HookDelivery(database: store.database, transports: ["ward": transport], logger: Self.quiet, clock: clock,
+                                    random: SeededRandomSource(seed: 42))
+        let eventId = try Self.queue(store.database)
+        let t0 = epochMilliseconds(Self.t0)
+
+        #expect(try delivery.deliverNext("ward"))
+        // 5 s × (0.9 + 0.2 × 0.7415648787718233, the seed's first draw) = 5.2415… s.
+        #expect(try Self.nextAttemptAt(store.database) == t0 + 5_241)
+        clock.set(Self.t0 + 5.240)
+        #expect(try !delivery.deliverNext("ward"), "not due a millisecond early")
+        #expect(transport.eventIds.count == 1)
+        clock.set(Self.t0 + 5.241)
+        #expect(try delivery.deliverNext("ward"))
+        // 5 min × (0.9 + 0.2 × 0.1599103928769201, the second draw) = 279.5946… s.
+        #expect(try Self.nextAttemptAt(store.database) == t0 + 5_241 + 279_594)
+        clock.set(Self.t0 + 5.241 + 279.593)
+        #expect(try !delivery.deliverNext("ward"))
+        clock.set(Self.t0 + 5.241 + 279.594)
+        #expect(try delivery.deliverNext("ward"))
+        #expect(transport.eventIds == [eventId, eventId, eventId], "every attempt carries the same webhook-id")
+        let status = try store.database.read { try HookOutboxRepository.summary($0, hook: "ward") }
+        #expect(status.delivered == 1 && status.pending == 0 && status.lastError == nil)
+    }
+
+    @Test func goneDisablesTheHookAndDeadLettersWhatIsStillQueued() throws {
+        let store = try DaemonDatabase()
+        let transport = ScriptedTransport([.gone("HTTP 410")])
+        let delivery = HookDelivery(database: store.database, transports: ["ward": transport], logger: Self.quiet,
+                                    clock: SimulationClock(Self.t0))
+        _ = try Self.queue(store.database)
+        _ = try Self.queue(store.database)
+        #expect(try delivery.deliverNext("ward"))
+        #expect(try delivery.deliverNext("ward"))
+        #expect(transport.eventIds.count == 1, "a disabled endpoint is not called again")
+        let status = try store.database.read { try HookOutboxRepository.summary($0, hook: "ward") }
+        #expect(status.dead == 2 && status.disabledReason == "410 Gone: HTTP 410")
+        #expect(status.deadLetters.first?.error == "the endpoint is disabled: 410 Gone: HTTP 410")
+    }
+
+    @Test func theDeliveryServiceRunsAWorkerPerHookAndStopsWithinItsDeadline() throws {
+        let store = try DaemonDatabase()
+        let ward = ScriptedTransport([]), oncall = ScriptedTransport([])
+        let delivery = HookDelivery(database: store.database, transports: ["ward": ward, "oncall": oncall], logger: Self.quiet,
+                                    clock: SystemClock())
+        let log = CapturedLog()
+        let group = ServiceGroup([delivery], logger: log.logger)
+        group.start()
+        _ = try Self.queue(store.database, hook: "ward")
+        _ = try Self.queue(store.database, hook: "oncall")
+        delivery.wake()
+        #expect(ward.waitForCalls(1) && oncall.waitForCalls(1))
+        #expect(group.stop().isEmpty)
+        #expect(log.services("service stopped") == ["hook-delivery"])
+        let delivered = try store.database.read { c in
+            try ["ward", "oncall"].map { try HookOutboxRepository.summary(c, hook: $0).delivered }
+        }
+        #expect(delivered == [1, 1], "a stop lets the delivery in flight record its outcome")
+    }
+}

@@ -1,0 +1,30 @@
+import Testing
+import HTJSON
+@testable import HyponaTrackServer
+
+/// The event types hooks hear, and what a hook's `events` list accepts.
+@Suite struct HookEventTypeTests {
+    static func parse(events: JSONValue) throws(FieldError) -> [HookConfiguration] {
+        try HookConfiguration.parse([["name": "gateway", "type": "command", "path": "/bin/true", "events": events]], resolve: { $0 })
+    }
+
+    @Test func everyEventTypeHasTheDottedNameReceiversSee() {
+        #expect(HookEventType.allCases.map(\.rawValue) == [
+            "alert.opened", "alert.worsened", "alert.escalated", "alert.acknowledged", "alert.resolved",
+            "sync.unhealthy", "sync.halted", "reminder.due"])
+    }
+
+    @Test func aHookSubscribesToSyncAndReminderEventsByName() throws {
+        let hooks = try Self.parse(events: ["sync.unhealthy", "sync.halted", "reminder.due"])
+        #expect(hooks.first?.events == [.syncUnhealthy, .syncHalted, .reminderDue])
+        #expect(HookOutbox.subscribers(hooks, type: .reminderDue) == ["gateway"])
+        #expect(HookOutbox.subscribers(hooks, type: .alertOpened).isEmpty)
+    }
+
+    @Test(arguments: ["alert.opened", "reminder.late", "Sync.Halted"])
+    func anEventAHookCannotSubscribeToIsRefusedWithTheAllowedNames(_ event: String) {
+        #expect(throws: FieldError.invalid("hooks[0].events[0]", "\"\(event)\" is not one of sync.unhealthy, sync.halted, reminder.due")) {
+            try Self.parse(events: [.string(event)])
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Testing
+@testable import HyponaTrackServer
+
+/// The scheduler as a background service, on the simulation's settable clock.
+@Suite struct SchedulerServiceTests {
+    @Test func theSchedulerTicksAtStartOnItsClockAndAStopCutsTheIntervalShort() throws {
+        let start = Berlin.at("2026-03-09", "09:00")
+        let sim = try Simulation(start: start)
+        let log = CapturedLog()
+        // An hour between ticks: a stop that waited out the interval would miss the 15 s deadline.
+        let scheduler = Scheduler(database: sim.database, rules: sim.rules, alerting: sim.alerting, hooks: Simulation.hooks,
+                                  logger: log.logger, interval: 3600, clock: sim.clock)
+        #expect(try sim.database.read { try SchedulerRepository.lastTick($0) } == nil)
+        let group = ServiceGroup([scheduler], logger: log.logger)
+        group.start()
+        #expect(group.stop().isEmpty)
+        // run() ticks before it first waits, so the tick at start happened even with an immediate stop.
+        #expect(try sim.database.read { try SchedulerRepository.lastTick($0) } == Berlin.ms(start))
+        #expect(log.services("service stopped") == ["scheduler"])
+    }
+}
