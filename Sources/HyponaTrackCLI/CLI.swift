@@ -21,9 +21,9 @@ public enum CLI {
     public static let version = HyponaTrackVersion.string
 
     static let help = """
-        Usage: hyponatrack COMMAND [OPTIONS]
+        Usage: hyponatrack [GLOBAL OPTIONS] COMMAND [SUBCOMMAND] [OPTIONS] [GLOBAL OPTIONS]
 
-        Staff commands (talk to the daemon; --server/HYPONATRACK_SERVER, --token/HYPONATRACK_TOKEN):
+        Staff commands (talk to the daemon):
           enroll      enroll a patient; prints risk class, Kat B status and the activation code
           update ID   change profile fields, add Kat B, withdraw
           reissue ID  new activation code; earlier patient tokens stop working
@@ -40,8 +40,19 @@ public enum CLI {
         Offline:
           evaluate FILE [--check] [--rules DIR]   evaluate case files (no server)
           version                                 print the version
+          help [COMMAND [SUBCOMMAND]]             this help, or a command's
 
-        Every command takes --help; list and show commands take --json.
+        Global options, before or after the command (and its subcommand):
+          --server URL        the daemon; else HYPONATRACK_SERVER, else http://127.0.0.1:8750
+          --token-file PATH   read the staff token from PATH (trimmed; it must be readable by its
+                              owner only, chmod 600), so it never appears in `ps`
+          --token TOKEN       the staff token itself (visible to other users in `ps`)
+          The token is taken from --token, else --token-file (giving both is a usage error),
+          else the HYPONATRACK_TOKEN environment variable.
+          -h, --help          usage of hyponatrack, of a command, or of a subcommand
+
+        Every staff command takes --json and then prints the server's answer as it is; the
+        offline commands refuse it (evaluate always prints JSON).
 
         HyponaTrack is a study tool, not a validated medical device; its rules are defaults
         derived from published evidence, not a validated clinical rule.
@@ -49,34 +60,61 @@ public enum CLI {
         77 authentication or permission refused.
         """
 
+    /// Every command, in the order of the help.
+    static let commands: [any CLICommand] = [
+        PatientCommands.enroll, PatientCommands.update, PatientCommands.reissue, OtherCommands.lab, OtherCommands.item,
+        PatientCommands.patients, PatientCommands.show, OtherCommands.staff, OtherCommands.audit, AlertCommands.alerts,
+        AlertCommands.ack, AlertCommands.resolve, AlertCommands.hooks, SyncCommand.group, OtherCommands.backup,
+        EvaluateCommand(), VersionCommand(),
+    ]
+
+    /// Global options and `-h`/`--help`/`--version` may stand before the command; the global
+    /// options are handed to the command, which accepts them after its name as well.
     public static func run(_ arguments: [String], io: CLIOutput = .standard) -> Int32 {
-        guard let command = arguments.first else {
+        let leading: GlobalOptions.Leading
+        do { leading = try GlobalOptions.leading(arguments) } catch {
+            io.error("hyponatrack: \(error.message)\n\nMore: hyponatrack --help")
+            return ExitCode.usage
+        }
+        if leading.version { io.out("hyponatrack \(version)"); return ExitCode.success }
+        guard let name = leading.rest.first else {
+            if leading.help { io.out(help); return ExitCode.success }
             io.error(help)
             return ExitCode.usage
         }
-        let rest = Array(arguments.dropFirst())
-        switch command {
-        case "evaluate": return EvaluateCommand.run(rest, io: io)
-        case "enroll": return PatientCommands.enroll.run(rest, io: io)
-        case "update": return PatientCommands.update.run(rest, io: io)
-        case "reissue": return PatientCommands.reissue.run(rest, io: io)
-        case "patients": return PatientCommands.patients.run(rest, io: io)
-        case "show": return PatientCommands.show.run(rest, io: io)
-        case "lab": return OtherCommands.lab.run(rest, io: io)
-        case "item": return OtherCommands.item.run(rest, io: io)
-        case "staff": return OtherCommands.staff.run(rest, io: io)
-        case "audit": return OtherCommands.audit.run(rest, io: io)
-        case "sync": return SyncCommand.command.run(rest, io: io)
-        case "alerts": return AlertCommands.alerts.run(rest, io: io)
-        case "ack": return AlertCommands.ack.run(rest, io: io)
-        case "resolve": return AlertCommands.resolve.run(rest, io: io)
-        case "hooks": return AlertCommands.hooks.run(rest, io: io)
-        case "backup": return OtherCommands.backup.run(rest, io: io)
-        case "version", "--version": io.out("hyponatrack \(version)"); return ExitCode.success
-        case "help", "--help", "-h": io.out(help); return ExitCode.success
-        default:
-            io.error("hyponatrack: unknown command \"\(command)\"\n\n\(help)")
+        let rest = leading.options + (leading.help ? ["--help"] : []) + leading.rest.dropFirst()
+        if name == "help" {
+            let topic: [String]
+            do { topic = try Arguments(Array(rest), spec: .init()).positionals } catch {
+                io.error("help: \(error.message)\n\nUsage: hyponatrack help [COMMAND [SUBCOMMAND]]")
+                return ExitCode.usage
+            }
+            if topic.isEmpty { io.out(help); return ExitCode.success }
+            return run(topic + ["--help"], io: io)
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            io.error("hyponatrack: unknown command \"\(name)\"\n\n\(help)")
             return ExitCode.usage
         }
+        return command.run(Array(rest), io: io)
+    }
+}
+
+/// `hyponatrack version`.
+struct VersionCommand: CLICommand {
+    let name = "version"
+    var help: String { Help.text(["version"], "Prints the version of this hyponatrack.", footer: nil) }
+
+    func run(_ args: [String], io: CLIOutput) -> Int32 {
+        do throws(UsageError) {
+            let parsed = try Arguments(args, spec: .init(flags: ["json"]))
+            if parsed.flag("help") { io.out(help); return ExitCode.success }
+            if parsed.flag("json") { throw UsageError("--json: version has no JSON form") }
+            if let extra = parsed.positionals.first { throw UsageError("unexpected argument \(extra)") }
+        } catch {
+            return usageError(error, usage: ["version"], io: io)
+        }
+        io.out("hyponatrack \(CLI.version)")
+        return ExitCode.success
     }
 }

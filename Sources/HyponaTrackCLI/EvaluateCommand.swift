@@ -4,10 +4,12 @@ import HyponaTrackCore
 import HyponaTrackKit
 
 /// `hyponatrack evaluate FILE [--check] [--rules DIR]` — offline, no server.
-enum EvaluateCommand {
-    static let help = """
-        Usage: hyponatrack evaluate FILE [--check] [--rules DIR]
+struct EvaluateCommand: CLICommand {
+    static let usage = ["evaluate FILE [--check] [--rules DIR]"]
+    let name = "evaluate"
+    var help: String { Help.text(Self.usage, Self.about, footer: nil) }
 
+    static let about = """
         Evaluates one case or a JSON array of cases (docs/product.md, case format) with the clinical
         rules and prints a JSON array of results (level, risk, POD, factor, every reason with its
         value and scaled threshold, rules version). FILE may be - for standard input.
@@ -18,20 +20,21 @@ enum EvaluateCommand {
                         instructions.json from DIR instead of the installation's config/
 
         The rules are defaults derived from published evidence, not a validated clinical rule;
-        HyponaTrack is not a validated medical device.
+        HyponaTrack is not a validated medical device. Offline: the global options
+        (--server, --token, --token-file) are accepted and unused.
         """
 
-    static func run(_ args: [String], io: CLIOutput) -> Int32 {
+    func run(_ args: [String], io: CLIOutput) -> Int32 {
         let parsed: Arguments
-        do { parsed = try Arguments(args, spec: .init(flags: ["check"], options: ["rules"])) } catch {
-            io.error("evaluate: \(error.message)\n\n\(help)")
-            return ExitCode.usage
+        do throws(UsageError) {
+            parsed = try Arguments(args, spec: .init(flags: ["check", "json"], options: ["rules"]))
+            if parsed.flag("help") { io.out(help); return ExitCode.success }
+            if parsed.flag("json") { throw UsageError("--json is not an option of evaluate: it always prints JSON") }
+            guard parsed.positionals.count == 1 else { throw UsageError("expected exactly one FILE") }
+        } catch {
+            return usageError(error, usage: Self.usage, io: io)
         }
-        if parsed.flag("help") { io.out(help); return ExitCode.success }
-        guard parsed.positionals.count == 1, let file = parsed.positionals.first else {
-            io.error("evaluate: expected exactly one FILE\n\n\(help)")
-            return ExitCode.usage
-        }
+        let file = parsed.positionals[0]
         let rulesDir = parsed.value("rules").map { URL(fileURLWithPath: $0) } ?? RulesLoader.defaultDirectory()
         let rules: RuleSet
         do { rules = try RulesLoader.load(directory: rulesDir) } catch {

@@ -1,7 +1,7 @@
 import Testing
 @testable import HyponaTrackCore
 
-/// clinical-rules §6: the daily tasks, when each is done, which are hidden, and 3-day adherence.
+/// docs/clinical-rules.md §6: the daily tasks, when each is done, which are hidden, and 3-day adherence.
 struct CarePlanTests {
     let rules = Fixtures.rules.reminders
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import HyponaTrackCore
 
-/// One test per rule of clinical-rules §3–§5 and its edges. Unless a test says otherwise the
+/// One test per rule of docs/clinical-rules.md §3–§5 and its edges. Unless a test says otherwise the
 /// patient is low risk and the day is POD 3 (2026-03-05, f = 1.0).
 @Suite struct EscalationRuleTests {
     let engine = EscalationEngine(rules: Fixtures.rules)

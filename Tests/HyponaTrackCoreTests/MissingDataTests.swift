@@ -1,7 +1,7 @@
 import Testing
 @testable import HyponaTrackCore
 
-/// clinical-rules §8. Surgery 2026-03-02 (Berlin, CET): POD 5 is 2026-03-07.
+/// docs/clinical-rules.md §8. Surgery 2026-03-02 (Berlin, CET): POD 5 is 2026-03-07.
 @Suite struct MissingDataTests {
     let detector = MissingDataDetector(rules: Fixtures.rules)
     let zone = ZoneRules(identifier: "Europe/Berlin")!

@@ -1,7 +1,7 @@
 import Testing
 @testable import HyponaTrackCore
 
-/// clinical-rules §6: "Monitoring runs POD 1–14; it extends to POD 21 for craniopharyngioma or when
+/// docs/clinical-rules.md §6: "Monitoring runs POD 1–14; it extends to POD 21 for craniopharyngioma or when
 /// any yellow/red occurred on POD ≥ 10. It ends early on withdrawal."
 /// The fixture profile was operated on 2026-03-02, so POD n is 2026-03-(02+n).
 struct MonitoringWindowTests {

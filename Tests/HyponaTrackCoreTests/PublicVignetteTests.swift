@@ -4,7 +4,7 @@ import HTJSON
 import HyponaTrackCore
 @testable import HyponaTrackKit
 
-/// The 16 public acceptance vignettes (clinical-rules §9), each as its own test.
+/// The 16 public acceptance vignettes (docs/clinical-rules.md §9), each as its own test.
 @Suite struct PublicVignetteTests {
     static let cases: [EvaluationCase] = {
         let bytes = Array(try! Data(contentsOf: Repo.vignettes))

@@ -1,7 +1,7 @@
 import Testing
 @testable import HyponaTrackCore
 
-/// clinical-rules §7's intensity table:
+/// docs/clinical-rules.md §7's intensity table:
 ///
 ///     critical = POD in the critical window (5–9)
 ///     if a < 0.60:            intensity = critical ? maximal : elevated

@@ -2,7 +2,7 @@ import HTJSON
 import Testing
 @testable import HyponaTrackCore
 
-/// clinical-rules §7: the day's reminders for each intensity with the shipped `reminders.json`,
+/// docs/clinical-rules.md §7: the day's reminders for each intensity with the shipped `reminders.json`,
 /// open-task filtering, the daily cap and the quiet-hours check of the configuration.
 /// 2026-03-04 is POD 2 (outside the critical window); POD 7 is inside it.
 struct ReminderPlanTests {

@@ -1,7 +1,7 @@
 import Testing
 @testable import HyponaTrackCore
 
-/// clinical-rules §2: adjusted = reference + (standard − reference) × f, compared with ≥ against
+/// docs/clinical-rules.md §2: adjusted = reference + (standard − reference) × f, compared with ≥ against
 /// the unrounded value; a value equal to a threshold on paper reaches it.
 @Suite struct ThresholdScalingTests {
     let engine = EscalationEngine(rules: Fixtures.rules)

@@ -1,7 +1,7 @@
 import Testing
 @testable import HyponaTrackCore
 
-/// clinical-rules §7: "Times are local wall-clock in the patient's time zone. A time that falls into
+/// docs/clinical-rules.md §7: "Times are local wall-clock in the patient's time zone. A time that falls into
 /// a spring-forward gap moves forward by the gap (02:30 → 03:30); in a fall-back overlap it fires
 /// once, at the first occurrence. On days with a DST change each reminder still fires exactly once,
 /// at the right local time (its UTC instant shifts by the hour)."

@@ -13,8 +13,7 @@ import HTJSON
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, text)
+        return (ChildExit.wait(p), text)
     }
 
     @Test func editingTheFileIsCaughtAndNamesTheFirstBrokenRow() throws {
@@ -58,7 +57,7 @@ import HTJSON
         p.standardOutput = out
         try p.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        ChildExit.wait(p)
         return text.split(separator: "\n").map(String.init)
     }
 }

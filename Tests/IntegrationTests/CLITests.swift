@@ -3,13 +3,15 @@ import Testing
 import HTJSON
 
 /// The real `hyponatrack` binary against the real daemon.
+/// The enrolments here pass `--time-zone`: without it the CLI sends no `timeZone`, which only a
+/// daemon that defaults it to `defaultTimeZone` accepts (issue 10, server part).
 @Suite struct CLITests {
     @Test func aNurseEnrollsUpdatesAndSeesThePatient() throws {
         let d = try TestDaemon()
         let nurse = try Study.staff(d, "nurse.n", role: "nurse")
         let enroll = try CLIRunner.run(["enroll", "--study-id", "CLI-1", "--surgery-date", Study.date(-5), "--age", "64",
                                         "--sex", "female", "--bmi", "23", "--baseline-weight", "70", "--histology", "cushing",
-                                        "--risk-med", "thiazide", "--fluid-limit", "1500"], server: d.baseURL, token: nurse)
+                                        "--time-zone", "Europe/Berlin", "--risk-med", "thiazide", "--fluid-limit", "1500"], server: d.baseURL, token: nurse)
         #expect(enroll.status == 0, "\(enroll.stderr)")
         #expect(enroll.stdout.contains("risk high (score 7"))
         #expect(enroll.stdout.contains("Kat B pending"))
@@ -33,7 +35,7 @@ import HTJSON
         let d = try TestDaemon()
         let viewer = try Study.staff(d, "viewer.x", role: "viewer")
         let args = ["enroll", "--study-id", "CLI-2", "--surgery-date", Study.date(-5), "--age", "50", "--sex", "male",
-                    "--bmi", "27", "--baseline-weight", "80"]
+                    "--bmi", "27", "--baseline-weight", "80", "--time-zone", "Europe/Berlin"]
         #expect(try CLIRunner.run(args, server: d.baseURL, token: viewer).status == 77)          // role refused
         #expect(try CLIRunner.run(args, server: d.baseURL, token: "hts_wrong").status == 77)     // unauthenticated
         #expect(try CLIRunner.run(args, server: "http://127.0.0.1:1", token: d.adminToken).status == 69)
@@ -45,7 +47,8 @@ import HTJSON
         #expect(again.status == 1)
         #expect(again.stderr.contains("studyId: study ID CLI-2 is already enrolled"))
         let young = try CLIRunner.run(["enroll", "--study-id", "CLI-3", "--surgery-date", Study.date(-5), "--age", "12",
-                                       "--sex", "male", "--bmi", "27", "--baseline-weight", "80"], server: d.baseURL, token: d.adminToken)
+                                       "--sex", "male", "--bmi", "27", "--baseline-weight", "80", "--time-zone", "Europe/Berlin"],
+                                      server: d.baseURL, token: d.adminToken)
         #expect(young.status == 1 && young.stderr.contains("age: 12 is outside 18–110"))
     }
 

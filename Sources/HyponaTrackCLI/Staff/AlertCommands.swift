@@ -8,73 +8,66 @@ enum AlertCommands {
                 PatientCommands.reasonCodes(Show.field(a, "reasons")), f("state"), f("tiersFired")]
     }
 
-    static let alerts = StaffCommand(name: "alerts", help: """
-        Usage: hyponatrack alerts [--open] [--json]
-
+    static let alerts = StaffCommand(name: "alerts", usage: ["alerts [--open] [--json]"], about: """
         Alerts, newest first: patient, day, level, reasons, state (open, acknowledged, resolved),
         escalation tiers fired. --open: only those not yet resolved.
-        """, spec: .init(flags: ["open"])) { a, client, io in
-        guard a.positionals.isEmpty else { throw UsageError("unexpected argument \(a.positionals[0])") }
+        """, spec: .init(flags: ["open"])) { a, client in
         let r = try client.get("/v1/alerts" + (a.flag("open") ? "?open=true" : ""))
-        if a.flag("json") { io.out(JSONSerializer.string(r, pretty: true)); return ExitCode.success }
-        guard case .array(let items) = r else { return ExitCode.success }
-        io.out(Show.table(["ID", "STUDY ID", "DATE", "POD", "LEVEL", "KIND", "REASONS", "STATE", "TIERS"], items.map(row)))
-        return ExitCode.success
+        return Reply(json: r) { io in
+            guard case .array(let items) = r else { return }
+            io.out(Show.table(["ID", "STUDY ID", "DATE", "POD", "LEVEL", "KIND", "REASONS", "STATE", "TIERS"], items.map(row)))
+        }
     }
 
-    static let ack = StaffCommand(name: "ack", help: """
-        Usage: hyponatrack ack ALERT [--note T]
-
+    static let ack = StaffCommand(name: "ack", usage: ["ack ALERT [--note T] [--json]"], about: """
         Acknowledges an alert: you are handling it; the escalation stops climbing. Every hook that
         was told about the alert hears of the acknowledgement.
-        """, spec: .init(options: ["note"])) { a, client, io in
-        let id = try a.single("alert id")
+        """, operands: ["ALERT"], spec: .init(options: ["note"])) { a, client in
+        let id = a.positionals[0]
         var body = JSONObject()
         if let note = a.value("note") { body["note"] = .string(note) }
         let r = try client.post("/v1/alerts/\(DaemonClient.segment(id))/acknowledgement", .object(body))
-        io.out(a.flag("json") ? JSONSerializer.string(r, pretty: true) : "Acknowledged alert \(id) (\(Show.string(Show.field(r, "studyId"))), \(Show.string(Show.field(r, "level")).uppercased())).")
-        return ExitCode.success
+        return Reply(json: r) { io in
+            io.out("Acknowledged alert \(id) (\(Show.text(r, "studyId")), \(Show.text(r, "level").uppercased())).")
+        }
     }
 
-    static let resolve = StaffCommand(name: "resolve", help: """
-        Usage: hyponatrack resolve ALERT --note T [--sodium N]
-
+    static let resolve = StaffCommand(name: "resolve", usage: ["resolve ALERT --note T [--sodium N] [--json]"], about: """
         Resolves an alert with what was done (and the measured sodium, mmol/L, if any). A later
         worsening of the same day opens a new alert.
-        """, spec: .init(options: ["note", "sodium"])) { a, client, io in
-        let id = try a.single("alert id")
-        guard let note = a.value("note") else { throw UsageError("--note is required") }
-        var body = JSONObject([("note", .string(note))])
+        """, operands: ["ALERT"], spec: .init(options: ["note", "sodium"])) { a, client in
+        let id = a.positionals[0]
+        var body = JSONObject([("note", .string(try a.required("note")))])
         if let s = try a.number("sodium") { body["sodium"] = .number(s) }
         let r = try client.post("/v1/alerts/\(DaemonClient.segment(id))/resolution", .object(body))
-        io.out(a.flag("json") ? JSONSerializer.string(r, pretty: true) : "Resolved alert \(id) (\(Show.string(Show.field(r, "studyId")))).")
-        return ExitCode.success
+        return Reply(json: r) { io in io.out("Resolved alert \(id) (\(Show.text(r, "studyId"))).") }
     }
 
-    static let hooks = StaffCommand(name: "hooks", help: """
-        Usage: hyponatrack hooks status [--json]
+    static let hooks = CommandGroup(name: "hooks", about: """
+        The configured hooks (webhooks, e-mail). `hyponatrack hooks status --help` for details.
+        """, subcommands: [hooksStatus])
 
+    static let hooksStatus = StaffCommand(name: "hooks status", usage: ["hooks status [--json]"], about: """
         Per configured hook: pending and delivered events, dead letters (gave up after 24 h, or
-        the endpoint answered 410 and was disabled) with their last error.
-        """, spec: .init()) { a, client, io in
-        guard a.positionals == ["status"] else { throw UsageError("expected `hooks status`") }
+        the endpoint answered 410 and was disabled) with their last error. Exit 1 when any hook
+        has dead letters.
+        """, spec: .init()) { _, client in
         let r = try client.get("/v1/hooks/status")
-        if a.flag("json") { io.out(JSONSerializer.string(r, pretty: true)); return ExitCode.success }
-        guard case .array(let items) = r else { return ExitCode.success }
-        if items.isEmpty { io.out("No hooks are configured."); return ExitCode.success }
-        io.out(Show.table(["HOOK", "TYPE", "DISABLED", "PENDING", "DELIVERED", "DEAD", "LAST ERROR"], items.map { h in
-            ["name", "type", "disabled", "pending", "delivered", "deadLetters", "lastError"].map { Show.string(Show.field(h, $0)) }
-        }))
-        var anyDead = false
-        for h in items {
-            if case .array(let dead)? = Show.field(h, "dead"), !dead.isEmpty {
-                anyDead = true
-                io.out("\nDead letters of \(Show.string(Show.field(h, "name"))):")
-                io.out(Show.table(["EVENT", "TYPE", "ATTEMPTS", "ERROR"], dead.map { d in
-                    ["eventId", "type", "attempts", "error"].map { Show.string(Show.field(d, $0)) }
+        let items: [JSONValue]
+        if case .array(let a) = r { items = a } else { items = [] }
+        let dead = items.filter { if case .array(let d)? = Show.field($0, "dead") { !d.isEmpty } else { false } }
+        return Reply(json: r, status: dead.isEmpty ? ExitCode.success : ExitCode.failure) { io in
+            if items.isEmpty { io.out("No hooks are configured."); return }
+            io.out(Show.table(["HOOK", "TYPE", "DISABLED", "PENDING", "DELIVERED", "DEAD", "LAST ERROR"], items.map { h in
+                ["name", "type", "disabled", "pending", "delivered", "deadLetters", "lastError"].map { Show.text(h, $0) }
+            }))
+            for h in dead {
+                guard case .array(let letters)? = Show.field(h, "dead") else { continue }
+                io.out("\nDead letters of \(Show.text(h, "name")):")
+                io.out(Show.table(["EVENT", "TYPE", "ATTEMPTS", "ERROR"], letters.map { d in
+                    ["eventId", "type", "attempts", "error"].map { Show.text(d, $0) }
                 }))
             }
         }
-        return anyDead ? ExitCode.failure : ExitCode.success
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import HTJSON
 import HTTPClient
 
-/// The CLI's connection to the daemon: server URL and staff token from flags or the
-/// environment, JSON in and out, and the docs/product.md exit codes for every failure.
+/// The CLI's connection to the daemon: server URL from `--server` or the environment, the staff
+/// token as `GlobalOptions.token` resolved it, JSON in and out, and the docs/product.md exit
+/// codes for every failure.
 struct DaemonClient {
     let server: String
     let token: String?
@@ -20,7 +21,7 @@ struct DaemonClient {
         var base = server ?? env["HYPONATRACK_SERVER"] ?? "http://127.0.0.1:8750"
         while base.hasSuffix("/") { base.removeLast() }
         self.server = base
-        self.token = (token ?? env["HYPONATRACK_TOKEN"]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        self.token = token
         CurlRuntime.initialize()
         http = HTTPClient(configuration: HTTPClientConfiguration(caFile: env["HYPONATRACK_CA_FILE"]))
     }
@@ -31,7 +32,7 @@ struct DaemonClient {
 
     func send(_ method: HTTPClientRequest.Method, _ path: String, body: JSONValue?) throws(Failure) -> JSONValue {
         guard let token, !token.isEmpty else {
-            throw Failure(exitCode: ExitCode.permission, message: "no staff token: pass --token or set HYPONATRACK_TOKEN")
+            throw Failure(exitCode: ExitCode.permission, message: "no staff token: pass --token-file PATH or --token TOKEN, or set HYPONATRACK_TOKEN")
         }
         var headers = HTTPHeaders()
         headers.add(name: "Authorization", value: "Bearer \(token)")

@@ -1,33 +1,53 @@
 import Foundation
 import HTJSON
 
-/// Shared scaffolding of the commands that talk to the daemon: parse, `--help`, connect, run,
-/// map failures to exit codes.
-struct StaffCommand: Sendable {
+/// What a staff command made of the daemon's answer: the answer itself (printed as it is with
+/// `--json`), how to show it to a person, and the exit status, the same either way.
+struct Reply {
+    let json: JSONValue
+    var status: Int32 = ExitCode.success
+    let show: (CLIOutput) -> Void
+}
+
+/// A command that talks to the daemon: parse (global options anywhere, `-h`/`--help` before
+/// anything else is checked), resolve server and token, run, print the reply or `--json` the
+/// daemon's answer, map failures to exit codes. Every daemon route answers JSON, so every staff
+/// command takes `--json`.
+struct StaffCommand: CLICommand {
+    /// The command line after `hyponatrack`: `enroll`, `sync retry`.
     let name: String
-    let help: String
+    /// Synopsis lines after `hyponatrack `.
+    let usage: [String]
+    let about: String
+    /// The positionals it requires, in order (e.g. ["ID"]); anything more is a usage error.
+    var operands: [String] = []
     let spec: Arguments.Spec
-    let body: @Sendable (Arguments, DaemonClient, CLIOutput) throws -> Int32
+    let body: @Sendable (Arguments, DaemonClient) throws -> Reply
+
+    var help: String { Help.text(usage, about) }
 
     func run(_ args: [String], io: CLIOutput) -> Int32 {
         var spec = spec
-        spec.options.formUnion(["server", "token"])
         spec.flags.insert("json")
         let parsed: Arguments
-        do { parsed = try Arguments(args, spec: spec) } catch {
-            io.error("\(name): \(error.message)\n\n\(help)")
-            return ExitCode.usage
-        }
+        do { parsed = try Arguments(args, spec: spec) } catch { return usageError(error, usage: usage, io: io) }
         if parsed.flag("help") { io.out(help); return ExitCode.success }
-        let client = DaemonClient(server: parsed.value("server"), token: parsed.value("token"))
         do {
-            return try body(parsed, client, io)
+            if parsed.positionals.count > operands.count {
+                throw UsageError("unexpected argument \(parsed.positionals[operands.count])")
+            }
+            if parsed.positionals.count < operands.count {
+                throw UsageError("expected \(operands.joined(separator: " "))")
+            }
+            let client = DaemonClient(server: parsed.value("server"), token: try GlobalOptions.token(parsed))
+            let reply = try body(parsed, client)
+            if parsed.flag("json") { io.out(JSONSerializer.string(reply.json, pretty: true)) } else { reply.show(io) }
+            return reply.status
         } catch let failure as DaemonClient.Failure {
             io.error("\(name): \(failure.message)")
             return failure.exitCode
         } catch let usage as UsageError {
-            io.error("\(name): \(usage.message)\n\n\(help)")
-            return ExitCode.usage
+            return usageError(usage, usage: self.usage, io: io)
         } catch {
             io.error("\(name): \(error)")
             return ExitCode.failure
@@ -58,9 +78,10 @@ extension Arguments {
         }
     }
 
-    func single(_ what: String) throws -> String {
-        guard positionals.count == 1 else { throw UsageError("expected exactly one \(what)") }
-        return positionals[0]
+    /// A required option's value.
+    func required(_ name: String) throws -> String {
+        guard let v = value(name) else { throw UsageError("--\(name) is required") }
+        return v
     }
 }
 
@@ -76,6 +97,9 @@ enum Show {
         case .object?: return JSONSerializer.string(v!)
         }
     }
+
+    /// `string(field(v, key))`: one member of an answer as shown in a line or a table cell.
+    static func text(_ v: JSONValue?, _ key: String) -> String { string(v.flatMap { field($0, key) }) }
 
     static func field(_ v: JSONValue, _ key: String) -> JSONValue? {
         if case .object(let o) = v { return o[key] }

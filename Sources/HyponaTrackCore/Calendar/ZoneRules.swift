@@ -3,7 +3,7 @@ import Foundation
 /// Turns a patient's local wall-clock time into an instant and back, with the IANA time-zone
 /// rules (from the system's tz database via Foundation; no clock is read here).
 ///
-/// clinical-rules §7: a time inside a spring-forward gap moves forward by the gap
+/// docs/clinical-rules.md §7: a time inside a spring-forward gap moves forward by the gap
 /// (02:30 → 03:30); a time inside a fall-back overlap means its first occurrence.
 public struct ZoneRules: Sendable {
     public let identifier: String

@@ -1,4 +1,4 @@
-/// The nine daily tasks (clinical-rules §6), named as in the API.
+/// The nine daily tasks (docs/clinical-rules.md §6), named as in the API.
 public enum CareTask: String, Sendable, CaseIterable, Comparable {
     case weightMorning = "weight_morning"
     case symptomsMorning = "symptoms_morning"
@@ -48,7 +48,7 @@ public struct TaskStatus: Sendable, Equatable {
     public var state: State
 }
 
-/// The day's care plan: every task with its deadline and state (clinical-rules §6).
+/// The day's care plan: every task with its deadline and state (docs/clinical-rules.md §6).
 public enum CarePlan {
     public static func tasks(for profile: PatientProfile, on day: DailyEntry?, rules: ReminderRules) -> [TaskStatus] {
         CareTask.allCases.map { task in

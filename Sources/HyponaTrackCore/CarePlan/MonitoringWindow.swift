@@ -1,4 +1,4 @@
-/// The local dates a patient is monitored (clinical-rules §6): POD 1–14 by default, extended to
+/// The local dates a patient is monitored (docs/clinical-rules.md §6): POD 1–14 by default, extended to
 /// POD 21 for some histologies or when a yellow/red occurred on POD ≥ 10; ends early on withdrawal.
 public struct MonitoringWindow: Sendable, Equatable {
     public var first: LocalDate

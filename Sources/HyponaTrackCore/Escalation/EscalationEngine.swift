@@ -1,4 +1,4 @@
-/// Decides the traffic light of a patient-day (clinical-rules §2–§5). Each signal lives in its
+/// Decides the traffic light of a patient-day (docs/clinical-rules.md §2–§5). Each signal lives in its
 /// own extension file (`Signals+*.swift`) and reads like its row of the spec; this file scales the
 /// thresholds and combines the fired codes.
 public struct EscalationEngine: Sendable {

@@ -1,4 +1,4 @@
-/// Every code the escalation engine can report (clinical-rules §3–§5), in reporting order.
+/// Every code the escalation engine can report (docs/clinical-rules.md §3–§5), in reporting order.
 public enum ReasonCode: String, Sendable, CaseIterable, Comparable {
     // Red-only single-item triggers (§4), in no group.
     case emergencySymptom = "emergency_symptom"
@@ -29,7 +29,7 @@ public enum ReasonCode: String, Sendable, CaseIterable, Comparable {
 }
 
 /// One fired rule: its code, the level it reached, the measured value and the threshold it
-/// reached after scaling (clinical-rules §5: "every fired reason").
+/// reached after scaling (docs/clinical-rules.md §5: "every fired reason").
 public struct Reason: Sendable, Equatable {
     public var code: ReasonCode
     public var level: Level

@@ -1,6 +1,6 @@
 /// What a signal rule may read: the day, the two calendar days before it, the profile and the
 /// scaling factor f. Comparisons go through `reaches` and friends, which apply the configured
-/// tolerance so that a value equal to a threshold on paper reaches it (clinical-rules §2).
+/// tolerance so that a value equal to a threshold on paper reaches it (docs/clinical-rules.md §2).
 struct SignalContext {
     let profile: PatientProfile
     let today: DailyEntry

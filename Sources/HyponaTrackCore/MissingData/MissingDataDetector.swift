@@ -1,4 +1,4 @@
-/// Silence is a signal (clinical-rules §8): a confused patient stops entering data.
+/// Silence is a signal (docs/clinical-rules.md §8): a confused patient stops entering data.
 /// Pure decisions for the scheduler, which calls them at the moments they name (the evening
 /// deadline; the end of the local day) — also late, after downtime, for the moments it missed.
 public struct MissingDataDetector: Sendable {

@@ -44,7 +44,7 @@ public struct DailyEntry: Sendable, Equatable {
         self.restingHeartRate = restingHeartRate
     }
 
-    /// Morning check complete = morning weight and a morning symptom entry (clinical-rules §6).
+    /// Morning check complete = morning weight and a morning symptom entry (docs/clinical-rules.md §6).
     public var morningCheckComplete: Bool {
         weightMorningKg != nil && symptoms.contains { $0.slot == .morning }
     }
@@ -55,7 +55,7 @@ public struct DailyEntry: Sendable, Equatable {
     }
 
     /// Whether the patient submitted anything at all this day (staff lab values do not count;
-    /// clinical-rules §8, `no_data_2d`).
+    /// docs/clinical-rules.md §8, `no_data_2d`).
     public var hasPatientData: Bool {
         weightMorningKg != nil || weightEveningKg != nil || fluidIntakeMl != nil || urineSG != nil
             || vomitingEpisodes != nil || !emergencySymptoms.isEmpty || !symptoms.isEmpty

@@ -1,4 +1,4 @@
-/// The traffic light (clinical-rules, "Levels"): green = routine monitoring, yellow = the clinic
+/// The traffic light (docs/clinical-rules.md, "Levels"): green = routine monitoring, yellow = the clinic
 /// calls back the same day, red = present to the emergency department now. `info` is only a
 /// reason level (reported, changes nothing), never a day's level.
 public enum Level: String, Sendable, Comparable, CaseIterable {

@@ -1,4 +1,4 @@
-/// One symptom questionnaire (clinical-rules §3): five items 0–3 and the VAS 0–10
+/// One symptom questionnaire (docs/clinical-rules.md §3): five items 0–3 and the VAS 0–10
 /// (10 = best well-being). All six are required in an entry.
 public struct SymptomEntry: Sendable, Equatable {
     public enum Slot: String, Sendable, CaseIterable { case morning, evening }

@@ -1,4 +1,4 @@
-/// Everything the clinical rules know about a patient (clinical-rules §1, docs/product.md case format).
+/// Everything the clinical rules know about a patient (docs/clinical-rules.md §1, docs/product.md case format).
 /// Pseudonymous: a study ID, never a name.
 public struct PatientProfile: Sendable, Equatable {
     public enum Sex: String, Sendable, CaseIterable { case female, male }
@@ -60,7 +60,7 @@ public struct PatientProfile: Sendable, Equatable {
     }
 
     /// Kat B is pending while POD sodium, operation time and CSF leak are all unknown
-    /// (clinical-rules §1); it then scores 0 and the nurse is shown that it is missing.
+    /// (docs/clinical-rules.md §1); it then scores 0 and the nurse is shown that it is missing.
     public var katBPending: Bool {
         guard let katB else { return true }
         return katB.podSodium == nil && katB.operationMinutes == nil && katB.csfLeak == nil

@@ -1,4 +1,4 @@
-/// Plans a patient's reminders for one local day (clinical-rules §7): the intensity from
+/// Plans a patient's reminders for one local day (docs/clinical-rules.md §7): the intensity from
 /// adherence and the critical window, then the day's concrete reminders in local wall-clock time
 /// resolved to instants with the patient's time-zone rules.
 public struct AdaptiveReminderPlanner: Sendable {

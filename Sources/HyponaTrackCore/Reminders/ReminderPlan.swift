@@ -1,4 +1,4 @@
-/// How hard the app nudges the patient today (clinical-rules §7).
+/// How hard the app nudges the patient today (docs/clinical-rules.md §7).
 public enum ReminderIntensity: String, Sendable, CaseIterable, Comparable {
     case minimal, normal, elevated, maximal
 

@@ -1,4 +1,4 @@
-/// The risk class (clinical-rules §1). Only `high` changes thresholds by default.
+/// The risk class (docs/clinical-rules.md §1). Only `high` changes thresholds by default.
 public enum RiskClass: String, Sendable, CaseIterable, Comparable {
     case low, medium, high
 

@@ -1,4 +1,4 @@
-/// Scores a profile with the risk model (clinical-rules §1): `riskScore = katA + katB + katC`,
+/// Scores a profile with the risk model (docs/clinical-rules.md §1): `riskScore = katA + katB + katC`,
 /// class low/medium/high by score, some histologies always high. A missing optional value
 /// scores 0; a pending Kat B scores 0.
 public struct RiskEngine: Sendable {

@@ -1,6 +1,6 @@
 import HTJSON
 
-/// Monitoring window, tasks, reminder times and missing-data rules (clinical-rules §6–§8), from
+/// Monitoring window, tasks, reminder times and missing-data rules (docs/clinical-rules.md §6–§8), from
 /// `config/reminders.json`.
 public struct ReminderRules: Sendable, Equatable {
     public enum Deadline: String, Sendable, CaseIterable { case morning, evening }

@@ -1,6 +1,6 @@
 import HTJSON
 
-/// Points and classes of the risk model (clinical-rules §1), from `config/risk-model.json`.
+/// Points and classes of the risk model (docs/clinical-rules.md §1), from `config/risk-model.json`.
 public struct RiskModelRules: Sendable, Equatable {
     public struct Threshold: Sendable, Equatable {
         public var value: Double
@@ -39,7 +39,7 @@ public struct RiskModelRules: Sendable, Equatable {
     public var mediumFrom: Int
     public var highFrom: Int
     public var alwaysHighHistologies: [String]
-    /// fRisk per class (clinical-rules §2): only high changes thresholds by default.
+    /// fRisk per class (docs/clinical-rules.md §2): only high changes thresholds by default.
     public var riskFactor: [RiskClass: Double]
 
     static func parse(_ json: JSONValue) throws(FieldError) -> RiskModelRules {

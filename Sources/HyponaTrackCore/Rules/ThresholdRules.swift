@@ -1,6 +1,6 @@
 import HTJSON
 
-/// A §3 threshold: `adjusted = reference + (standard − reference) × f` (clinical-rules §2).
+/// A §3 threshold: `adjusted = reference + (standard − reference) × f` (docs/clinical-rules.md §2).
 public struct ScaledThreshold: Sendable, Equatable {
     public var reference: Double
     public var yellow: Double?
@@ -10,7 +10,7 @@ public struct ScaledThreshold: Sendable, Equatable {
     public func red(scaledBy f: Double) -> Double? { red.map { reference + ($0 - reference) * f } }
 }
 
-/// Weights of the symptom score S (clinical-rules §3).
+/// Weights of the symptom score S (docs/clinical-rules.md §3).
 public struct SymptomScoreWeights: Sendable, Equatable {
     public var nausea: Int
     public var headache: Int
@@ -30,7 +30,7 @@ public struct SymptomScoreWeights: Sendable, Equatable {
     }
 }
 
-/// Thresholds, single-item triggers and the combining rule (clinical-rules §2–§5), from
+/// Thresholds, single-item triggers and the combining rule (docs/clinical-rules.md §2–§5), from
 /// `config/thresholds.json`.
 public struct ThresholdRules: Sendable, Equatable {
     public var criticalWindow: ClosedRange<Int>

@@ -1,6 +1,6 @@
 import HyponaTrackCore
 
-/// What raised an alert: a yellow or red evaluation, or silence (clinical-rules §8).
+/// What raised an alert: a yellow or red evaluation, or silence (docs/clinical-rules.md §8).
 public enum AlertKind: String, Sendable, CaseIterable {
     case evaluation
     case missingCheckin = "missing_checkin"

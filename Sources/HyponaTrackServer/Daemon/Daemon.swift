@@ -178,7 +178,7 @@ public final class Daemon: Sendable {
         let file = configuration.dataDirectory.appendingPathComponent("admin.token")
         let created: Bool = try database.write { db in
             guard let token = try StaffDirectory.bootstrapAdmin(db, now: now) else { return false }
-            try SecretFile.write(token + "\n", to: file.path)
+            try OwnerOnlyFile.write(token + "\n", to: file.path)
             try AuditLog.append(db, at: epochMilliseconds(now), actor: "system", action: .staffBootstrap,
                                 subject: "staff:\(StaffDirectory.bootstrapAdminName)", details: ["role": "admin"])
             return true
@@ -199,22 +199,4 @@ final class RoutesBox: @unchecked Sendable {
 public struct DaemonError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
-}
-
-/// Writes secrets to files only the owner can read.
-enum SecretFile {
-    static func write(_ text: String, to path: String) throws {
-        let tmp = path + ".tmp"
-        unlink(tmp)
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DaemonError("cannot create \(tmp): \(String(cString: strerror(errno)))") }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd)
-        close(fd)
-        guard written == bytes.count, synced == 0, rename(tmp, path) == 0 else {
-            unlink(tmp)
-            throw DaemonError("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-    }
 }

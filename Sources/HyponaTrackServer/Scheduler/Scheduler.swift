@@ -3,9 +3,9 @@ import HTJSON
 import HyponaTrackCore
 import SQLite
 
-/// The daemon's clockwork (issue: "Reminders and missing data"): fires due escalation tiers,
+/// The daemon's clockwork (docs/clinical-rules.md §7–§8): fires due escalation tiers,
 /// emits `reminder.due` at each planned reminder's time, and decides the missing-data alerts
-/// (clinical-rules §8) at their deadlines. Every decision is recorded (`scheduler_marks`,
+/// (docs/clinical-rules.md §8) at their deadlines. Every decision is recorded (`scheduler_marks`,
 /// `escalation_steps.fired_at`) in the transaction that acts on it, so a restart neither misses
 /// nor repeats one; after downtime the missed deadlines are decided once. Time is injected:
 /// `tick(now:)` is what tests drive; as a background service it ticks every `interval` seconds

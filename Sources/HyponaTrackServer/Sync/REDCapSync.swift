@@ -5,7 +5,7 @@ import SQLite
 
 /// Drains the outbox to REDCap as a background service: batches of due rows, paced under the rate
 /// cap; a batch is marked sent only after REDCap's 200 with the expected count. Failures by
-/// class (redcap.md): transient → exponential backoff with jitter, forever; a validation 400 →
+/// class (docs/redcap.md, "Errors"): transient → exponential backoff with jitter, forever; a validation 400 →
 /// split the batch to isolate the offending rows and dead-letter only those; permission, ban,
 /// deleted project or TLS failure → halt everything until `sync resume`. A crash at any point
 /// leaves the in-flight rows in the outbox, to be re-sent (REDCap imports are idempotent).

@@ -3,7 +3,7 @@ import HTJSON
 import HyponaTrackCore
 import HyponaTrackKit
 
-/// Helpers for the care-plan, monitoring-window and reminder tests (clinical-rules §6–§7).
+/// Helpers for the care-plan, monitoring-window and reminder tests (docs/clinical-rules.md §6–§7).
 enum PlannerFixtures {
     static let berlin = ZoneRules(identifier: "Europe/Berlin")!
 

@@ -7,7 +7,7 @@ import HyponaTrackCore
 import HyponaTrackKit
 @testable import HyponaTrackServer
 
-// Fortnight simulations of the scheduler (issue: "Reminders and missing data"), in process: the
+// Fortnight simulations of the scheduler (docs/clinical-rules.md §7–§8), in process: the
 // real services, alerting and scheduler over a real SQLite database, driven by a settable clock.
 // Days are lived by setting the clock, calling the services as the API would, and calling
 // `scheduler.tick(now:)` on a grid of simulated minutes. What the scheduler decided is read back

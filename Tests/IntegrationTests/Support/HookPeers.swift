@@ -58,7 +58,7 @@ final class PeerProcess: @unchecked Sendable {
     /// SIGKILL: a peer keeps nothing worth saving, and a SIGTERM may stay pending in a process
     /// started from a test thread (see `REDCapEmulator.stop`).
     func kill() {
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if !ChildExit.hasExited(process) { Glibc.kill(process.processIdentifier, SIGKILL); ChildExit.wait(process) }
     }
 
     var log: String { stderr.lines.withLock { $0.joined(separator: "\n") } }

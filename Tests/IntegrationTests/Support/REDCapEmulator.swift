@@ -83,7 +83,7 @@ final class REDCapEmulator: @unchecked Sendable {
     /// (a process started from a test thread inherits that thread's blocked-signal mask, and
     /// Python only handles signals that reach it).
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if !ChildExit.hasExited(process) { kill(process.processIdentifier, SIGKILL); ChildExit.wait(process) }
     }
 
     /// Runs the emulator script as `__main__` with every signal unblocked (a process started

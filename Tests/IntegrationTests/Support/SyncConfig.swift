@@ -71,14 +71,14 @@ struct SyncConfig {
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
         try p.run()
-        if !poll(timeout: timeout, { !p.isRunning }) {
+        if !poll(timeout: timeout, { ChildExit.hasExited(p) }) {
             p.terminate()
-            p.waitUntilExit()
+            ChildExit.wait(p)
             throw TestFailure("the daemon started although it should have refused")
         }
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         try? FileManager.default.removeItem(at: data)
-        return (p.terminationStatus, text)
+        return (ChildExit.wait(p), text)
     }
 }
 

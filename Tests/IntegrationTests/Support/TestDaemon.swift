@@ -35,7 +35,7 @@ final class TestDaemon: @unchecked Sendable {
     }
 
     deinit {
-        if let p = process, p.isRunning { p.terminate(); p.waitUntilExit() }
+        if let p = process, !ChildExit.hasExited(p) { p.terminate(); ChildExit.wait(p) }
     }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -68,30 +68,30 @@ final class TestDaemon: @unchecked Sendable {
         process = p
         Spawned.register(p.processIdentifier)
         let ready = poll(timeout: 20) {
-            guard p.isRunning else { return true }
+            guard !ChildExit.hasExited(p) else { return true }
             return (try? client.send(HTTPClientRequest(url: baseURL + "/healthz", timeout: .seconds(2))))?.status == 200
         }
-        if !p.isRunning { throw TestFailure("hyponatrackd exited at start (status \(p.terminationStatus)):\n\(log)") }
+        if let status = ChildExit.status(of: p) { throw TestFailure("hyponatrackd exited at start (status \(status)):\n\(log)") }
         if !ready { throw TestFailure("hyponatrackd did not become ready:\n\(log)") }
     }
 
     /// SIGTERM and wait: the graceful stop.
     func stop() {
-        guard let p = process, p.isRunning else { return }
+        guard let p = process, !ChildExit.hasExited(p) else { return }
         p.terminate()
-        p.waitUntilExit()
+        ChildExit.wait(p)
     }
 
     /// SIGKILL: a crash at an arbitrary moment.
     func kill9() {
-        guard let p = process, p.isRunning else { return }
+        guard let p = process, !ChildExit.hasExited(p) else { return }
         kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        ChildExit.wait(p)
     }
 
     func signal(_ s: Int32) { if let p = process { kill(p.processIdentifier, s) } }
 
-    var exitStatus: Int32? { process.flatMap { $0.isRunning ? nil : $0.terminationStatus } }
+    var exitStatus: Int32? { process.flatMap(ChildExit.status(of:)) }
 
     struct Response {
         let status: Int

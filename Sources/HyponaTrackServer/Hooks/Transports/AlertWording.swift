@@ -1,4 +1,4 @@
-/// The words staff read for codes in event bodies: reason codes (clinical-rules §3–§5, §8), levels,
+/// The words staff read for codes in event bodies: reason codes (docs/clinical-rules.md §3–§5, §8), levels,
 /// reminder tasks and kinds. Used by the e-mail text; one place to change a phrase.
 enum AlertWording {
     struct Phrase {
@@ -88,7 +88,7 @@ enum AlertWording {
         }
     }
 
-    /// A patient task (clinical-rules §6) in words.
+    /// A patient task (docs/clinical-rules.md §6) in words.
     static func task(_ name: String) -> String {
         switch name {
         case "weight_morning": "morning weight"
@@ -104,7 +104,7 @@ enum AlertWording {
         }
     }
 
-    /// A reminder kind (clinical-rules §7) in words.
+    /// A reminder kind (docs/clinical-rules.md §7) in words.
     static func reminderKind(_ kind: String) -> String {
         switch kind {
         case "check": "check reminder"
