@@ -85,7 +85,8 @@ final class SyncService: Sendable {
         if case .array(let fields) = metadata {
             for f in fields { if case .object(let o) = f, case .string(let name)? = o["field_name"] { remote[name] = o } }
         }
-        for (form, fields) in [(REDCapFields.baselineForm, REDCapFields.baseline), (REDCapFields.dailyForm, REDCapFields.daily)] {
+        let written = REDCapFields(rules: rules.snapshot.rules)
+        for (form, fields) in [(REDCapFields.baselineForm, written.baseline), (REDCapFields.dailyForm, written.daily)] {
             for (name, validation) in fields {
                 for problem in SyncCheck.compare(name: name, form: form, validation: validation, remote: remote[name]) {
                     problems.append(.init(field: name, form: form, problem: problem))
@@ -94,7 +95,7 @@ final class SyncService: Sendable {
         }
         return SyncCheckReport(redcapVersion: version, projectId: project["project_id"] ?? .null,
                                projectTitle: project["project_title"] ?? .null,
-                               fieldsChecked: REDCapFields.baseline.count + REDCapFields.daily.count, problems: problems)
+                               fieldsChecked: written.baseline.count + written.daily.count, problems: problems)
     }
 
     /// Exports our records from REDCap and lists where they differ from what the server holds.
@@ -105,12 +106,12 @@ final class SyncService: Sendable {
             for patient in try PatientRepository.all(db) {
                 let risk = snapshot.engine.risk.assess(patient.profile)
                 rows["\(patient.studyId.lowercased())#0"] = Dictionary(uniqueKeysWithValues:
-                    outbox.mapper.baseline(patient, risk: risk, rulesVersion: snapshot.rules.version))
+                    outbox.mapper.baseline(patient, risk: risk, rules: snapshot.rules))
                 let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
                 for day in try DayRepository.load(db, patientId: patient.id, from: patient.profile.surgeryDate.adding(days: 1),
                                                   to: patient.profile.surgeryDate.adding(days: 400)) {
                     if let row = outbox.mapper.daily(patient, day: day, alert: evaluations[day.date].map(DailyAlert.init),
-                                                     weights: snapshot.rules.thresholds.symptomWeights) {
+                                                     rules: snapshot.rules) {
                         rows["\(patient.studyId.lowercased())#\(patient.profile.pod(at: day.date))"] = Dictionary(uniqueKeysWithValues: row)
                     }
                 }
