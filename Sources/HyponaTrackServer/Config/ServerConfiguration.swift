@@ -156,6 +156,10 @@ public struct ServerConfiguration: Sendable {
             config.http.perIPConnections = try hr.optional("perIPConnections", .integer(0...100_000)) ?? 0
             config.http.timeoutSeconds = try hr.optional("timeoutSeconds", .integer(1...3600)) ?? config.http.timeoutSeconds
             try hr.finish()
+            if config.http.threading == "pool", config.http.threads > config.http.maxConnections {
+                // libmicrohttpd splits the connection limit between the pool's threads.
+                throw FieldError.invalid("http.threads", "must not exceed http.maxConnections (\(config.http.maxConnections)) with \"threading\": \"pool\"")
+            }
         }
         try r.finish()
         return config
