@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import HTTPServer
 import Synchronization
 import Testing
@@ -9,10 +10,13 @@ import Glibc
 
 /// Start, graceful stop, limits and the access log.
 @Suite struct ServerLifecycleTests {
-    /// Runs `body` on another thread and returns a gate that opens when it has finished.
+    /// Runs `body` on a thread of its own and returns a gate that opens when it has finished.
+    /// A thread, not `DispatchQueue.global()`: the bodies block (on a socket, on `stop`), and
+    /// Dispatch's default queue is as wide as the machine has cores (2 here), so under a full
+    /// parallel test run a blocked body could wait behind others and never start in time.
     private func inBackground(_ body: @escaping @Sendable () -> Void) -> Gate {
         let done = Gate()
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             body()
             done.open()
         }

@@ -6,7 +6,7 @@ import HTJSON
 @Suite struct DayPatchTests {
     let date = LocalDate("2026-03-05")!
 
-    func patch(_ json: JSONValue) throws -> DayPatch { try DayPatchDecoder.decode(json, date: date) }
+    func patch(_ json: JSONValue) throws -> DayPatch { try DayPatchDecoder.decode(json, date: date, rules: Fixtures.rules) }
 
     @Test func presentSetsNullClearsAbsentKeeps() throws {
         let before = Fixtures.day("2026-03-05") { $0.weightMorningKg = 70; $0.fluidIntakeMl = 900; $0.urineSG = 1.010 }
@@ -22,9 +22,9 @@ import HTJSON
     }
 
     @Test func emergencySymptomsOnlyGrowFromThePatientSide() throws {
-        let before = Fixtures.day("2026-03-05") { $0.emergencySymptoms = [.seizure] }
-        #expect(try patch(["emergencySymptoms": []]).apply(to: before).emergencySymptoms == [.seizure])
-        #expect(try patch(["emergencySymptoms": ["collapse"]]).apply(to: before).emergencySymptoms == [.seizure, .collapse])
+        let before = Fixtures.day("2026-03-05") { $0.emergencySymptoms = ["seizure"] }
+        #expect(try patch(["emergencySymptoms": []]).apply(to: before).emergencySymptoms == ["seizure"])
+        #expect(try patch(["emergencySymptoms": ["collapse"]]).apply(to: before).emergencySymptoms == ["seizure", "collapse"])
     }
 
     @Test func listItemsAreUpsertedByIdSoARetryNeverDuplicates() throws {

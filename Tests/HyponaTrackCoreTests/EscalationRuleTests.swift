@@ -220,7 +220,7 @@ import Testing
     }
 
     @Test func anyEmergencySymptomIsRed() {
-        for symptom in EmergencySymptom.allCases {
+        for symptom in Fixtures.rules.thresholds.emergencySymptoms {
             let e = evaluate([Fixtures.day(d) { $0.emergencySymptoms = [symptom] }])
             #expect(e.level == .red && codes(e) == ["emergency_symptom"])
         }

@@ -149,10 +149,10 @@ import HTJSON
     @Test func thePatientAPIRefusesLabSodiumAndADateInTheBody() throws {
         let body: JSONValue = ["labSodium": []]
         #expect(throws: FieldError(.notAllowed, field: "labSodium", "lab sodium values are entered by staff")) {
-            try DayDecoder.decode(body, path: "", options: .init(date: LocalDate("2026-03-05"), allowLabSodium: false))
+            try DayDecoder.decode(body, path: "", rules: Fixtures.rules, options: .init(date: LocalDate("2026-03-05"), allowLabSodium: false))
         }
         #expect(throws: FieldError(.notAllowed, field: "date", "the date is given by the URL")) {
-            try DayDecoder.decode(["date": "2026-03-05"], path: "", options: .init(date: LocalDate("2026-03-05"), allowLabSodium: false))
+            try DayDecoder.decode(["date": "2026-03-05"], path: "", rules: Fixtures.rules, options: .init(date: LocalDate("2026-03-05"), allowLabSodium: false))
         }
     }
 

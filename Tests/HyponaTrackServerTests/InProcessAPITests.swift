@@ -14,7 +14,7 @@ import Testing
         let client: InProcessHTTPClient
         let adminToken: String
 
-        init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        init(clock: any ServerClock = SystemClock(), configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("ht-inproc-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -22,7 +22,7 @@ import Testing
             var configuration = ServerConfiguration(baseDirectory: rules, dataDirectory: directory.appendingPathComponent("data"))
             configuration.listenPort = 0
             configure(&configuration)
-            daemon = try Daemon(configuration: configuration, logger: Logger(minimum: .error, capture: { _ in }))
+            daemon = try Daemon(configuration: configuration, logger: Logger(minimum: .error, capture: { _ in }), clock: clock)
             let api = daemon.api
             client = InProcessHTTPClient { request, responder in api.handle(request, responder) }
             adminToken = try String(contentsOf: directory.appendingPathComponent("data/admin.token"), encoding: .utf8)

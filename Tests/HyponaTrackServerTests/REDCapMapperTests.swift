@@ -74,7 +74,7 @@ struct DataDictionary {
         } + ["\(form)_complete"]
     }
 
-    /// The dictionary field a flat column belongs to (`risk_medications___opioid` → `risk_medications`).
+    /// The dictionary field a flat column belongs to (`risk_med___opioid` → `risk_med`).
     func field(forColumn column: String) -> (Field, checkboxCode: String?)? {
         if let f = byName[column] { return f.type == "checkbox" ? nil : (f, nil) }
         guard let range = column.range(of: "___") else { return nil }
@@ -146,6 +146,8 @@ struct MapperFixture {
     let rules: ActiveRules.Snapshot
     let mapper: REDCapMapper
     let dictionary: DataDictionary
+    /// The fields the mapper writes under the shipped rules.
+    var fields: REDCapFields { REDCapFields(rules: rules.rules) }
 
     init(baselineEvent: String? = nil, dailyEvent: String? = nil) throws {
         let config = DataDictionary.file.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config")
@@ -153,6 +155,12 @@ struct MapperFixture {
         mapper = REDCapMapper(studyZone: ZoneRules(identifier: "Europe/Berlin")!, baselineEvent: baselineEvent, dailyEvent: dailyEvent)
         dictionary = try DataDictionary()
     }
+
+    /// The shipped rule set (the source of the choice codes).
+    static let shipped: RuleSet = {
+        let config = DataDictionary.file.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("config")
+        return try! RulesLoader.load(directory: config)
+    }()
 
     static let surgery = LocalDate("2026-03-02")!
     /// 2026-03-09T08:00:00Z.
@@ -181,10 +189,10 @@ struct MapperFixture {
     /// complete, every Kat C code, the extremes of every profile range, withdrawn, not activated.
     static var profiles: [(PatientRecord, String)] {
         var out: [(PatientRecord, String)] = []
-        for (i, h) in (REDCapFields.histologies.map(Optional.some) + [nil]).enumerated() {
+        for (i, h) in (shipped.riskModel.histologyCodes.map(Optional.some) + [nil]).enumerated() {
             out.append((record(profile("H-\(i)", histology: h)), "histology \(h ?? "none")"))
         }
-        out.append((record(profile("MEDS-ALL", meds: REDCapFields.medications)), "all medications"))
+        out.append((record(profile("MEDS-ALL", meds: shipped.riskModel.medicationCodes)), "all medications"))
         out.append((record(profile("MEDS-SOME", meds: ["thiazide", "opioid", "thiazide"])), "some medications, one twice"))
         out.append((record(profile("KATB-PARTIAL", katB: KatB(preopSodium: 141.3))), "Kat B partial (still pending)"))
         out.append((record(profile("KATB-OP", katB: KatB(operationMinutes: 95))), "Kat B partial (operation time)"))
@@ -220,7 +228,7 @@ struct MapperFixture {
         out.append((DailyEntry(date: d), "empty day"))
         out.append((DailyEntry(
             date: d, weightMorningKg: 80.4, weightEveningKg: 80.96, fluidIntakeMl: 1450.4, urineSG: 1.015, vomitingEpisodes: 2,
-            emergencySymptoms: [.drowsiness, .seizure],
+            emergencySymptoms: ["drowsiness", "seizure"],
             symptoms: [symptom("m2", "2026-03-09T09:10:00+01:00", .morning, 2, vas: 4),
                        symptom("m1", "2026-03-09T07:00:00+01:00", .morning, 1, vas: 8),
                        symptom("e1", "2026-03-09T14:00:00-05:00", .evening, 0, vas: 10),
@@ -247,7 +255,7 @@ struct MapperFixture {
             steps: 0, hrvSdnnMs: 1, sleepMinutes: 0, restingHeartRate: 20), "lower extremes"))
         out.append((DailyEntry(
             date: d, weightMorningKg: 350, weightEveningKg: 350, fluidIntakeMl: 10_000, urineSG: 1.04, vomitingEpisodes: 50,
-            emergencySymptoms: Set(EmergencySymptom.allCases),
+            emergencySymptoms: Set(shipped.thresholds.emergencySymptoms),
             symptoms: [symptom("m", "2026-03-09T08:00:00+01:00", .morning, 3, vas: 0),
                        symptom("e", "2026-03-10T00:30:00+01:00", .evening, 3, vas: 0)],
             reactionTests: [ReactionTest(id: "r", time: t("2026-03-08T23:59:00+01:00"), medianMs: 5000, meanMs: 5000, errors: 1000)],
@@ -262,13 +270,13 @@ struct MapperFixture {
     }
 
     func baseline(_ p: PatientRecord) -> REDCapMapper.Row {
-        mapper.baseline(p, risk: rules.engine.risk.assess(p.profile), rulesVersion: rules.rules.version)
+        mapper.baseline(p, risk: rules.engine.risk.assess(p.profile), rules: rules.rules)
     }
 
     func daily(_ p: PatientRecord, _ day: DailyEntry, evaluated: Bool = true) -> REDCapMapper.Row? {
         let alert = evaluated ? DailyAlert(rules.engine.evaluate(profile: p.profile, days: [day], date: day.date), at: Self.enrolledAt)
             : nil
-        return mapper.daily(p, day: day, alert: alert, weights: rules.rules.thresholds.symptomWeights)
+        return mapper.daily(p, day: day, alert: alert, rules: rules.rules)
     }
 }
 
@@ -284,7 +292,7 @@ extension Array where Element == (String, String) {
 
     @Test func everyDeclaredFieldExistsInTheDictionaryWithACompatibleType() throws {
         let d = f.dictionary
-        for (form, fields) in REDCapFields.forms {
+        for (form, fields) in f.fields.forms {
             for (name, validation) in fields {
                 guard let field = d.byName[name] else { Issue.record("\(name) is not in the dictionary"); continue }
                 #expect(field.form == form, "\(name) is on \(field.form)")
@@ -310,7 +318,7 @@ extension Array where Element == (String, String) {
             }
         }
         #expect(d.fields.first?.name == "record_id")
-        #expect(d.fields.map(\.form).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } } == REDCapFields.forms.map(\.form),
+        #expect(d.fields.map(\.form).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } } == f.fields.forms.map(\.form),
                 "each instrument's fields together, in the order REDCapFields lists the instruments")
         // REDCap refuses a dictionary that names a field twice, even on different instruments.
         let names = d.fields.map(\.name)
@@ -319,7 +327,7 @@ extension Array where Element == (String, String) {
 
     @Test func syncCheckFindsNoProblemAgainstTheShippedDictionary() {
         // What `sync check` compares, fed with the dictionary as REDCap's metadata export has it.
-        for (form, fields) in REDCapFields.forms {
+        for (form, fields) in f.fields.forms {
             for (name, validation) in fields {
                 let field = f.dictionary.byName[name]
                 let remote = field.map { fd -> JSONObject in
@@ -332,7 +340,7 @@ extension Array where Element == (String, String) {
         }
         let histology = JSONObject([("field_name", "histology"), ("form_name", "patient_baseline"), ("field_type", "dropdown"),
                                     ("select_choices_or_calculations", "cushing, Cushing | other, Other")])
-        #expect(SyncCheck.compare(name: "histology", form: "patient_baseline", validation: REDCapFields.baseline[7].1,
+        #expect(SyncCheck.compare(name: "histology", form: "patient_baseline", validation: f.fields.baseline[7].1,
                                   remote: histology).first?.contains("choices lack") == true)
         #expect(SyncCheck.compare(name: "bmi", form: "patient_baseline", validation: .number(decimals: 1), remote: nil)
                 == ["missing in the REDCap project"])
@@ -402,8 +410,8 @@ extension Array where Element == (String, String) {
         #expect(row["fluid_limit_ml"] == "1500")         // half away from zero
         #expect(row["baseline_rt_ms"] == "613")
         #expect(row["histology"] == "cushing")
-        #expect(row["risk_medications___thiazide"] == "1" && row["risk_medications___opioid"] == "1")
-        #expect(row["risk_medications___carbamazepine"] == "0")
+        #expect(row["risk_med___thiazide"] == "1" && row["risk_med___opioid"] == "1")
+        #expect(row["risk_med___carbamazepine"] == "0")
         #expect(row["pod_sodium"] == "131.3")
         #expect(row["preop_sodium"] == "")
         #expect(row["operation_minutes"] == "95" && row["csf_leak"] == "1" && row["kat_b_pending"] == "0")
@@ -656,10 +664,9 @@ extension Array where Element == (String, String) {
                                      sex: .male, bmi: 27, baselineWeightKg: 80, baselineReactionTimeMs: 600)
         let patient = PatientRecord(id: 1, profile: profile, enrolledAt: 0, enrolledBy: "t", activatedAt: nil, withdrawnAt: nil,
                                     withdrawalDate: nil, withdrawalReason: nil)
-        let weights = SymptomScoreWeights(nausea: 3, headache: 3, fatigue: 2, confusion: 4, muscleCramps: 2, vasBest: 10)
         func row(_ tests: [ReactionTest]) -> [String: String] {
             Dictionary(uniqueKeysWithValues: mapper.daily(patient, day: DailyEntry(date: date, reactionTests: tests), alert: nil,
-                                                          weights: weights)!)
+                                                          rules: MapperFixture.shipped)!)
         }
         #expect(row([a, b]) == row([b, a]))
         #expect(row([a, b])["rt_errors"] == "1")   // the later of the two equal sessions

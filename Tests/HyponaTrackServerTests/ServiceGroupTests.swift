@@ -78,6 +78,21 @@ final class RecordingService: BackgroundService {
         #expect(log.all.isEmpty)
     }
 
+    @Test func aServiceWhoseRunReturnsOnItsOwnIsReportedAsFinishedEarly() {
+        let log = CapturedLog(), journal = Journal()
+        let quitter = RecordingService("quitter", journal: journal)
+        let group = ServiceGroup([RecordingService("steady", journal: journal), quitter], logger: log.logger)
+        #expect(group.finishedEarly.isEmpty)
+        group.start()
+        #expect(group.finishedEarly.isEmpty)
+        quitter.requestStop()  // not through the group: as if its loop had ended by itself
+        let deadline = MonotonicDeadline.after(seconds: 10)
+        while group.finishedEarly.isEmpty && !deadline.hasPassed { _ = StopSignal().pause(seconds: 0.01) }
+        #expect(group.finishedEarly == ["quitter"])
+        group.stop()
+        #expect(group.finishedEarly.isEmpty, "after a stop every service has finished, none early")
+    }
+
     @Test func startingTwiceRunsEachServiceOnce() {
         let log = CapturedLog(), journal = Journal()
         let group = ServiceGroup([RecordingService("a", journal: journal)], logger: log.logger)

@@ -33,15 +33,11 @@ import HTJSON
     }
 
     @Test func sighupReloadsValidRulesAndKeepsTheOldOnesWhenInvalid() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        for name in ["risk-model.json", "thresholds.json", "reminders.json", "instructions.json", "hyponatrack.json"] {
-            try FileManager.default.copyItem(at: Repo.config.appendingPathComponent(name), to: dir.appendingPathComponent(name))
-        }
-        let d = try TestDaemon(configFile: dir.appendingPathComponent("hyponatrack.json"))
+        let dir = try ConfigDirectory()
+        let d = try TestDaemon(configFile: dir.serverFile)
         func version() throws -> JSONValue? { try d.request(.get, "/healthz")["rulesVersion"] }
         let original = try version()
-        let thresholds = dir.appendingPathComponent("thresholds.json")
+        let thresholds = dir.file("thresholds.json")
         let text = try String(contentsOf: thresholds, encoding: .utf8)
         try text.replacingOccurrences(of: "\"yellow\": 1.5", with: "\"yellow\": \"1.5\"").write(to: thresholds, atomically: true, encoding: .utf8)
         d.signal(SIGHUP)

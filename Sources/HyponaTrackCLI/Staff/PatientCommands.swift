@@ -7,16 +7,22 @@ enum PatientCommands {
                           --bmi X --baseline-weight KG [--time-zone IANA] [--histology CODE]
                           [--stalk-deviation] [--risk-med CODE]... [--fluid-limit ML]
                           [--baseline-rt MS] [--desmopressin-prescribed] [--simplified]
-                          [--loan-device] [--baseline-pre-op] [--json]
+                          [--loan-device] [--baseline-pre-op]
+                          [--consent-version V --consent-date YYYY-MM-DD] [--json]
         """], about: """
         Enrolls a patient (pseudonymous study ID only) and prints the risk class and score,
         whether Kat B is still pending, and the one-time activation code with its expiry.
         Without --time-zone the server's configured defaultTimeZone applies.
-        Histology: craniopharyngioma, cushing, rathke_cleft_cyst, macroadenoma, microadenoma, other.
+        --histology and --risk-med take the codes of the study's risk-model.json (shipped:
+        craniopharyngioma, cushing, rathke_cleft_cyst, macroadenoma, microadenoma, other).
+        --consent-version (1-32 of A-Z a-z 0-9 . _ -) and --consent-date (not in the future, not
+        more than 60 days after surgery) record the signed consent; a study configured with
+        consentRequired refuses an enrolment without both.
         Needs a nurse or admin token.
         """, spec: .init(flags: ["stalk-deviation", "desmopressin-prescribed", "simplified", "loan-device", "baseline-pre-op"],
                          options: ["study-id", "surgery-date", "age", "sex", "bmi", "baseline-weight", "time-zone", "histology",
-                                   "fluid-limit", "baseline-rt"], repeatable: ["risk-med"])) { a, client in
+                                   "fluid-limit", "baseline-rt", "consent-version", "consent-date"],
+                         repeatable: ["risk-med"])) { a, client in
         let r = try client.post("/v1/patients", .object(try enrollment(a)))
         return Reply(json: r) { io in
             let f = { (k: String) in Show.text(r, k) }
@@ -52,27 +58,38 @@ enum PatientCommands {
         p["simplifiedMode"] = .bool(a.flag("simplified"))
         p["loanDevice"] = .bool(a.flag("loan-device"))
         p["baselineIsPreOp"] = .bool(a.flag("baseline-pre-op"))
+        consent(a, into: &p)
         return p
+    }
+
+    /// `--consent-version` and `--consent-date`, checked by the daemon.
+    static func consent(_ a: Arguments, into p: inout JSONObject) {
+        if let v = a.value("consent-version") { p["consentVersion"] = .string(v) }
+        if let v = a.value("consent-date") { p["consentDate"] = .string(v) }
     }
 
     static let update = StaffCommand(name: "update", usage: ["""
         update ID [--pod-sodium N] [--preop-sodium N] [--operation-minutes N]
-                  [--csf-leak yes|no] [--postop-nausea none|antiemetic|vomiting]
+                  [--csf-leak yes|no] [--postop-nausea CODE]
                   [--diabetes-insipidus yes|no] [--desmopressin yes|no] [--cortisol-deficiency yes|no]
                   [--histology CODE] [--stalk-deviation yes|no] [--risk-med CODE]... [--clear-risk-meds]
                   [--age N] [--sex S] [--bmi X] [--baseline-weight KG] [--time-zone IANA]
                   [--di-active yes|no] [--fluid-limit ML|none] [--baseline-rt MS]
                   [--desmopressin-prescribed yes|no] [--simplified yes|no] [--surgery-date D]
+                  [--consent-version V] [--consent-date YYYY-MM-DD]
                   [--withdraw --reason T] [--json]
         """], about: """
         Changes profile fields; every stored day of the monitoring window is re-evaluated. The
-        surgery date can change only while the patient has no day data. --withdraw ends monitoring
-        and stops the patient's token.
+        surgery date can change only while the patient has no day data. --histology, --risk-med
+        and --postop-nausea take the codes of the study's risk-model.json. --consent-version and
+        --consent-date record (or correct) the signed consent, as for enroll. --withdraw ends
+        monitoring and stops the patient's token.
         """, operands: ["ID"], spec: .init(flags: ["clear-risk-meds", "withdraw"],
                          options: ["pod-sodium", "preop-sodium", "operation-minutes", "csf-leak", "postop-nausea",
                                    "diabetes-insipidus", "desmopressin", "cortisol-deficiency", "histology", "stalk-deviation",
                                    "age", "sex", "bmi", "baseline-weight", "time-zone", "di-active", "fluid-limit", "baseline-rt",
-                                   "desmopressin-prescribed", "simplified", "surgery-date", "reason"],
+                                   "desmopressin-prescribed", "simplified", "surgery-date", "consent-version", "consent-date",
+                                   "reason"],
                          repeatable: ["risk-med"])) { a, client in
         let id = a.positionals[0]
         let path = "/v1/patients/\(DaemonClient.segment(id))"
@@ -110,6 +127,7 @@ enum PatientCommands {
         if let v = try a.yesNo("desmopressin-prescribed") { p["desmopressinPrescribed"] = .bool(v) }
         if let v = try a.yesNo("simplified") { p["simplifiedMode"] = .bool(v) }
         if let v = a.value("surgery-date") { p["surgeryDate"] = .string(v) }
+        consent(a, into: &p)
         guard p.count > 0 else { throw UsageError("nothing to update") }
         let r = try client.patch(path, .object(p))
         return Reply(json: r) { io in

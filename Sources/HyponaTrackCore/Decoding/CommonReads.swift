@@ -17,6 +17,10 @@ enum Reads {
         JSONRead.string(length: ValueRanges.studyIdLength, expected: "a study ID of letters, digits, _ and -",
                         ValueRanges.isValidStudyId)
     }
+    static var consentVersion: JSONRead<String> {
+        JSONRead.string(length: ValueRanges.consentVersionLength, expected: "a consent version of letters, digits, ., _ and -",
+                        ValueRanges.isValidConsentVersion)
+    }
     static var timeZone: JSONRead<String> {
         JSONRead.string(length: 1...64, expected: "an IANA time zone such as Europe/Berlin") { ZoneRules(identifier: $0) != nil }
     }

@@ -14,7 +14,9 @@ public enum DayDecoder {
         }
     }
 
-    public static func decode(_ json: JSONValue, path: String, options: Options = Options()) throws(FieldError) -> DailyEntry {
+    /// Emergency symptom codes are checked against `rules` (`thresholds.json` `emergencySymptoms`).
+    public static func decode(_ json: JSONValue, path: String, rules: RuleSet,
+                              options: Options = Options()) throws(FieldError) -> DailyEntry {
         let r = try ObjectReader(json, path: path)
         let date: LocalDate
         if let fixed = options.date {
@@ -30,7 +32,7 @@ public enum DayDecoder {
         day.fluidIntakeMl = try r.optional("fluidIntakeMl", .number(ValueRanges.fluidIntakeMl))
         day.urineSG = try r.optional("urineSG", .number(ValueRanges.urineSG))
         day.vomitingEpisodes = try r.optional("vomitingEpisodes", .integer(ValueRanges.vomitingEpisodes))
-        day.emergencySymptoms = Set(try r.optionalArray("emergencySymptoms", maxCount: 10, emergencySymptom) ?? [])
+        day.emergencySymptoms = try emergencySymptoms(r, rules)
         day.symptoms = try items(r, "symptoms", date, symptom)
         day.reactionTests = try items(r, "reactionTests", date, reactionTest)
         day.tappingTests = try items(r, "tappingTests", date, tappingTest)
@@ -79,8 +81,9 @@ public enum DayDecoder {
                          doseMcg: try i.required("doseMcg", .number(ValueRanges.desmopressinMcg)))
     }
 
-    static func emergencySymptom(_ v: JSONValue, _ path: String) throws(FieldError) -> EmergencySymptom {
-        EmergencySymptom(rawValue: try JSONRead.oneOf(EmergencySymptom.allCases.map(\.rawValue)).convert(v, path))!
+    /// `emergencySymptoms`: codes of the rule set; an unknown one is refused naming its index.
+    static func emergencySymptoms(_ r: ObjectReader, _ rules: RuleSet) throws(FieldError) -> Set<String> {
+        Set(try r.optionalArray("emergencySymptoms", maxCount: 10, JSONRead.oneOf(rules.thresholds.emergencySymptoms).convert) ?? [])
     }
 
     /// A list of items with a client `id` and a `time` on the day's local date ± 1 day; ids are

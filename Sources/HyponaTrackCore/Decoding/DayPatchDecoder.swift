@@ -1,9 +1,9 @@
 import HTJSON
 
 /// Reads a `DayPatch` from a patient's `PUT /v1/me/days/{date}` body: the day format without
-/// `date`, with the same ranges as `DayDecoder`; `labSodium` and derived values are refused.
+/// `date`, with the same ranges and codes as `DayDecoder`; `labSodium` and derived values are refused.
 public enum DayPatchDecoder {
-    public static func decode(_ json: JSONValue, date: LocalDate) throws(FieldError) -> DayPatch {
+    public static func decode(_ json: JSONValue, date: LocalDate, rules: RuleSet) throws(FieldError) -> DayPatch {
         let r = try ObjectReader(json)
         try r.refuse("date", "the date is given by the URL")
         try r.refuse("labSodium", "lab sodium values are entered by staff")
@@ -20,7 +20,7 @@ public enum DayPatchDecoder {
         p.hrvSdnnMs = change(try r.presence("hrvSdnnMs", .number(ValueRanges.hrvMs)))
         p.sleepMinutes = change(try r.presence("sleepMinutes", .integer(ValueRanges.sleepMinutes)))
         p.restingHeartRate = change(try r.presence("restingHeartRate", .integer(ValueRanges.restingHeartRate)))
-        p.emergencySymptoms = Set(try r.optionalArray("emergencySymptoms", maxCount: 10, DayDecoder.emergencySymptom) ?? [])
+        p.emergencySymptoms = try DayDecoder.emergencySymptoms(r, rules)
         p.symptoms = try DayDecoder.items(r, "symptoms", date, DayDecoder.symptom)
         p.reactionTests = try DayDecoder.items(r, "reactionTests", date, DayDecoder.reactionTest)
         p.tappingTests = try DayDecoder.items(r, "tappingTests", date, DayDecoder.tappingTest)

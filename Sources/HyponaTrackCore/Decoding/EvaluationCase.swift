@@ -41,7 +41,7 @@ public struct EvaluationCase: Sendable {
         let profile = try ProfileDecoder.decode(try r.required("profile", .any), path: r.fieldPath("profile"), rules: rules)
         var dates = Set<LocalDate>()
         let days = try r.optionalArray("days", maxCount: 120) { v, p throws(FieldError) -> DailyEntry in
-            let day = try DayDecoder.decode(v, path: p)
+            let day = try DayDecoder.decode(v, path: p, rules: rules)
             guard dates.insert(day.date).inserted else { throw FieldError.invalid(jsonPath(p, "date"), "\(day.date) appears twice") }
             return day
         } ?? []

@@ -29,7 +29,9 @@ public enum ProfileDecoder {
             simplifiedMode: try r.optional("simplifiedMode", .bool) ?? false,
             desmopressinPrescribed: try r.optional("desmopressinPrescribed", .bool) ?? false,
             loanDevice: try r.optional("loanDevice", .bool) ?? false,
-            baselineIsPreOp: try r.optional("baselineIsPreOp", .bool) ?? false)
+            baselineIsPreOp: try r.optional("baselineIsPreOp", .bool) ?? false,
+            consentVersion: try r.optional("consentVersion", Reads.consentVersion),
+            consentDate: try r.optional("consentDate", Reads.localDate))
         try r.finish()
         return profile
     }

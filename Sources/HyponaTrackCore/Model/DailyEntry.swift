@@ -8,7 +8,8 @@ public struct DailyEntry: Sendable, Equatable {
     public var urineSG: Double?
     /// The day's total (set, not added).
     public var vomitingEpisodes: Int?
-    public var emergencySymptoms: Set<EmergencySymptom>
+    /// Codes of the rule set's `emergencySymptoms` (thresholds.json) the patient reported.
+    public var emergencySymptoms: Set<String>
     public var symptoms: [SymptomEntry]
     public var reactionTests: [ReactionTest]
     public var tappingTests: [TappingTest]
@@ -22,7 +23,7 @@ public struct DailyEntry: Sendable, Equatable {
 
     public init(date: LocalDate, weightMorningKg: Double? = nil, weightEveningKg: Double? = nil,
                 fluidIntakeMl: Double? = nil, urineSG: Double? = nil, vomitingEpisodes: Int? = nil,
-                emergencySymptoms: Set<EmergencySymptom> = [], symptoms: [SymptomEntry] = [],
+                emergencySymptoms: Set<String> = [], symptoms: [SymptomEntry] = [],
                 reactionTests: [ReactionTest] = [], tappingTests: [TappingTest] = [],
                 desmopressinDoses: [DesmopressinDose] = [], labSodium: [LabSodium] = [],
                 steps: Int? = nil, hrvSdnnMs: Double? = nil, sleepMinutes: Int? = nil, restingHeartRate: Int? = nil) {
@@ -65,10 +66,4 @@ public struct DailyEntry: Sendable, Equatable {
 
     /// The day's lowest lab sodium, nil without lab values.
     public var lowestLabSodium: Double? { labSodium.map(\.value).min() }
-}
-
-/// Symptoms that send the patient to emergency services at once (red trigger `emergency_symptom`).
-public enum EmergencySymptom: String, Sendable, CaseIterable, Comparable {
-    case seizure, collapse, drowsiness
-    public static func < (a: EmergencySymptom, b: EmergencySymptom) -> Bool { a.rawValue < b.rawValue }
 }

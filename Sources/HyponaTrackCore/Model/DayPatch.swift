@@ -26,7 +26,7 @@ public struct DayPatch: Sendable, Equatable {
     public var hrvSdnnMs: Change<Double> = .keep
     public var sleepMinutes: Change<Int> = .keep
     public var restingHeartRate: Change<Int> = .keep
-    public var emergencySymptoms: Set<EmergencySymptom> = []
+    public var emergencySymptoms: Set<String> = []
     public var symptoms: [SymptomEntry] = []
     public var reactionTests: [ReactionTest] = []
     public var tappingTests: [TappingTest] = []

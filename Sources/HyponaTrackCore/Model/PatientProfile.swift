@@ -32,12 +32,20 @@ public struct PatientProfile: Sendable, Equatable {
     public var loanDevice: Bool
     public var baselineIsPreOp: Bool
 
+    // Consent (not used by the rules; kept with the profile for the audit trail and REDCap).
+    /// The version of the consent form the patient signed, `[A-Za-z0-9._-]{1,32}`.
+    public var consentVersion: String?
+    /// The date of consent, never after today nor after the surgery date + 60 days (checked at
+    /// enrolment and on updates, not in case files).
+    public var consentDate: LocalDate?
+
     public init(studyId: String, surgeryDate: LocalDate, timeZone: String, age: Int, sex: Sex, bmi: Double,
                 baselineWeightKg: Double, histology: String? = nil, stalkDeviation: Bool = false,
                 riskMedications: [String] = [], katB: KatB? = nil, katC: KatC = KatC(),
                 fluidLimitMl: Double? = nil, diabetesInsipidusActive: Bool = false,
                 baselineReactionTimeMs: Double? = nil, simplifiedMode: Bool = false,
-                desmopressinPrescribed: Bool = false, loanDevice: Bool = false, baselineIsPreOp: Bool = false) {
+                desmopressinPrescribed: Bool = false, loanDevice: Bool = false, baselineIsPreOp: Bool = false,
+                consentVersion: String? = nil, consentDate: LocalDate? = nil) {
         self.studyId = studyId
         self.surgeryDate = surgeryDate
         self.timeZone = timeZone
@@ -57,6 +65,8 @@ public struct PatientProfile: Sendable, Equatable {
         self.desmopressinPrescribed = desmopressinPrescribed
         self.loanDevice = loanDevice
         self.baselineIsPreOp = baselineIsPreOp
+        self.consentVersion = consentVersion
+        self.consentDate = consentDate
     }
 
     /// Kat B is pending while POD sodium, operation time and CSF leak are all unknown

@@ -25,6 +25,10 @@ public enum ValueRanges {
     public static let itemIdLength = 1...64
     /// Surgery date: not more than this many days ago (enrolment only; case files are exempt).
     public static let surgeryDateMaxDaysAgo = 60
+    /// Consent date: not later than this many days after the surgery date.
+    public static let consentDateMaxDaysAfterSurgery = 60
+    /// Consent form version: 1–32 characters of `[A-Za-z0-9._-]`.
+    public static let consentVersionLength = 1...32
     /// A list item's time may lie on the day's local date ± this many days.
     public static let itemTimeSlackDays = 1
 
@@ -33,13 +37,18 @@ public enum ValueRanges {
         studyIdLength.contains(s.utf8.count) && s.utf8.allSatisfy(isIdentifierByte)
     }
 
+    /// Consent form versions: `[A-Za-z0-9._-]{1,32}`.
+    public static func isValidConsentVersion(_ s: String) -> Bool {
+        consentVersionLength.contains(s.utf8.count) && s.utf8.allSatisfy { isIdentifierByte($0) || $0 == UInt8(ascii: ".") }
+    }
+
     /// Client item ids: 1–64 printable ASCII characters without spaces.
     public static func isValidItemId(_ s: String) -> Bool {
         itemIdLength.contains(s.utf8.count) && s.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
-    /// REDCap event names: lower-case letters, digits and `_`.
-    public static func isEventNameByte(_ b: UInt8) -> Bool {
+    /// REDCap event names and checkbox codes: lower-case letters, digits and `_`.
+    public static func isLowerCodeByte(_ b: UInt8) -> Bool {
         (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_")
     }
 

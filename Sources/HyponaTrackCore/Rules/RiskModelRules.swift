@@ -42,18 +42,24 @@ public struct RiskModelRules: Sendable, Equatable {
     /// fRisk per class (docs/clinical-rules.md §2): only high changes thresholds by default.
     public var riskFactor: [RiskClass: Double]
 
+    /// The codes of the three code tables in file order: the choices staff may enter and the
+    /// REDCap choices of `histology`, `risk_med` and `postop_nausea`.
+    public var histologyCodes: [String]
+    public var medicationCodes: [String]
+    public var postopNauseaCodes: [String]
+
     static func parse(_ json: JSONValue) throws(FieldError) -> RiskModelRules {
         let root = try ObjectReader(json)
         _ = root.raw("description")
         let katA = try ObjectReader(try root.required("katA", .any), path: "katA")
-        let histology = try pointTable(katA, "histology")
+        let (histologyCodes, histology) = try pointTable(katA, "histology")
         let stalk = try katA.required("stalkDeviation", points)
         let meds = try ObjectReader(try katA.required("riskMedications", .any), path: "katA.riskMedications")
-        let medPoints = try pointTable(meds, "points")
+        let (medicationCodes, medPoints) = try pointTable(meds, "points")
         let cap = try meds.required("cap", points)
         try meds.finish()
         let age = try threshold(katA, "age", "atLeast")
-        let sex = try pointTable(katA, "sex")
+        let sex = try pointTable(katA, "sex").points
         for s in PatientProfile.Sex.allCases where sex[s.rawValue] == nil {
             throw FieldError.invalid(katA.fieldPath("sex"), "needs points for \"\(s.rawValue)\"")
         }
@@ -79,7 +85,7 @@ public struct RiskModelRules: Sendable, Equatable {
         try katB.finish()
 
         let katC = try ObjectReader(try root.required("katC", .any), path: "katC")
-        let nausea = try pointTable(katC, "postopNausea")
+        let (nauseaCodes, nausea) = try pointTable(katC, "postopNausea")
         let di = try katC.required("diabetesInsipidusOrDesmopressin", points)
         let cortisol = try katC.required("newCortisolDeficiency", points)
         try katC.finish()
@@ -103,12 +109,14 @@ public struct RiskModelRules: Sendable, Equatable {
                               operationMinutes: opMinutes, postopNauseaPoints: nausea,
                               diabetesInsipidusOrDesmopressinPoints: di, newCortisolDeficiencyPoints: cortisol,
                               mediumFrom: mediumFrom, highFrom: highFrom, alwaysHighHistologies: alwaysHigh,
-                              riskFactor: riskFactor)
+                              riskFactor: riskFactor, histologyCodes: histologyCodes, medicationCodes: medicationCodes,
+                              postopNauseaCodes: nauseaCodes)
     }
 
     private static var points: JSONRead<Int> { JSONRead.integer(0...100) }
 
-    private static func pointTable(_ r: ObjectReader, _ key: String) throws(FieldError) -> [String: Int] {
+    /// A code table: its codes in file order and the points per code.
+    private static func pointTable(_ r: ObjectReader, _ key: String) throws(FieldError) -> (codes: [String], points: [String: Int]) {
         let table = try ObjectReader(try r.required(key, .any), path: r.fieldPath(key))
         var out: [String: Int] = [:]
         for code in table.object.keys {
@@ -118,7 +126,7 @@ public struct RiskModelRules: Sendable, Equatable {
             out[code] = try table.required(code, points)
         }
         guard !out.isEmpty else { throw FieldError.invalid(r.fieldPath(key), "must list at least one code") }
-        return out
+        return (table.object.keys, out)
     }
 
     private static func threshold(_ r: ObjectReader, _ key: String, _ valueKey: String,

@@ -54,6 +54,10 @@ public struct ThresholdRules: Sendable, Equatable {
     public var symptomWeights: SymptomScoreWeights
 
     public var triggers: TriggerRules
+    /// The codes a patient may report as emergency symptoms, in file order; any of them makes the
+    /// day red (`emergency_symptom`, docs/clinical-rules.md §4). They are also the REDCap choices
+    /// of `emergency_symptoms`.
+    public var emergencySymptoms: [String]
     /// Signal groups in reporting order: name → codes.
     public var groups: [(name: String, codes: [String])]
     /// This many counted groups make `multiple_yellow` red.
@@ -67,7 +71,8 @@ public struct ThresholdRules: Sendable, Equatable {
             && a.reactionConfirmationMinutes == b.reactionConfirmationMinutes
             && a.sodiumDeficit == b.sodiumDeficit && a.normalSodium == b.normalSodium
             && a.urineSGSupport == b.urineSGSupport && a.symptomWeights == b.symptomWeights
-            && a.triggers == b.triggers && a.multipleYellowGroups == b.multipleYellowGroups
+            && a.triggers == b.triggers && a.emergencySymptoms == b.emergencySymptoms
+            && a.multipleYellowGroups == b.multipleYellowGroups
             && a.groups.map(\.name) == b.groups.map(\.name) && a.groups.map(\.codes) == b.groups.map(\.codes)
     }
 
@@ -134,6 +139,7 @@ public struct ThresholdRules: Sendable, Equatable {
         try weightsReader.finish()
 
         let triggers = try TriggerRules.parse(try root.required("triggers", .any), path: "triggers")
+        let emergency = try emergencySymptoms(root)
 
         let groupsReader = try ObjectReader(try root.required("groups", .any), path: "groups")
         var groups: [(name: String, codes: [String])] = []
@@ -159,7 +165,25 @@ public struct ThresholdRules: Sendable, Equatable {
                               symptomScore: symptom, reactionTimePercent: reaction,
                               reactionConfirmationMinutes: confirmation, sodiumDeficit: sodium,
                               normalSodium: normalSodium, urineSGSupport: sg, symptomWeights: weights,
-                              triggers: triggers, groups: groups, multipleYellowGroups: multiple)
+                              triggers: triggers, emergencySymptoms: emergency, groups: groups,
+                              multipleYellowGroups: multiple)
+    }
+
+    /// `emergencySymptoms`: 1–10 distinct codes of 1–32 lower-case letters, digits and `_` (the
+    /// characters a REDCap checkbox code may hold; the codes are the REDCap choices as they are).
+    static func emergencySymptoms(_ root: ObjectReader) throws(FieldError) -> [String] {
+        let code = JSONRead.string(length: 1...32, expected: "a code of lower-case letters, digits and _") {
+            $0.utf8.allSatisfy(ValueRanges.isLowerCodeByte)
+        }
+        guard let codes = try root.optionalArray("emergencySymptoms", maxCount: 10, code.convert) else {
+            throw FieldError.invalid("emergencySymptoms", "is required")
+        }
+        guard !codes.isEmpty else { throw FieldError.invalid("emergencySymptoms", "must list at least one code") }
+        var seen = Set<String>()
+        for (i, c) in codes.enumerated() where !seen.insert(c).inserted {
+            throw FieldError.invalid(jsonPath("emergencySymptoms", index: i), "\"\(c)\" is listed twice")
+        }
+        return codes
     }
 }
 

@@ -13,7 +13,8 @@ public enum ModelJSON {
          "fluidLimitMl": .double(p.fluidLimitMl), "diabetesInsipidusActive": .bool(p.diabetesInsipidusActive),
          "baselineReactionTimeMs": .double(p.baselineReactionTimeMs), "simplifiedMode": .bool(p.simplifiedMode),
          "desmopressinPrescribed": .bool(p.desmopressinPrescribed), "loanDevice": .bool(p.loanDevice),
-         "baselineIsPreOp": .bool(p.baselineIsPreOp)]
+         "baselineIsPreOp": .bool(p.baselineIsPreOp), "consentVersion": .string(p.consentVersion),
+         "consentDate": .string(p.consentDate?.description)]
     }
 
     public static func katB(_ b: KatB) -> JSONValue {
@@ -35,7 +36,7 @@ public enum ModelJSON {
         o["fluidIntakeMl"] = .double(d.fluidIntakeMl)
         o["urineSG"] = .double(d.urineSG)
         o["vomitingEpisodes"] = .int(d.vomitingEpisodes)
-        o["emergencySymptoms"] = .array(d.emergencySymptoms.sorted().map { .string($0.rawValue) })
+        o["emergencySymptoms"] = .array(d.emergencySymptoms.sorted().map { .string($0) })
         o["symptoms"] = .array(d.symptoms.map(symptom))
         o["reactionTests"] = .array(d.reactionTests.map(reactionTest))
         o["tappingTests"] = .array(d.tappingTests.map(tappingTest))

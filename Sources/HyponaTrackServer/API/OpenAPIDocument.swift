@@ -121,7 +121,8 @@ public enum OpenAPIDocument {
         S.object([("weightMorningKg", S.nullable(S.number(25, 350))), ("weightEveningKg", S.nullable(S.number(25, 350))),
                   ("fluidIntakeMl", S.nullable(S.number(0, 10000))), ("urineSG", S.nullable(S.number(1.0, 1.04))),
                   ("vomitingEpisodes", S.nullable(S.integer(0, 50))),
-                  ("emergencySymptoms", S.nullable(S.array(S.oneOf(["seizure", "collapse", "drowsiness"]), max: 10))),
+                  ("emergencySymptoms", S.nullable(S.array(S.ruleCode("^[a-z0-9_]{1,32}$", "thresholds.json", "emergencySymptoms"),
+                                                            max: 10))),
                   ("symptoms", S.nullable(S.array(symptom, max: 200))), ("reactionTests", S.nullable(S.array(reactionTest, max: 200))),
                   ("tappingTests", S.nullable(S.array(tappingTest, max: 200))),
                   ("desmopressinDoses", S.nullable(S.array(dose, max: 200))),
@@ -132,20 +133,22 @@ public enum OpenAPIDocument {
     static func profileProperties(required: Bool) -> [(String, JSONValue)] {
         let katB = S.nullable(S.object([("podSodium", S.nullable(S.number(100, 180))), ("preopSodium", S.nullable(S.number(100, 180))),
                                         ("operationMinutes", S.nullable(S.integer(1, 1440))), ("csfLeak", S.nullable(S.bool))]))
-        let katC = S.object([("postopNausea", S.nullable(S.oneOf(["none", "antiemetic", "vomiting"]))),
+        let katC = S.object([("postopNausea", S.nullable(S.ruleCode(S.codePattern, "risk-model.json", "katC.postopNausea"))),
                              ("diabetesInsipidus", S.nullable(S.bool)), ("desmopressin", S.nullable(S.bool)),
                              ("newCortisolDeficiency", S.nullable(S.bool))])
         var props: [(String, JSONValue)] = []
         if required { props.append(("studyId", S.studyId)) }
         props += [("surgeryDate", S.date), ("timeZone", S.string(min: 1, max: 64)), ("age", S.integer(18, 110)),
                   ("sex", S.oneOf(["female", "male"])), ("bmi", S.number(12, 70)), ("baselineWeightKg", S.number(25, 350)),
-                  ("histology", S.nullable(S.oneOf(["craniopharyngioma", "cushing", "rathke_cleft_cyst", "macroadenoma",
-                                                     "microadenoma", "other"]))),
-                  ("stalkDeviation", S.nullable(S.bool)), ("riskMedications", S.nullable(S.array(S.string(min: 1, max: 64), max: 20))),
+                  ("histology", S.nullable(S.ruleCode(S.codePattern, "risk-model.json", "katA.histology"))),
+                  ("stalkDeviation", S.nullable(S.bool)),
+                  ("riskMedications", S.nullable(S.array(S.ruleCode(S.codePattern, "risk-model.json", "katA.riskMedications.points"),
+                                                         max: 20))),
                   ("katB", katB), ("katC", S.nullable(katC)), ("fluidLimitMl", S.nullable(S.number(500, 5000))),
                   ("diabetesInsipidusActive", S.nullable(S.bool)), ("baselineReactionTimeMs", S.nullable(S.number(100, 5000))),
                   ("simplifiedMode", S.nullable(S.bool)), ("desmopressinPrescribed", S.nullable(S.bool)),
-                  ("loanDevice", S.nullable(S.bool)), ("baselineIsPreOp", S.nullable(S.bool))]
+                  ("loanDevice", S.nullable(S.bool)), ("baselineIsPreOp", S.nullable(S.bool)),
+                  ("consentVersion", S.nullable(S.string("^[A-Za-z0-9._-]{1,32}$"))), ("consentDate", S.nullable(S.date))]
         return props
     }
 

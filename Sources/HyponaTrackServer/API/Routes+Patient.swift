@@ -13,7 +13,9 @@ extension Routes {
                 let id = try ctx.patientId()
                 let date = try PathParameters.date(ctx, "date")
                 let patch: DayPatch
-                do throws(FieldError) { patch = try DayPatchDecoder.decode(ctx.body, date: date) } catch { throw APIError.from(error) }
+                do throws(FieldError) {
+                    patch = try DayPatchDecoder.decode(ctx.body, date: date, rules: service.rules.snapshot.rules)
+                } catch { throw APIError.from(error) }
                 let result = try service.days.submit(SubmitDay(patientId: id, date: date, patch: patch))
                 return .json(.ok, DayJSON.result(result, language: ctx.language))
             },

@@ -48,6 +48,15 @@ enum S {
         return .object(o)
     }
     static let studyId = string("^[A-Za-z0-9_-]{1,64}$")
+    /// The shape of a risk-model code (`[A-Za-z0-9_-]`, as the rule files allow).
+    static let codePattern = "^[A-Za-z0-9_-]{1,64}$"
+    /// A code whose allowed values are listed in a rule file, not here: the rules can change
+    /// (SIGHUP) and the server refuses a code they do not list with `invalid_value`.
+    static func ruleCode(_ pattern: String, _ file: String, _ key: String) -> JSONValue {
+        guard case .object(var o) = string(pattern) else { return string(pattern) }
+        o["description"] = .string("one of the codes of `\(key)` in the rule file \(file)")
+        return .object(o)
+    }
     static let itemId = string("^[!-~]{1,64}$")
     static let error = ref("Error")
 }

@@ -42,6 +42,8 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: URL
     public var defaultTimeZone: String = "Europe/Berlin"
     public var studyTimeZone: String = "Europe/Berlin"
+    /// Whether an enrolment must carry `consentVersion` and `consentDate`.
+    public var consentRequired = false
     /// Peers whose `X-Forwarded-For` is believed (exact IP addresses).
     public var trustedProxies: [String] = []
     /// Rule file name → path.
@@ -93,6 +95,7 @@ public struct ServerConfiguration: Sendable {
         let zone = JSONRead.string(length: 1...64, expected: "an IANA time zone") { ZoneRules(identifier: $0) != nil }
         config.defaultTimeZone = try r.optional("defaultTimeZone", zone) ?? config.defaultTimeZone
         config.studyTimeZone = try r.optional("studyTimeZone", zone) ?? config.studyTimeZone
+        config.consentRequired = try r.optional("consentRequired", .bool) ?? false
         config.trustedProxies = try r.optionalArray("trustedProxies", maxCount: 64) { v, p throws(FieldError) in
             try JSONRead.string(length: 2...64, expected: "an IP address", isIPAddress).convert(v, p)
         } ?? []
@@ -118,7 +121,7 @@ public struct ServerConfiguration: Sendable {
             if let events = try rc.optional("events", .any) {
                 let er = try ObjectReader(events, path: "redcap.events")
                 let name = JSONRead.string(length: 1...100, expected: "a REDCap event name such as baseline_arm_1") {
-                    $0.utf8.allSatisfy { ValueRanges.isEventNameByte($0) }
+                    $0.utf8.allSatisfy { ValueRanges.isLowerCodeByte($0) }
                 }
                 config.redcap?.baselineEvent = try er.required("baseline", name)
                 config.redcap?.dailyEvent = try er.required("daily", name)
@@ -153,6 +156,10 @@ public struct ServerConfiguration: Sendable {
             config.http.perIPConnections = try hr.optional("perIPConnections", .integer(0...100_000)) ?? 0
             config.http.timeoutSeconds = try hr.optional("timeoutSeconds", .integer(1...3600)) ?? config.http.timeoutSeconds
             try hr.finish()
+            if config.http.threading == "pool", config.http.threads > config.http.maxConnections {
+                // libmicrohttpd splits the connection limit between the pool's threads.
+                throw FieldError.invalid("http.threads", "must not exceed http.maxConnections (\(config.http.maxConnections)) with \"threading\": \"pool\"")
+            }
         }
         try r.finish()
         return config

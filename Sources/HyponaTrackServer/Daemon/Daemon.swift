@@ -8,7 +8,8 @@ import SQLite
 
 /// The running daemon: configuration, rules, database, services, HTTP server; started in that
 /// order and stopped in reverse (graceful: in-flight requests finish) on SIGTERM/SIGINT.
-/// SIGHUP reloads the rule files, keeping the old ones when the new are invalid.
+/// SIGHUP reloads the rule files, keeping the old ones when the new are invalid. Under systemd
+/// it reports readiness, reloads, stops, its status and (with a watchdog) its liveness.
 public final class Daemon: Sendable {
     public let configuration: ServerConfiguration
     public let database: Database
@@ -26,6 +27,12 @@ public final class Daemon: Sendable {
     /// Started by `startWorkers()` in this order, stopped by `stop()` in reverse: hook
     /// delivery, REDCap sync, scheduler, HTTP.
     let services: ServiceGroup
+    /// What systemd is told; its liveness loop runs in a group of its own (when systemd
+    /// listens), started after `services` (by `notifyReady()`) and stopped before them.
+    let supervision: SystemdSupervision
+    let supervisionGroup: ServiceGroup
+    /// The address the server listens on (with the real port when 0 was asked for).
+    public let address: String
     let clock: any ServerClock
 
     public init(configuration: ServerConfiguration, logger: Logger, clock: any ServerClock = SystemClock()) throws {
@@ -81,9 +88,8 @@ public final class Daemon: Sendable {
         let routes = Routes.patient(service, activation) + Routes.staff(service, activation) + Routes.sync(sync)
             + Routes.alerts(service.alerts, hooksStatus: { try database.read { db in try HookDelivery.status(db, hooks: hooks) } })
             + Routes.system(health: health, metrics: {
-                metrics.render(gauges: [("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",
-                                         Double(database.writer.statistics.pendingJobs))] + (syncEnabled ? syncMetrics.gauges : []),
-                               counters: syncEnabled ? syncMetrics.counters : [])
+                metrics.render([.gauge("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",
+                                       Double(database.writer.statistics.pendingJobs))] + (syncEnabled ? syncMetrics.families : []))
             }, openAPI: { routeBox.document })
         routeBox.document = OpenAPIDocument.build(routes: routes)
         let handler = APIHandler(routes: routes, database: database, clock: clock, metrics: metrics, logger: logger,
@@ -107,13 +113,26 @@ public final class Daemon: Sendable {
         let httpService = HTTPServerService(server: server)
         self.httpService = httpService
         let workers: [any BackgroundService] = [delivery] + (sync.map { [$0.worker] } ?? []) + [scheduler, httpService]
-        services = ServiceGroup(workers, logger: logger)
+        let services = ServiceGroup(workers, logger: logger)
+        self.services = services
+        let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
+        address = "\(host):\(server.boundPort)"
+        let probe = LivenessProbe(database: database, services: services, syncEnabled: syncEnabled, clock: clock)
+        supervision = .fromEnvironment(serving: "serving on \(address)", logger: logger) { probe.check(write: $0) }
+        supervisionGroup = ServiceGroup(supervision.isSupervised ? [supervision] : [], logger: logger)
     }
 
     /// Starts the background services (hook delivery, REDCap sync, scheduler, and the HTTP
     /// server's stop handling). Called once the API listens.
     public func startWorkers() {
         services.start()
+    }
+
+    /// Tells systemd the daemon is ready (`READY=1`, `STATUS=`) and starts the liveness loop
+    /// (watchdog, status); after `startWorkers()`.
+    public func notifyReady() {
+        supervision.ready()
+        supervisionGroup.start()
     }
 
     /// Builds the REDCap sync when a `redcap` block is configured; refuses to start without a
@@ -140,17 +159,12 @@ public final class Daemon: Sendable {
                            events: (rc.baselineEvent, rc.dailyEvent))
     }
 
-    /// The address the server listens on (with the real port when 0 was asked for).
-    public var address: String {
-        let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
-        return "\(host):\(server.boundPort)"
-    }
-
     /// Graceful stop: refuse new connections, let in-flight requests finish, stop the other
     /// services (each within its deadline), close the database.
     public func stop() {
-        _ = try? SystemdNotifier.notify("STOPPING=1")
+        supervision.stopping()
         logger.notice("stopping", ["in_flight": String(server.inFlightRequests)])
+        supervisionGroup.stop()
         services.stop()
         // The server listens from init on: when the services never started, stop it here.
         let finished = httpService.inFlightFinished ?? server.stop(timeout: .seconds(20))
@@ -159,7 +173,10 @@ public final class Daemon: Sendable {
     }
 
     /// SIGHUP: reload and validate the rule files; invalid files are refused and the old kept.
+    /// systemd is told a reload runs (`RELOADING=1`) and, either way, that it is over (`READY=1`).
     public func reloadRules() {
+        supervision.reloading()
+        defer { supervision.reloaded() }
         switch rules.reload() {
         case .success(let version):
             metrics.rulesReloaded(ok: true)

@@ -4,22 +4,27 @@ import Crypto
 import HTTPServer
 import HyponaTrackKit
 
-/// `hyponatrackd [--config FILE] [--listen HOST:PORT] [--data-dir DIR]`.
+/// `hyponatrackd [--config FILE] [--listen HOST:PORT] [--data-dir DIR]`, `hyponatrackd --check-config`.
 public enum DaemonMain {
     static let help = """
         Usage: hyponatrackd [--config FILE] [--listen HOST:PORT] [--data-dir DIR]
+               hyponatrackd --check-config [--config FILE]
 
         The HyponaTrack Server daemon: the patient and staff HTTP API over an embedded SQLite
         database. Defaults: config/hyponatrack.json of the installation, listen 127.0.0.1:8750.
         Signals: SIGTERM/SIGINT stop gracefully; SIGHUP reloads and validates the rule files.
         On a new database it writes a bootstrap admin token to DATA_DIR/admin.token (mode 0600).
 
+        --check-config  validate the configuration, the rule files and the secret files it
+                        names, print a one-line summary and exit (0 valid, 78 invalid) without
+                        opening the database or listening. Run it as the service's user.
+
         Not a validated medical device; the clinical rules are defaults derived from published
         evidence, not a validated clinical rule.
         """
 
     public static func run(_ arguments: [String]) -> Int32 {
-        var configPath: String?, listen: String?, dataDir: String?
+        var configPath: String?, listen: String?, dataDir: String?, checkOnly = false
         var i = 0
         while i < arguments.count {
             let arg = arguments[i]
@@ -27,6 +32,7 @@ public enum DaemonMain {
             switch arg {
             case "--help", "-h": print(help); return 0
             case "--version": print("hyponatrackd \(HyponaTrackVersion.string)"); return 0
+            case "--check-config": checkOnly = true; i += 1; continue
             case "--config", "--listen", "--data-dir":
                 guard let v = value() else { printError("hyponatrackd: \(arg) needs a value\n"); return 64 }
                 if arg == "--config" { configPath = v } else if arg == "--listen" { listen = v } else { dataDir = v }
@@ -46,6 +52,7 @@ public enum DaemonMain {
                 ?? RulesLoader.defaultDirectory().appendingPathComponent("hyponatrack.json")
             configuration = try ServerConfiguration.load(file: file)
         } catch {
+            if checkOnly { printError("hyponatrackd: invalid configuration: \(error)\n"); return 78 }
             logger.error("invalid configuration", ["error": "\(error)"])
             return 78
         }
@@ -58,6 +65,7 @@ public enum DaemonMain {
             configuration.listenPort = port
         }
         if let dataDir { configuration.dataDirectory = URL(fileURLWithPath: dataDir).standardizedFileURL }
+        if checkOnly { return checkConfig(configuration) }
 
         let daemon: Daemon
         let started = Date()
@@ -90,11 +98,22 @@ public enum DaemonMain {
         logger.notice("ready", ["address": daemon.address, "data_dir": configuration.dataDirectory.path,
                                 "rules_version": daemon.rules.snapshot.rules.version, "version": HyponaTrackVersion.string,
                                 "start_ms": String(format: "%.1f", Date().timeIntervalSince(started) * 1000)])
-        _ = try? SystemdNotifier.notify("READY=1")
+        daemon.notifyReady()
         stopRequested.wait()
         daemon.stop()
         withExtendedLifetime(sources) {}
         return 0
+    }
+
+    /// `--check-config`: the summary on stdout and 0, or the problem on stderr and 78 (EX_CONFIG).
+    static func checkConfig(_ configuration: ServerConfiguration) -> Int32 {
+        do {
+            print("hyponatrackd: \(try ConfigCheck.run(configuration).line)")
+            return 0
+        } catch {
+            printError("hyponatrackd: invalid configuration: \(error)\n")
+            return 78
+        }
     }
 }
 

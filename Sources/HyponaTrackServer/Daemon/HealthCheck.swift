@@ -29,7 +29,7 @@ final class HealthCheck: Sendable {
         self.rules = rules
         self.clock = clock
         self.syncEnabled = syncEnabled
-        escalationConfigured = !(escalation.red.isEmpty && escalation.yellow.isEmpty)
+        escalationConfigured = escalation.isConfigured
     }
 
     func check() -> Health {

@@ -81,6 +81,9 @@ public struct EscalationLadder: Sendable, Equatable {
     public var red: [Tier] = []
     public var yellow: [Tier] = []
 
+    /// False when no tier is configured: alerts are stored and shown but reach nobody.
+    public var isConfigured: Bool { !(red.isEmpty && yellow.isEmpty) }
+
     public func tiers(for level: Level) -> [Tier] {
         switch level {
         case .red: return red

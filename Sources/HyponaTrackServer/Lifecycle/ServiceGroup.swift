@@ -35,6 +35,15 @@ final class ServiceGroup: Sendable {
         }
     }
 
+    /// The services whose `run()` has returned while the group runs, i.e. before any stop was
+    /// asked: a worker that died. Empty before `start()` and after `stop()`.
+    var finishedEarly: [String] {
+        phase.withLock { phase in
+            guard case .running(let threads) = phase else { return [] }
+            return threads.filter(\.hasFinished).map(\.service.name)
+        }
+    }
+
     /// Stops the started services (see the type's description) and returns the names of those
     /// that missed their deadline. A group never started has nothing to stop.
     @discardableResult

@@ -24,7 +24,7 @@ enum DayRepository {
             d.vomitingEpisodes = try row.optionalInt(5)
             let symptoms = try row.string(6)
             if !symptoms.isEmpty {
-                d.emergencySymptoms = Set(symptoms.split(separator: ",").compactMap { EmergencySymptom(rawValue: String($0)) })
+                d.emergencySymptoms = Set(symptoms.split(separator: ",").map(String.init))
             }
             d.steps = try row.optionalInt(7)
             d.hrvSdnnMs = try row.optionalDouble(8)
@@ -74,7 +74,7 @@ enum DayRepository {
 
     /// Writes the day's scalars and upserts the patch's list items.
     static func save(_ db: Connection, patientId: Int64, day: DailyEntry, patch: DayPatch, at ms: Int64) throws {
-        let symptoms = day.emergencySymptoms.map(\.rawValue).sorted().joined(separator: ",")
+        let symptoms = day.emergencySymptoms.sorted().joined(separator: ",")
         try db.execute("""
             INSERT INTO days (patient_id, date, weight_morning_kg, weight_evening_kg, fluid_intake_ml, urine_sg,
                               vomiting_episodes, emergency_symptoms, steps, hrv_sdnn_ms, sleep_minutes, resting_heart_rate,

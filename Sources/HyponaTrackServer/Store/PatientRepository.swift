@@ -33,6 +33,11 @@ enum PatientRepository {
         try db.query("SELECT \(columns) FROM patients ORDER BY study_id_key").map(decode)
     }
 
+    /// Patients enrolled and not withdrawn (for the daemon's status line).
+    static func countEnrolled(_ db: Connection) throws -> Int {
+        try db.queryOne("SELECT COUNT(*) FROM patients WHERE withdrawn_at IS NULL")?.int(0) ?? 0
+    }
+
     static func updateProfile(_ db: Connection, id: Int64, profile: PatientProfile, at ms: Int64) throws {
         try db.execute("UPDATE patients SET profile = ?, updated_at = ? WHERE id = ?",
                        [JSONSerializer.string(ModelJSON.profile(profile)), ms, id])

@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// Structured one-line logs on stderr: `level=info msg="request" key=value …` (logfmt), with a
-/// `<N>` syslog-priority prefix when running under systemd (journald reads it). Never pass
-/// secrets (tokens, codes, request bodies) as metadata.
+/// `<N>` syslog-priority prefix and no timestamp when stderr is the journal's stream (journald
+/// reads the prefix and stamps the entry; see ``JournalStream``). Never pass secrets (tokens,
+/// codes, request bodies) as metadata.
 public final class Logger: Sendable {
     public enum Level: Int, Sendable, Comparable {
         case debug = 7, info = 6, notice = 5, warning = 4, error = 3
@@ -27,7 +28,7 @@ public final class Logger: Sendable {
     public init(minimum: Level = .info, capture: (@Sendable (String) -> Void)? = nil) {
         self.minimum = minimum
         self.capture = capture
-        journald = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+        journald = capture == nil && JournalStream.isStandardError(ProcessInfo.processInfo.environment["JOURNAL_STREAM"])
         sink = Mutex(capture == nil ? FileHandle.standardError : nil)
     }
 

@@ -4,7 +4,8 @@ import HyponaTrackCore
 /// Turns a patient's profile or one of their days into a REDCap flat row. Every row carries
 /// every field of its instrument (blank where empty) and is imported with
 /// `overwriteBehavior=overwrite`, so REDCap mirrors the server, cleared values included.
-/// Values are formatted to their field's validation; datetimes are local study time.
+/// Values are formatted to their field's validation; datetimes are local study time. The rule
+/// set of the caller's snapshot gives the checkbox choices and the rules version.
 struct REDCapMapper: Sendable {
     let studyZone: ZoneRules
     /// Longitudinal projects: event names for the two instruments (nil: classic project).
@@ -13,7 +14,8 @@ struct REDCapMapper: Sendable {
 
     typealias Row = [(String, String)]
 
-    func baseline(_ p: PatientRecord, risk: RiskAssessment, rulesVersion: String) -> Row {
+    func baseline(_ p: PatientRecord, risk: RiskAssessment, rules: RuleSet) -> Row {
+        let fields = REDCapFields(rules: rules)
         let profile = p.profile
         var v: [String: String] = [
             "record_id": p.studyId, "surgery_date": profile.surgeryDate.description, "time_zone": profile.timeZone,
@@ -32,26 +34,29 @@ struct REDCapMapper: Sendable {
             "baseline_is_preop": yesno(profile.baselineIsPreOp), "kat_a_points": String(risk.katA),
             "kat_b_points": String(risk.katB), "kat_c_points": String(risk.katC), "risk_score": String(risk.riskScore),
             "risk_class": risk.riskClass.rawValue, "enrolled_at": datetime(milliseconds: p.enrolledAt),
+            "consent_version": profile.consentVersion ?? "", "consent_date": profile.consentDate?.description ?? "",
             "activated_at": p.activatedAt.map { datetime(milliseconds: $0) } ?? "", "withdrawn": yesno(p.isWithdrawn),
             "withdrawal_date": p.withdrawalDate?.description ?? "", "withdrawal_reason": p.withdrawalReason ?? "",
-            "baseline_rules_version": rulesVersion, "patient_baseline_complete": "2",
+            "baseline_rules_version": rules.version, "patient_baseline_complete": "2",
         ]
-        for code in REDCapFields.medications {
-            v["risk_medications___\(code)"] = profile.riskMedications.contains(code) ? "1" : "0"
+        for code in fields.medications {
+            v[REDCapFields.checkboxColumn(REDCapFields.riskMedicationsField, code)] = profile.riskMedications.contains(code) ? "1" : "0"
         }
         var row: Row = [("record_id", p.studyId)]
         if let baselineEvent { row.append(("redcap_event_name", baselineEvent)) }
         row += [("redcap_repeat_instrument", ""), ("redcap_repeat_instance", "")]
-        for column in REDCapFields.columns(REDCapFields.baseline, form: REDCapFields.baselineForm) where column != "record_id" {
+        for column in REDCapFields.columns(fields.baseline, form: REDCapFields.baselineForm) where column != "record_id" {
             row.append((column, v[column] ?? ""))
         }
         return row
     }
 
     /// The daily row of a day with POD ≥ 1 (the instance number); nil for POD 0 or earlier.
-    func daily(_ p: PatientRecord, day: DailyEntry, alert: DailyAlert?, weights: SymptomScoreWeights) -> Row? {
+    func daily(_ p: PatientRecord, day: DailyEntry, alert: DailyAlert?, rules: RuleSet) -> Row? {
         let pod = p.profile.pod(at: day.date)
         guard pod >= 1 else { return nil }
+        let fields = REDCapFields(rules: rules)
+        let weights = rules.thresholds.symptomWeights
         var v: [String: String] = [
             "dm_date": day.date.description, "dm_pod": String(pod),
             "weight_morning_kg": decimal(day.weightMorningKg, 1), "weight_evening_kg": decimal(day.weightEveningKg, 1),
@@ -62,8 +67,8 @@ struct REDCapMapper: Sendable {
             "morning_check_complete": yesno(day.morningCheckComplete), "evening_check_complete": yesno(day.eveningCheckComplete),
             "daily_monitoring_complete": "1",
         ]
-        for code in REDCapFields.emergency {
-            v["emergency_symptoms___\(code)"] = day.emergencySymptoms.contains { $0.rawValue == code } ? "1" : "0"
+        for code in fields.emergencySymptoms {
+            v[REDCapFields.checkboxColumn(REDCapFields.emergencySymptomsField, code)] = day.emergencySymptoms.contains(code) ? "1" : "0"
         }
         // The latest symptom entry of each slot.
         for (slot, key) in [(SymptomEntry.Slot.morning, "m"), (.evening, "e")] {
@@ -116,7 +121,7 @@ struct REDCapMapper: Sendable {
         var row: Row = [("record_id", p.studyId)]
         if let dailyEvent { row.append(("redcap_event_name", dailyEvent)) }
         row += [("redcap_repeat_instrument", REDCapFields.dailyForm), ("redcap_repeat_instance", String(pod))]
-        for column in REDCapFields.columns(REDCapFields.daily, form: REDCapFields.dailyForm) {
+        for column in REDCapFields.columns(fields.daily, form: REDCapFields.dailyForm) {
             row.append((column, v[column] ?? ""))
         }
         return row

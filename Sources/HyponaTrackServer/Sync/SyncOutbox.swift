@@ -21,7 +21,7 @@ final class SyncOutbox: Sendable {
     @discardableResult
     func enqueueBaseline(_ db: Connection, _ patient: PatientRecord, snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> Int {
         let risk = snapshot.engine.risk.assess(patient.profile)
-        let row = mapper.baseline(patient, risk: risk, rulesVersion: snapshot.rules.version)
+        let row = mapper.baseline(patient, risk: risk, rules: snapshot.rules)
         try OutboxRepository.enqueue(db, record: patient.studyId, instrument: REDCapFields.baselineForm, instance: 0, row: row, at: ms)
         var count = 1
         let days = try DayRepository.load(db, patientId: patient.id, from: patient.profile.surgeryDate.adding(days: 1),
@@ -37,7 +37,7 @@ final class SyncOutbox: Sendable {
 
     func enqueueDaily(_ db: Connection, _ patient: PatientRecord, day: DailyEntry, alert: DailyAlert?,
                       snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
-        guard let row = mapper.daily(patient, day: day, alert: alert, weights: snapshot.rules.thresholds.symptomWeights) else { return }
+        guard let row = mapper.daily(patient, day: day, alert: alert, rules: snapshot.rules) else { return }
         try OutboxRepository.enqueue(db, record: patient.studyId, instrument: REDCapFields.dailyForm,
                                      instance: patient.profile.pod(at: day.date), row: row, at: ms)
     }

@@ -69,12 +69,12 @@ extension SyncService {
             rows[REDCapRowKey(flat)] = flat
         }
         for patient in try PatientRepository.all(db) {
-            add(mapper.baseline(patient, risk: snapshot.engine.risk.assess(patient.profile), rulesVersion: snapshot.rules.version))
+            add(mapper.baseline(patient, risk: snapshot.engine.risk.assess(patient.profile), rules: snapshot.rules))
             let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
             for day in try DayRepository.load(db, patientId: patient.id, from: patient.profile.surgeryDate.adding(days: 1),
                                               to: patient.profile.surgeryDate.adding(days: 400)) {
                 if let row = mapper.daily(patient, day: day, alert: evaluations[day.date].map(DailyAlert.init),
-                                          weights: snapshot.rules.thresholds.symptomWeights) {
+                                          rules: snapshot.rules) {
                     add(row)
                 }
             }
@@ -86,10 +86,11 @@ extension SyncService {
     /// Our instruments' rows of these records as REDCap exports them (50 records per request).
     private func remoteRows(records: [String]) throws -> [REDCapRowKey: [String: String]] {
         let ours = Set(REDCapFields.repeatingForms)
+        let forms = REDCapFields(rules: rules.snapshot.rules).forms.map(\.form)
         var remote: [REDCapRowKey: [String: String]] = [:]
         for chunk in stride(from: 0, to: records.count, by: 50).map({ Array(records[$0..<min($0 + 50, records.count)]) }) {
             var fields: [(String, String)] = [("content", "record"), ("type", "flat")]
-            for (i, form) in REDCapFields.forms.map(\.form).enumerated() { fields.append(("forms[\(i)]", form)) }
+            for (i, form) in forms.enumerated() { fields.append(("forms[\(i)]", form)) }
             for (i, r) in chunk.enumerated() { fields.append(("records[\(i)]", r)) }
             guard case .array(let rows) = try JSONParser.parse(try readBytes(worker.client.read(fields))) else { continue }
             for row in rows {

@@ -102,7 +102,8 @@ final class SyncService: Sendable {
         if case .array(let fields) = metadata {
             for f in fields { if case .object(let o) = f, case .string(let name)? = o["field_name"] { remote[name] = o } }
         }
-        for (form, fields) in REDCapFields.forms {
+        let written = REDCapFields(rules: rules.snapshot.rules)
+        for (form, fields) in written.forms {
             for (name, validation) in fields {
                 for problem in SyncCheck.compare(name: name, form: form, validation: validation, remote: remote[name]) {
                     problems.append(.init(field: name, form: form, problem: problem))
@@ -111,7 +112,7 @@ final class SyncService: Sendable {
         }
         return SyncCheckReport(redcapVersion: version, projectId: project["project_id"] ?? .null,
                                projectTitle: project["project_title"] ?? .null,
-                               fieldsChecked: REDCapFields.forms.reduce(0) { $0 + $1.fields.count }, problems: problems,
+                               fieldsChecked: written.forms.reduce(0) { $0 + $1.fields.count }, problems: problems,
                                repeatingCheck: repeating.check)
     }
 

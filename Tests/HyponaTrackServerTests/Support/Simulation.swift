@@ -216,7 +216,7 @@ final class Simulation {
     @discardableResult
     func submit(_ patientId: Int64, _ date: String, _ body: JSONValue) throws -> JSONValue {
         let day = LocalDate(date)!
-        let result = try service.days.submit(SubmitDay(patientId: patientId, date: day, patch: try DayPatchDecoder.decode(body, date: day)))
+        let result = try service.days.submit(SubmitDay(patientId: patientId, date: day, patch: try DayPatchDecoder.decode(body, date: day, rules: rules.snapshot.rules)))
         return DayJSON.result(result, language: nil)
     }
 

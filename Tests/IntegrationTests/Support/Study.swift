@@ -65,12 +65,18 @@ enum CLIRunner {
     struct Result { let status: Int32; let stdout: String; let stderr: String }
 
     static func run(_ args: [String], server: String, token: String?) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Repo.cli)
-        p.arguments = args
         var env = ProcessInfo.processInfo.environment
         env["HYPONATRACK_SERVER"] = server
         if let token { env["HYPONATRACK_TOKEN"] = token } else { env.removeValue(forKey: "HYPONATRACK_TOKEN") }
+        return try run(Repo.cli, args, environment: env)
+    }
+
+    /// Runs `executable` to its end with `environment` (all of it); its status and output.
+    static func run(_ executable: String, _ args: [String],
+                    environment env: [String: String] = ProcessInfo.processInfo.environment) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = args
         p.environment = env
         let out = Pipe(), err = Pipe()
         p.standardOutput = out

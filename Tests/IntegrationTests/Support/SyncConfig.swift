@@ -88,11 +88,12 @@ final class SyncRig: @unchecked Sendable {
     let config: SyncConfig
     let daemon: TestDaemon
 
-    init(emulator: REDCapEmulator? = nil, _ options: SyncConfig.Options = SyncConfig.Options()) throws {
+    init(emulator: REDCapEmulator? = nil, _ options: SyncConfig.Options = SyncConfig.Options(),
+         environment: [String: String] = [:]) throws {
         let emulator = try emulator ?? REDCapEmulator()
         self.emulator = emulator
         config = try SyncConfig(emulator, options)
-        daemon = try TestDaemon(configFile: config.file)
+        daemon = try TestDaemon(configFile: config.file, environment: environment)
     }
 
     deinit { try? FileManager.default.removeItem(at: config.directory) }

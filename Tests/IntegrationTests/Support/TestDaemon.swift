@@ -20,16 +20,23 @@ enum Repo {
 final class TestDaemon: @unchecked Sendable {
     let dataDir: URL
     let configFile: URL?
+    /// Added to the daemon's environment (e.g. `NOTIFY_SOCKET`, `WATCHDOG_USEC`).
+    let environment: [String: String]
+    /// Sets `JOURNAL_STREAM` to the device and inode of the daemon's stderr pipe, as systemd
+    /// does when stderr is the journal.
+    let stderrIsJournal: Bool
     private let portBox = Mutex(0)
     var port: Int { portBox.withLock { $0 } }
     private var process: Process?
     private let logLines = LogLines()
     let client: HTTPClient
 
-    init(dataDir: URL? = nil, configFile: URL? = nil) throws {
+    init(dataDir: URL? = nil, configFile: URL? = nil, environment: [String: String] = [:], stderrIsJournal: Bool = false) throws {
         CurlRuntime.initialize()
         self.dataDir = dataDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("htd-\(UUID().uuidString)")
         self.configFile = configFile
+        self.environment = environment
+        self.stderrIsJournal = stderrIsJournal
         client = HTTPClient(configuration: HTTPClientConfiguration(timeout: .seconds(30)))
         try start()
     }
@@ -57,6 +64,15 @@ final class TestDaemon: @unchecked Sendable {
         p.arguments = args
         let pipe = Pipe()
         p.standardError = pipe
+        // What systemd sets is the test's to give, never inherited from whatever runs the tests.
+        var environment = ProcessInfo.processInfo.environment.filter { !Self.systemdVariables.contains($0.key) }
+            .merging(self.environment) { $1 }
+        if stderrIsJournal {
+            var info = stat()
+            guard fstat(pipe.fileHandleForWriting.fileDescriptor, &info) == 0 else { throw TestFailure("fstat of the stderr pipe") }
+            environment["JOURNAL_STREAM"] = "\(info.st_dev):\(info.st_ino)"
+        }
+        p.environment = environment
         p.standardOutput = FileHandle.nullDevice
         logLines.ended.withLock { $0 = false }
         pipe.fileHandleForReading.readabilityHandler = { [logLines] handle in
@@ -79,6 +95,8 @@ final class TestDaemon: @unchecked Sendable {
         }
         if !ready { throw TestFailure("hyponatrackd did not become ready:\n\(log)") }
     }
+
+    static let systemdVariables: Set = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM"]
 
     /// SIGTERM and wait: the graceful stop.
     func stop() {

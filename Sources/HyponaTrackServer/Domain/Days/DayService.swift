@@ -161,8 +161,8 @@ enum DayAudit {
         scalar("sleepMinutes", .int(before.sleepMinutes), .int(after.sleepMinutes))
         scalar("restingHeartRate", .int(before.restingHeartRate), .int(after.restingHeartRate))
         if before.emergencySymptoms != after.emergencySymptoms {
-            changed["emergencySymptoms"] = ["before": .array(before.emergencySymptoms.sorted().map { .string($0.rawValue) }),
-                                            "after": .array(after.emergencySymptoms.sorted().map { .string($0.rawValue) })]
+            changed["emergencySymptoms"] = ["before": .array(before.emergencySymptoms.sorted().map { .string($0) }),
+                                            "after": .array(after.emergencySymptoms.sorted().map { .string($0) })]
         }
         var items = JSONObject()
         var replaced: [JSONValue] = []

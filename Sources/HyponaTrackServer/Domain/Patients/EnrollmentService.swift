@@ -49,6 +49,7 @@ public final class EnrollmentService: Sendable {
         let snapshot = context.rules.snapshot
         let (now, ms) = context.nowMilliseconds()
         try checkSurgeryDate(profile, now: now)
+        try checkConsent(profile, previous: nil, now: now)
         return try context.write { db in
             guard try !PatientRepository.exists(db, studyId: profile.studyId) else {
                 throw DomainError.conflict("study ID \(profile.studyId) is already enrolled", field: "studyId")
@@ -99,6 +100,7 @@ public final class EnrollmentService: Sendable {
                 }
                 try checkSurgeryDate(profile, now: now)
             }
+            try checkConsent(profile, previous: patient.profile, now: now)
             let afterJSON = ModelJSON.profile(profile)
             try PatientRepository.updateProfile(db, id: patient.id, profile: profile, at: ms)
             try AuditLog.append(db, at: ms, actor: command.actor, action: .patientUpdate, subject: patient.studyId,
@@ -129,6 +131,32 @@ public final class EnrollmentService: Sendable {
             let withdrawn = try PatientRepository.load(db, id: patient.id)!
             try context.outbox?.enqueueBaseline(db, withdrawn, snapshot: snapshot, at: ms)
             return try context.summary(db, withdrawn, snapshot: snapshot, now: now)
+        }
+    }
+
+    /// Consent: with `consentRequired` an enrolment needs `consentVersion` and `consentDate`, and an
+    /// update never removes them (a patient enrolled before consent was required keeps the profile
+    /// they had). A new or changed consent date (or a new surgery date) is checked: not after
+    /// today in the patient's time zone, not more than 60 days after the surgery date.
+    func checkConsent(_ profile: PatientProfile, previous: PatientProfile?, now: Double) throws {
+        if context.configuration.consentRequired {
+            let message = "the study requires consent: give consentVersion and consentDate"
+            if profile.consentVersion == nil && (previous == nil || previous?.consentVersion != nil) {
+                throw DomainError.invalid("consentVersion", message)
+            }
+            if profile.consentDate == nil && (previous == nil || previous?.consentDate != nil) {
+                throw DomainError.invalid("consentDate", message)
+            }
+        }
+        guard let date = profile.consentDate,
+              date != previous?.consentDate || profile.surgeryDate != previous?.surgeryDate else { return }
+        if date > context.today(profile, now: now) {
+            throw DomainError.invalid("consentDate", "the consent date \(date) is in the future")
+        }
+        let limit = ValueRanges.consentDateMaxDaysAfterSurgery
+        if profile.surgeryDate.days(to: date) > limit {
+            throw DomainError.invalid("consentDate",
+                                      "the consent date \(date) is more than \(limit) days after the surgery date \(profile.surgeryDate)")
         }
     }
 

@@ -1,0 +1,82 @@
+import Foundation
+import HyponaTrackCore
+
+/// `hyponatrackd --check-config` (like `nginx -t`): everything a start would validate short of
+/// opening the database or binding the port — `hyponatrack.json` (already parsed by the caller),
+/// the four rule files, each hook's secret file and command, the REDCap token and CA files.
+/// Run it as the service user: file permissions and executability are checked for this process.
+enum ConfigCheck {
+    /// What the configuration sets up, for the one-line summary.
+    struct Summary: Sendable, Equatable {
+        var file: String
+        var rulesVersion: String
+        var hooks: [String]
+        var escalationConfigured: Bool
+        /// The REDCap API URL; nil when the sync is off.
+        var redcapURL: String?
+        /// False when the token is left to systemd (`LoadCredential=`), which is not there now.
+        var tokenChecked: Bool
+
+        /// "…/hyponatrack.json: ok; rules version fd1d91c1e1305d33; 2 hooks (pager, mail); escalation
+        /// configured; sync on (https://redcap.example.org/api/)".
+        var line: String {
+            let hookList = hooks.isEmpty ? "no hooks"
+                : "\(hooks.count) hook\(hooks.count == 1 ? "" : "s") (\(hooks.joined(separator: ", ")))"
+            let escalation = escalationConfigured ? "escalation configured" : "escalation not configured (alerts reach nobody)"
+            var sync = "sync off"
+            if let redcapURL {
+                sync = "sync on (\(redcapURL)"
+                    + (tokenChecked ? ")" : "; token not checked: expected from $CREDENTIALS_DIRECTORY under systemd)")
+            }
+            return "\(file): ok; rules version \(rulesVersion); \(hookList); \(escalation); \(sync)"
+        }
+    }
+
+    /// A problem, naming the file and the key.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func run(_ configuration: ServerConfiguration,
+                    environment: [String: String] = ProcessInfo.processInfo.environment) throws(Failure) -> Summary {
+        let file = configuration.configFile?.path ?? "hyponatrack.json"
+        let rules: ActiveRules
+        do { rules = try ActiveRules(files: configuration.ruleFiles) } catch {
+            // The loader names a rule file by its name; the operator needs its path.
+            let path = configuration.ruleFiles[error.file]?.path ?? error.file
+            throw Failure(description: RulesError(file: path, key: error.key, message: error.message).description)
+        }
+        do { _ = try HookTransports.make(configuration.hooks) } catch { throw Failure(description: "\(file): \(error)") }
+        for hook in configuration.hooks {
+            if let problem = unreadable(caFile(of: hook)) { throw Failure(description: "\(file): hook \(hook.name) caFile: \(problem)") }
+        }
+        var tokenChecked = true
+        if let redcap = configuration.redcap {
+            if let problem = unreadable(redcap.caFile) { throw Failure(description: "\(file): redcap.caFile: \(problem)") }
+            // Under systemd the token usually comes from LoadCredential=, which a check run by hand lacks.
+            let sources = ["CREDENTIALS_DIRECTORY", "HYPONATRACK_REDCAP_TOKEN"]
+            tokenChecked = redcap.tokenFile != nil || sources.contains { environment[$0] != nil }
+            if tokenChecked {
+                do { _ = try REDCapToken.load(tokenFile: redcap.tokenFile, environment: environment) } catch {
+                    throw Failure(description: "\(file): \(error)")
+                }
+            }
+        }
+        return Summary(file: file, rulesVersion: rules.snapshot.rules.version, hooks: configuration.hooks.map(\.name),
+                       escalationConfigured: configuration.escalation.isConfigured, redcapURL: configuration.redcap?.url,
+                       tokenChecked: tokenChecked)
+    }
+
+    private static func caFile(of hook: HookConfiguration) -> String? {
+        switch hook.kind {
+        case .webhook(_, _, let caFile), .email(_, _, _, _, let caFile): return caFile
+        case .command: return nil
+        }
+    }
+
+    /// Why `path` cannot be read by this process, or nil (also when there is no path).
+    private static func unreadable(_ path: String?) -> String? {
+        guard let path else { return nil }
+        return FileManager.default.isReadableFile(atPath: path) ? nil : "\(path) does not exist or cannot be read"
+    }
+}
