@@ -104,19 +104,20 @@ import HyponaTrackKit
         #expect(checkboxColumns > 0)
         for form in Set(rows.map(\.form)) { #expect("\(form)_complete".count <= 32) }
         let f = try MapperFixture()
-        for column in REDCapFields.columns(f.fields.baseline, form: REDCapFields.baselineForm)
-            + REDCapFields.columns(f.fields.daily, form: REDCapFields.dailyForm) {
-            #expect(column.count <= 32, "the mapper writes \(column)")
+        for (form, fields) in f.fields.forms {
+            for column in REDCapFields.columns(fields, form: form) { #expect(column.count <= 32, "the mapper writes \(column)") }
         }
     }
 
     @Test func datesAgeAndFreeTextAreMarkedAsIdentifiers() throws {
-        for name in ["surgery_date", "age", "withdrawal_reason", "withdrawal_date", "consent_date", "dm_date"] {
+        for name in ["surgery_date", "age", "withdrawal_reason", "withdrawal_date", "consent_date", "dm_date",
+                     "alert_date", "alert_opened_at", "alert_ack_at", "alert_resolved_at"] {
             #expect(try row(name).identifier == "y", "\(name) must be marked Identifier? y")
         }
         // Every calendar date and datetime of the patient (any of them with dm_pod gives the
         // surgery date), every free-text field; nothing else.
-        let expected = Set(rows.filter { ["date_ymd", "datetime_ymd"].contains($0.validation) || $0.type == "notes" }.map(\.name)
+        let dated = ["date_ymd", "datetime_ymd", "datetime_seconds_ymd"]
+        let expected = Set(rows.filter { dated.contains($0.validation) || $0.type == "notes" }.map(\.name)
                            + ["age"])
         #expect(Set(rows.filter { $0.identifier == "y" }.map(\.name)) == expected)
         #expect(rows.allSatisfy { $0.identifier == "" || $0.identifier == "y" })

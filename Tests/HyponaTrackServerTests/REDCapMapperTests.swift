@@ -112,6 +112,11 @@ struct DataDictionary {
             guard full("[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}"), LocalDate(String(v.prefix(10))) != nil,
                   let h = Int(v.dropFirst(11).prefix(2)), let m = Int(v.suffix(2)) else { return false }
             return h < 24 && m < 60
+        case "datetime_seconds_ymd":
+            guard full("[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}"), LocalDate(String(v.prefix(10))) != nil,
+                  let h = Int(v.dropFirst(11).prefix(2)), let m = Int(v.dropFirst(14).prefix(2)), let sec = Int(v.suffix(2))
+            else { return false }
+            return h < 24 && m < 60 && sec < 60
         case "integer": return full("-?[0-9]+")
         case "number": return full("-?[0-9]*\\.?[0-9]+")
         default:
@@ -287,7 +292,7 @@ extension Array where Element == (String, String) {
 
     @Test func everyDeclaredFieldExistsInTheDictionaryWithACompatibleType() throws {
         let d = f.dictionary
-        for (form, fields) in [(REDCapFields.baselineForm, f.fields.baseline), (REDCapFields.dailyForm, f.fields.daily)] {
+        for (form, fields) in f.fields.forms {
             for (name, validation) in fields {
                 guard let field = d.byName[name] else { Issue.record("\(name) is not in the dictionary"); continue }
                 #expect(field.form == form, "\(name) is on \(field.form)")
@@ -297,6 +302,7 @@ extension Array where Element == (String, String) {
                 case .notes: ok = field.type == "notes"
                 case .date: ok = field.type == "text" && field.validation == "date_ymd"
                 case .datetime: ok = field.type == "text" && field.validation == "datetime_ymd"
+                case .datetimeSeconds: ok = field.type == "text" && field.validation == "datetime_seconds_ymd"
                 case .integer: ok = field.type == "text" && field.validation == "integer"
                 case .number(let n): ok = field.type == "text" && field.validation == (n == 0 ? "number" : "number_\(n)dp")
                 case .yesno: ok = field.type == "yesno"
@@ -312,12 +318,16 @@ extension Array where Element == (String, String) {
             }
         }
         #expect(d.fields.first?.name == "record_id")
-        #expect(Set(d.fields.map(\.form)) == [REDCapFields.baselineForm, REDCapFields.dailyForm])
+        #expect(d.fields.map(\.form).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } } == f.fields.forms.map(\.form),
+                "each instrument's fields together, in the order REDCapFields lists the instruments")
+        // REDCap refuses a dictionary that names a field twice, even on different instruments.
+        let names = d.fields.map(\.name)
+        #expect(Set(names).count == names.count, "duplicated: \(Dictionary(grouping: names, by: { $0 }).filter { $1.count > 1 }.keys.sorted())")
     }
 
     @Test func syncCheckFindsNoProblemAgainstTheShippedDictionary() {
         // What `sync check` compares, fed with the dictionary as REDCap's metadata export has it.
-        for (form, fields) in [(REDCapFields.baselineForm, f.fields.baseline), (REDCapFields.dailyForm, f.fields.daily)] {
+        for (form, fields) in f.fields.forms {
             for (name, validation) in fields {
                 let field = f.dictionary.byName[name]
                 let remote = field.map { fd -> JSONObject in

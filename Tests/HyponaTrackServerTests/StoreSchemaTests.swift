@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import Crypto
+import HTJSON
+import HyponaTrackCore
 import SQLite
 @testable import HyponaTrackServer
 
@@ -17,7 +19,83 @@ import SQLite
         let store = try DaemonDatabase()
         let connection = try Connection(path: store.database.path)
         defer { connection.close() }
-        #expect(try Schema.migrator().appliedMigrations(in: connection).last == "v3_alerts")
+        #expect(try Schema.migrator().appliedMigrations(in: connection).last == "v4_alert_log")
         #expect(try Schema.migrator().migrate(connection).isEmpty)
+    }
+
+    /// A database as the previous release left it: migrations up to `v3_alerts`.
+    static func v3Database(_ directory: URL) throws -> Connection {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let connection = try Connection(path: directory.appendingPathComponent("v3.sqlite").path)
+        #expect(try Schema.migrator(through: "v3_alerts").migrate(connection).last == "v3_alerts")
+        return connection
+    }
+
+    @Test func upgradingNumbersOldAlertsRecoversTheirFirstAcknowledgementAndKeepsTheOutbox() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("htv4-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = try Self.v3Database(directory)
+        defer { db.close() }
+        let t: Int64 = 1_773_043_200_000
+        try db.transaction(.immediate) {
+            for id in ["A-1", "B-2"] {
+                _ = try PatientRepository.insert(db, profile: MapperFixture.profile(id), by: "staff:nina", at: t)
+            }
+            _ = try StaffRepository.insert(db, name: "nina", role: .nurse, by: "system", at: t)
+            _ = try StaffRepository.insert(db, name: "adam", role: .admin, by: "system", at: t)
+            // A-1: alert 1 acknowledged by nina, then worsened (acknowledged_at cleared) and acknowledged by adam;
+            // B-2: alert 2 open; A-1: alert 3 acknowledged by adam, never worsened.
+            for (patient, date, state, ackAt, ackBy) in [(1, "2026-03-09", "acknowledged", t + 900_000, "staff:adam"),
+                                                        (2, "2026-03-09", "open", nil, nil),
+                                                        (1, "2026-03-10", "acknowledged", t + 120_000, "staff:adam")]
+                as [(Int64, String, String, Int64?, String?)] {
+                try db.execute("""
+                    INSERT INTO alerts (patient_id, date, kind, level, reasons, pod, state, opened_at, ladder_started_at,
+                                        acknowledged_at, acknowledged_by, updated_at)
+                    VALUES (?, ?, 'evaluation', 'red', '[]', 7, ?, ?, ?, ?, ?, ?)
+                    """, [patient, date, state, t, t, ackAt, ackBy, t])
+            }
+            for (at, actor, alert) in [(t + 60_000, "staff:nina", 1), (t + 900_000, "staff:adam", 1), (t + 120_000, "staff:adam", 3)] {
+                _ = try AuditLog.append(db, at: at, actor: actor, action: .alertAcknowledge, subject: "A-1",
+                                        details: ["alertId": .number(Double(alert)), "note": nil])
+            }
+            for (record, instance) in [("A-1", 0), ("A-1", 3)] {
+                try db.execute("""
+                    INSERT INTO sync_outbox (record, record_key, instance, payload, enqueued_at, updated_at, version)
+                    VALUES (?, lower(?), ?, '{}', ?, ?, 4)
+                    """, [record, record, instance, t, t])
+            }
+        }
+        #expect(try Schema.migrator().migrate(db) == ["v4_alert_log"])
+
+        let alerts = try db.query("SELECT id, instance, first_acknowledged_at, first_acknowledged_role FROM alerts ORDER BY id").map {
+            [try $0.int64(0), try $0.int64(1), try $0.optionalInt64(2) ?? -1, try $0.optionalString(3) == nil ? 0 : 1]
+        }
+        #expect(alerts == [[1, 1, t + 60_000, 1], [2, 1, -1, 0], [3, 2, t + 120_000, 1]])
+        let roles = try db.query("SELECT first_acknowledged_role FROM alerts ORDER BY id").map { try $0.optionalString(0) }
+        #expect(roles == ["nurse", nil, "admin"], "the first acknowledger's role, from the staff table")
+        let outbox = try db.query("SELECT record, instrument, instance, version FROM sync_outbox ORDER BY id").map {
+            "\(try $0.string(0)) \(try $0.string(1)) \(try $0.int(2)) v\(try $0.int(3))"
+        }
+        #expect(outbox == ["A-1 patient_baseline 0 v4", "A-1 daily_monitoring 3 v4"])
+        #expect(try db.query("SELECT alert_id FROM alert_log_backfill ORDER BY alert_id").map { try $0.int64(0) } == [1, 2, 3])
+
+        // The first start with the sync configured queues them once, beside the daily row of the same number.
+        let mapper = REDCapMapper(studyZone: ZoneRules(identifier: "Europe/Berlin")!, baselineEvent: nil, dailyEvent: nil)
+        let outboxQueue = SyncOutbox(mapper: mapper, wake: {})
+        #expect(try db.transaction(.immediate) { try outboxQueue.enqueueAlertBackfill(db, at: t) } == 3)
+        #expect(try db.transaction(.immediate) { try outboxQueue.enqueueAlertBackfill(db, at: t) } == 0)
+        let queued = try db.query("SELECT record, instance FROM sync_outbox WHERE instrument = 'alert_log' ORDER BY id").map {
+            "\(try $0.string(0))#\(try $0.int(1))"
+        }
+        #expect(queued == ["A-1#1", "B-2#1", "A-1#2"])
+        let first = try #require(try AlertRepository.logEntry(db, id: 1))
+        #expect(mapper.alertLog(first).first { $0.0 == "alert_min_to_ack" }?.1 == "1.0")
+        // A new alert continues the patient's numbering.
+        let next = try db.transaction(.immediate) {
+            try AlertRepository.open(db, patientId: 1, date: LocalDate("2026-03-11")!, kind: .evaluation, level: .yellow, reasons: [],
+                                     pod: 8, at: t + 86_400_000)
+        }
+        #expect(try AlertRepository.logEntry(db, id: next)?.instance == 3)
     }
 }

@@ -147,7 +147,10 @@ import HTJSON
         #expect(try rig.emulator.counter("newInstances") == 0 && rig.emulator.counter("autoNumbered") == 0)
         let reconcile = try rig.reconcile()
         #expect(reconcile["inSync"] == true, "\(JSONSerializer.string(.object(reconcile)))")
-        #expect(reconcile["localRows"] == 2 && reconcile["remoteRows"] == 2)
+        // The baseline, POD 5 and an alert_log row per alert (the red day raised one).
+        let alerts = try rig.alerts(id).count
+        #expect(alerts >= 1 && record.alertLog.count == alerts)
+        #expect(reconcile["localRows"] == .int(2 + alerts) && reconcile["remoteRows"] == .int(2 + alerts))
         let status = try rig.status()
         #expect(status["deadLetters"] == 0 && status["halted"] == false && Self.int(status["sentRows"]) ?? 0 >= 2)
     }
@@ -426,7 +429,9 @@ import HTJSON
         #expect(records["SYNC-KILL-2"]?.baseline["bmi"] == "31.0")
         let reconcile = try rig.reconcile()
         #expect(reconcile["inSync"] == true, "\(JSONSerializer.string(.object(reconcile)))")
-        #expect(reconcile["localRows"] == 36 && reconcile["remoteRows"] == 36 && reconcile["onlyInREDCap"] == 0)
+        let alerts = try rig.alerts().count                       // their alert_log rows, if the days raised any
+        #expect(reconcile["localRows"] == .int(36 + alerts) && reconcile["remoteRows"] == .int(36 + alerts))
+        #expect(reconcile["onlyInREDCap"] == 0)
         #expect(try emu.counter("newInstances") == 0 && emu.counter("autoNumbered") == 0)
     }
 
@@ -538,15 +543,18 @@ import HTJSON
     // MARK: longitudinal projects
 
     @Test func aLongitudinalProjectGetsItsEventNames() throws {
-        let emu = try REDCapEmulator(extraArguments: ["--longitudinal", "baseline_arm_1=patient_baseline,daily_arm_1=daily_monitoring"])
+        let emu = try REDCapEmulator(extraArguments: ["--longitudinal",
+                                                      "baseline_arm_1=patient_baseline,daily_arm_1=daily_monitoring+alert_log"])
         var options = SyncConfig.Options()
         options.events = ("baseline_arm_1", "daily_arm_1")
         let rig = try SyncRig(emulator: emu, options)
         let token = try Study.enrollAndActivate(rig.daemon, "SYNC-LONG-1")
         try Self.putDay(rig, token, Study.date(-1), ["weightMorningKg": 80.4])
+        try Self.putDay(rig, token, Study.date(-2), ["weightMorningKg": 80.2, "emergencySymptoms": ["collapse"]])   // red: an alert
         try rig.waitUntilDrained()
         let r = try #require(try emu.records()["SYNC-LONG-1"])
         #expect(r.baseline["age"] == "50" && r.instances[5]?["weight_morning_kg"] == "80.4")
+        #expect(r.alertLog[1]?["alert_pod"] == "4", "the alert_log row went to the daily event: \(r.alertLog)")
         let requests = try emu.requests().filter { $0["outcome"] == "rejected" }
         #expect(requests.isEmpty)
         let check = try rig.daemon.request(.get, "/v1/sync/check", token: rig.admin)

@@ -37,7 +37,7 @@ extension Routes {
                   responses: with([200: ("differences", S.openObject()), 502: ("REDCap could not be read", S.error)])) { _ in
                 .json(.ok, SyncJSON.reconcile(try require().reconcile()))
             },
-            Route(.post, "/v1/sync/export-all", access: .staff(.admin), summary: "Re-queue every baseline and day (idempotent)",
+            Route(.post, "/v1/sync/export-all", access: .staff(.admin), summary: "Re-queue every baseline, day and alert (idempotent)",
                   responses: with([200: ("rows queued", S.openObject())])) { ctx in
                 .json(.ok, SyncJSON.exportAll(try require().exportAll(ExportAll(actor: ctx.actor))))
             },

@@ -18,8 +18,8 @@ enum SyncJSON {
                 "lastSuccessAt": time(s.lastSuccessAt), "lastFailureAt": time(s.lastFailureAt), "lastFailure": .string(s.lastFailure),
                 "consecutiveFailures": .int(s.consecutiveFailures), "sentRows": .int(s.sentRows),
                 "requestsLastMinute": .int(status.requestsLastMinute), "maxRequestsPerMinute": .int(status.maxRequestsPerMinute),
-                "dead": .array(s.deadLetters.map { ["record": .string($0.record), "instance": .int($0.instance),
-                                                    "error": .string($0.error)] })]
+                "dead": .array(s.deadLetters.map { ["record": .string($0.record), "instrument": .string($0.instrument),
+                                                    "instance": .int($0.instance), "error": .string($0.error)] })]
     }
 
     /// Whole seconds the oldest pending row has waited, or null.
@@ -34,6 +34,8 @@ enum SyncJSON {
     static func check(_ c: SyncCheckReport) -> JSONValue {
         ["redcapVersion": .string(c.redcapVersion), "projectId": c.projectId, "projectTitle": c.projectTitle,
          "fieldsChecked": .int(c.fieldsChecked), "ok": .bool(c.ok),
+         "repeatingCheck": ["scope": .string(c.repeatingCheck.perInstrument ? "instrument" : "project"),
+                            "note": .string(c.repeatingCheck.note)],
          "problems": .array(c.problems.map { ["field": .string($0.field), "form": .string($0.form), "problem": .string($0.problem)] })]
     }
 
@@ -41,7 +43,8 @@ enum SyncJSON {
         ["localRows": .int(r.localRows), "remoteRows": .int(r.remoteRows), "missingInREDCap": .int(r.missingInREDCap),
          "differingFields": .int(r.differingFields), "onlyInREDCap": .int(r.onlyInREDCap), "inSync": .bool(r.inSync),
          "differences": .array(r.differences.map { d in
-             ["record": .string(d.record), "instance": .int(d.instance), "field": .string(d.field), "local": .string(d.local),
+             ["record": .string(d.record), "instrument": .string(d.instrument), "instance": .int(d.instance),
+              "field": .string(d.field), "local": .string(d.local),
               "remote": .string(d.remote), "queued": .bool(d.queued)]
          })]
     }

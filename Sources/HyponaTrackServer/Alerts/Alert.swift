@@ -65,3 +65,24 @@ public struct AlertView: Sendable {
     public var resolved: Transition?
     public var resolveSodium: Double?
 }
+
+/// An alert as REDCap's `alert_log` instrument records it (docs/product.md, "`alert_log`"):
+/// times in ms since the epoch, nil while not known yet.
+struct AlertLogEntry: Sendable, Equatable {
+    var alertId: Int64
+    var studyId: String
+    /// The REDCap instance: 1 + the number of the patient's earlier alerts, fixed at opening.
+    var instance: Int
+    var kind: AlertKind
+    var level: Level
+    var date: LocalDate
+    var pod: Int
+    var reasonCodes: [String]
+    var openedAt: Int64
+    /// The first acknowledgement (a worsening reopens the alert but does not undo it).
+    var firstAcknowledgedAt: Int64?
+    /// The role of the staff member who acknowledged first, when they were found.
+    var firstAcknowledgedRole: Role?
+    var resolvedAt: Int64?
+    var resolveSodium: Double?
+}

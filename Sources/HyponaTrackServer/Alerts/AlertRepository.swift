@@ -33,12 +33,13 @@ enum AlertRepository {
             """, [patientId, date.description, kind.rawValue]).map(decode)
     }
 
+    /// Opens an alert; its REDCap instance is 1 + the number of the patient's earlier alerts.
     static func open(_ db: Connection, patientId: Int64, date: LocalDate, kind: AlertKind, level: Level, reasons: [StoredReason],
                      pod: Int, at ms: Int64) throws -> Int64 {
         try db.execute("""
-            INSERT INTO alerts (patient_id, date, kind, level, reasons, pod, state, opened_at, ladder_started_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, ?)
-            """, [patientId, date.description, kind.rawValue, level.rawValue, StoredReasonsColumn.encode(reasons), pod, ms, ms, ms])
+            INSERT INTO alerts (patient_id, date, kind, level, reasons, pod, state, opened_at, ladder_started_at, updated_at, instance)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'open', ?7, ?7, ?7, (SELECT COUNT(*) + 1 FROM alerts WHERE patient_id = ?1))
+            """, [patientId, date.description, kind.rawValue, level.rawValue, StoredReasonsColumn.encode(reasons), pod, ms])
         return db.lastInsertRowID
     }
 
@@ -55,11 +56,15 @@ enum AlertRepository {
         try db.execute("UPDATE alerts SET reasons = ?, updated_at = ? WHERE id = ?", [StoredReasonsColumn.encode(reasons), ms, id])
     }
 
-    static func acknowledge(_ db: Connection, id: Int64, by actor: String, note: String?, at ms: Int64) throws {
+    /// The first acknowledgement also sets `first_acknowledged_at` and the acknowledging member's
+    /// `role` (nil: not a staff member); later ones leave both as they are.
+    static func acknowledge(_ db: Connection, id: Int64, by actor: String, role: Role?, note: String?, at ms: Int64) throws {
         try db.execute("""
-            UPDATE alerts SET state = 'acknowledged', acknowledged_at = ?, acknowledged_by = ?, acknowledge_note = ?, updated_at = ?
-            WHERE id = ?
-            """, [ms, actor, note, ms, id])
+            UPDATE alerts SET state = 'acknowledged', acknowledged_at = ?1, acknowledged_by = ?2, acknowledge_note = ?3, updated_at = ?1,
+                first_acknowledged_role = CASE WHEN first_acknowledged_at IS NULL THEN ?4 ELSE first_acknowledged_role END,
+                first_acknowledged_at = COALESCE(first_acknowledged_at, ?1)
+            WHERE id = ?5
+            """, [ms, actor, note, role?.rawValue, id])
     }
 
     static func resolve(_ db: Connection, id: Int64, by actor: String, note: String, sodium: Double?, at ms: Int64) throws {
@@ -138,6 +143,46 @@ enum AlertRepository {
                          acknowledged: try transition("acknowledged", note: "acknowledge_note"),
                          resolved: try transition("resolved", note: "resolve_note"),
                          resolveSodium: try r.optionalDouble("resolve_sodium"))
+    }
+
+    // MARK: REDCap alert_log
+
+    private static let logSelect = """
+        SELECT a.id, p.study_id, a.instance, a.kind, a.level, a.date, a.pod, a.reasons, a.opened_at, a.first_acknowledged_at,
+               a.first_acknowledged_role, a.resolved_at, a.resolve_sodium
+        FROM alerts a JOIN patients p ON p.id = a.patient_id
+        """
+
+    static func logEntry(_ db: Connection, id: Int64) throws -> AlertLogEntry? {
+        try db.queryOne("\(logSelect) WHERE a.id = ?", [id]).map(logEntry)
+    }
+
+    /// Every alert, oldest first (`sync export-all`, `sync reconcile`).
+    static func logEntries(_ db: Connection) throws -> [AlertLogEntry] {
+        try db.query("\(logSelect) ORDER BY a.id").map(logEntry)
+    }
+
+    /// The alerts that migration `v4_alert_log` found and that have not been queued for REDCap yet.
+    static func backfill(_ db: Connection) throws -> [AlertLogEntry] {
+        try db.query("\(logSelect) JOIN alert_log_backfill b ON b.alert_id = a.id ORDER BY a.id").map(logEntry)
+    }
+
+    static func hasBackfill(_ db: Connection) throws -> Bool {
+        try db.queryOne("SELECT EXISTS (SELECT 1 FROM alert_log_backfill) AS any")!.int("any") == 1
+    }
+
+    static func clearBackfill(_ db: Connection) throws {
+        try db.execute("DELETE FROM alert_log_backfill", [])
+    }
+
+    private static func logEntry(_ r: Row) throws -> AlertLogEntry {
+        guard let instance = try r.optionalInt64(2) else { throw StoreCorruption("alert \(try r.int64(0)) has no instance") }
+        return AlertLogEntry(alertId: try r.int64(0), studyId: try r.string(1), instance: Int(instance), kind: try enumValue(r.string(3)),
+                             level: try enumValue(r.string(4)), date: try date(r.string(5)), pod: try r.int(6),
+                             reasonCodes: StoredReasonsColumn.decode(try r.string(7)).map(\.code), openedAt: try r.int64(8),
+                             firstAcknowledgedAt: try r.optionalInt64(9),
+                             firstAcknowledgedRole: try r.optionalString(10).map { try enumValue($0) },
+                             resolvedAt: try r.optionalInt64(11), resolveSodium: try r.optionalDouble(12))
     }
 
     static func openCount(_ db: Connection, patientId: Int64) throws -> Int {

@@ -3,20 +3,41 @@ import HTJSON
 import HyponaTrackCore
 import HyponaTrackKit
 import SQLite
+import Synchronization
 
 /// The alert lifecycle: open on a yellow or red, worsen (level up or a new red code) on the same
 /// alert with its ladder restarted, never close by improvement; staff acknowledge and resolve.
-/// Every transition queues its events and its audit row in the same transaction.
+/// Every transition queues its events, its audit row and (sync on) its REDCap `alert_log` row
+/// in the same transaction.
 final class Alerting: Sendable {
     let ladder: EscalationLadder
     let hooks: [HookConfiguration]
     /// The patient's risk class under the current rules (for event bodies).
     let riskClass: @Sendable (PatientRecord) -> String
+    /// The REDCap outbox; nil while the sync is off (then nothing is queued).
+    private let outboxSlot: Mutex<SyncOutbox?>
 
-    init(ladder: EscalationLadder, hooks: [HookConfiguration], riskClass: @escaping @Sendable (PatientRecord) -> String) {
+    init(ladder: EscalationLadder, hooks: [HookConfiguration], outbox: SyncOutbox? = nil,
+         riskClass: @escaping @Sendable (PatientRecord) -> String) {
         self.ladder = ladder
         self.hooks = hooks
         self.riskClass = riskClass
+        outboxSlot = Mutex(outbox)
+    }
+
+    var outbox: SyncOutbox? { outboxSlot.withLock { $0 } }
+
+    /// Hands over the REDCap outbox when it exists only after this object: the daemon builds one
+    /// Alerting for the scheduler and the study services, and the study services, built with the
+    /// outbox, connect it here (`StudyContext`). A nil outbox leaves a connected one in place.
+    func connect(outbox: SyncOutbox?) {
+        guard let outbox else { return }
+        outboxSlot.withLock { $0 = outbox }
+    }
+
+    /// Queues the alert's `alert_log` row (sync on), inside the caller's transaction.
+    private func queueAlertLog(_ db: Connection, id: Int64, at ms: Int64) throws {
+        try outbox?.enqueueAlertLog(db, alertId: id, at: ms)
     }
 
     // MARK: raising
@@ -33,7 +54,10 @@ final class Alerting: Sendable {
         if var live = try AlertRepository.live(db, patientId: patient.id, date: date, kind: kind) {
             let merged = StoredReason.merge(live.reasons, reasons)
             guard live.isWorsened(by: level, reasons) else {
-                if merged != live.reasons { try AlertRepository.updateReasons(db, id: live.id, reasons: merged, at: ms) }
+                if merged != live.reasons {
+                    try AlertRepository.updateReasons(db, id: live.id, reasons: merged, at: ms)
+                    try queueAlertLog(db, id: live.id, at: ms)
+                }
                 return
             }
             live.level = max(level, live.level)
@@ -41,6 +65,7 @@ final class Alerting: Sendable {
             live.ladder += 1
             live.ladderStartedAt = ms
             try AlertRepository.worsen(db, live, at: ms)
+            try queueAlertLog(db, id: live.id, at: ms)
             try AuditLog.append(db, at: ms, actor: "system", action: .alertWorsened, subject: patient.studyId,
                                 details: ["alertId": .number(Double(live.id)), "level": .string(live.level.rawValue),
                                           "kind": .string(kind.rawValue)])
@@ -57,6 +82,7 @@ final class Alerting: Sendable {
         try AuditLog.append(db, at: ms, actor: "system", action: .alertOpen, subject: patient.studyId,
                             details: ["alertId": .number(Double(id)), "level": .string(level.rawValue), "kind": .string(kind.rawValue),
                                       "date": .string(date.description)])
+        try queueAlertLog(db, id: id, at: ms)
         let alert = try AlertRepository.load(db, id: id)!
         try startLadder(db, alert, firstType: .alertOpened, at: ms)
     }
@@ -101,7 +127,8 @@ final class Alerting: Sendable {
     func acknowledge(_ db: Connection, id: Int64, by actor: String, note: String?, at ms: Int64) throws {
         guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)") }
         guard alert.state == .open else { throw DomainError.conflict("alert \(id) is already \(alert.state.rawValue)") }
-        try AlertRepository.acknowledge(db, id: id, by: actor, note: note, at: ms)
+        try AlertRepository.acknowledge(db, id: id, by: actor, role: try staffRole(db, actor), note: note, at: ms)
+        try queueAlertLog(db, id: id, at: ms)
         let patient = try PatientRepository.load(db, id: alert.patientId)
         try notifyRecipients(db, id: id, type: .alertAcknowledged, extra: ["by": .string(actor), "note": .string(note)], at: ms)
         try AuditLog.append(db, at: ms, actor: actor, action: .alertAcknowledge, subject: patient?.studyId ?? "?",
@@ -112,11 +139,19 @@ final class Alerting: Sendable {
         guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)") }
         guard alert.state != .resolved else { throw DomainError.conflict("alert \(id) is already resolved") }
         try AlertRepository.resolve(db, id: id, by: actor, note: note, sodium: sodium, at: ms)
+        try queueAlertLog(db, id: id, at: ms)
         let patient = try PatientRepository.load(db, id: alert.patientId)
         try notifyRecipients(db, id: id, type: .alertResolved,
                              extra: ["by": .string(actor), "note": .string(note), "sodium": .double(sodium)], at: ms)
         try AuditLog.append(db, at: ms, actor: actor, action: .alertResolve, subject: patient?.studyId ?? "?",
                             details: ["alertId": .number(Double(id)), "note": .string(note), "sodium": .double(sodium)])
+    }
+
+    /// The role of the staff member behind an audit actor (`staff:<name>`), as the staff table
+    /// has it now; nil for any other actor or a name not found.
+    private func staffRole(_ db: Connection, _ actor: String) throws -> Role? {
+        guard actor.hasPrefix("staff:") else { return nil }
+        return try StaffRepository.find(db, name: String(actor.dropFirst("staff:".count)))?.role
     }
 
     private func notifyRecipients(_ db: Connection, id: Int64, type: HookEventType, extra: [String: JSONValue], at ms: Int64) throws {

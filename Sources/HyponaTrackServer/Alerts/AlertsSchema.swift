@@ -44,3 +44,44 @@ enum AlertsSchema {
         ) STRICT;
         """
 }
+
+/// Migration `v4_alert_log`, the alerts' part (the outbox's is `SyncSchema.v2`): each alert's
+/// REDCap `alert_log` instance and its first acknowledgement, kept apart from `acknowledged_at`
+/// (which a worsening clears).
+extension AlertsSchema {
+    static let v2 = """
+        -- instance: 1 + the number of the patient's earlier alerts (by creation), fixed at opening.
+        -- first_acknowledged_*: the first acknowledgement and the acknowledging staff member's
+        -- role then; a worsening clears acknowledged_at but never these.
+        ALTER TABLE alerts ADD COLUMN instance INTEGER;
+        ALTER TABLE alerts ADD COLUMN first_acknowledged_at INTEGER;
+        ALTER TABLE alerts ADD COLUMN first_acknowledged_role TEXT CHECK (first_acknowledged_role IN ('admin', 'nurse', 'viewer'));
+
+        -- Existing alerts: numbered in the order they were created (ids grow with creation).
+        UPDATE alerts SET instance = n.instance
+        FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY patient_id ORDER BY id) AS instance FROM alerts) AS n
+        WHERE alerts.id = n.id;
+        CREATE UNIQUE INDEX alerts_instance ON alerts (patient_id, instance);
+
+        -- Their first acknowledgement is in the audit trail (a worsening since may have cleared
+        -- acknowledged_at); the role is the acknowledging member's role in the staff table now.
+        WITH first AS (
+            SELECT CAST(json_extract(details, '$.alertId') AS INTEGER) AS alert_id, MIN(seq) AS seq
+            FROM audit_log WHERE action = 'alert.acknowledge' GROUP BY 1
+        )
+        UPDATE alerts SET first_acknowledged_at = l.at,
+            first_acknowledged_role = (SELECT role FROM staff WHERE l.actor LIKE 'staff:%' AND name = substr(l.actor, 7))
+        FROM first JOIN audit_log l ON l.seq = first.seq
+        WHERE alerts.id = first.alert_id;
+        UPDATE alerts SET first_acknowledged_at = acknowledged_at,
+            first_acknowledged_role = (SELECT role FROM staff WHERE acknowledged_by LIKE 'staff:%' AND name = substr(acknowledged_by, 7))
+        WHERE first_acknowledged_at IS NULL AND acknowledged_at IS NOT NULL;
+
+        -- Alerts older than this migration whose alert_log row has not been queued yet: the first
+        -- start with the REDCap sync configured queues them and empties the list.
+        CREATE TABLE alert_log_backfill (
+            alert_id INTEGER PRIMARY KEY REFERENCES alerts(id)
+        ) STRICT;
+        INSERT INTO alert_log_backfill (alert_id) SELECT id FROM alerts;
+        """
+}

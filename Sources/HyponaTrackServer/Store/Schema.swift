@@ -3,14 +3,29 @@ import SQLite
 /// The database's migrations, in order. Each runs in one immediate transaction (Migrator);
 /// never edit a shipped migration — add a new one.
 enum Schema {
-    static func migrator() -> Migrator {
+    static let migrations: [(name: String, run: @Sendable (Connection) throws -> Void)] = [
+        ("v1_patients", { try $0.execute(PatientsSchema.v1) }),
+        ("v1_days", { try $0.execute(DaysSchema.v1) }),
+        ("v1_security", { try $0.execute(SecuritySchema.v1) }),
+        ("v1_audit", { try $0.execute(AuditSchema.v1) }),
+        ("v2_sync", { try $0.execute(SyncSchema.v1) }),
+        ("v3_alerts", { try $0.execute(v3Alerts) }),
+        // The REDCap alert_log instrument: alert instances, first acknowledgements, the outbox
+        // keyed by instrument, and the list of older alerts still to queue.
+        ("v4_alert_log", { db in
+            try db.execute(AlertsSchema.v2)
+            try db.execute(SyncSchema.v2)
+        }),
+    ]
+
+    /// Every migration, or those up to and including `last` (a database as an older release
+    /// left it, for upgrade tests).
+    static func migrator(through last: String? = nil) -> Migrator {
         var m = Migrator()
-        m.register("v1_patients") { try $0.execute(PatientsSchema.v1) }
-        m.register("v1_days") { try $0.execute(DaysSchema.v1) }
-        m.register("v1_security") { try $0.execute(SecuritySchema.v1) }
-        m.register("v1_audit") { try $0.execute(AuditSchema.v1) }
-        m.register("v2_sync") { try $0.execute(SyncSchema.v1) }
-        m.register("v3_alerts") { try $0.execute(v3Alerts) }
+        for migration in migrations {
+            m.register(migration.name, migration.run)
+            if migration.name == last { break }
+        }
         return m
     }
 

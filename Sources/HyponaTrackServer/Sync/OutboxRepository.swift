@@ -5,6 +5,7 @@ import SQLite
 struct OutboxRow: Sendable {
     var id: Int64
     var record: String
+    var instrument: String
     var instance: Int
     var payload: String
     var version: Int64
@@ -13,17 +14,19 @@ struct OutboxRow: Sendable {
 
 /// Reads and writes `sync_outbox` and `sync_state`. Callers own the transaction.
 enum OutboxRepository {
-    /// Queues a row, replacing a pending (or dead) older version of the same record/instance.
-    static func enqueue(_ db: Connection, record: String, instance: Int, row: REDCapMapper.Row, at ms: Int64) throws {
+    /// Queues a row, replacing a pending (or dead) older version of the same record, instrument
+    /// and instance (instance 0 for the baseline).
+    static func enqueue(_ db: Connection, record: String, instrument: String, instance: Int, row: REDCapMapper.Row,
+                        at ms: Int64) throws {
         let payload = JSONSerializer.string(.object(JSONObject(row.map { ($0.0, JSONValue.string($0.1)) })))
         try db.execute("""
-            INSERT INTO sync_outbox (record, record_key, instance, payload, enqueued_at, updated_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?5)
-            ON CONFLICT (record_key, instance) DO UPDATE SET
-                record = ?1, payload = ?4, version = version + 1, updated_at = ?5,
-                enqueued_at = CASE WHEN state = 'dead' THEN ?5 ELSE enqueued_at END,
+            INSERT INTO sync_outbox (record, record_key, instrument, instance, payload, enqueued_at, updated_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
+            ON CONFLICT (record_key, instrument, instance) DO UPDATE SET
+                record = ?1, payload = ?5, version = version + 1, updated_at = ?6,
+                enqueued_at = CASE WHEN state = 'dead' THEN ?6 ELSE enqueued_at END,
                 state = 'pending', attempts = 0, next_attempt_at = 0, last_error = NULL
-            """, [record, record.lowercased(), instance, payload, ms])
+            """, [record, record.lowercased(), instrument, instance, payload, ms])
     }
 
     /// Pending rows due now, longest due first (then oldest). The order follows the
@@ -31,10 +34,11 @@ enum OutboxRepository {
     /// n rows stays O(n), not O(n²)).
     static func due(_ db: Connection, now ms: Int64, limit: Int) throws -> [OutboxRow] {
         try db.query("""
-            SELECT id, record, instance, payload, version, attempts FROM sync_outbox
+            SELECT id, record, instrument, instance, payload, version, attempts FROM sync_outbox
             WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?
             """, [ms, limit]).map { r in
-            OutboxRow(id: try r.int64("id"), record: try r.string("record"), instance: try r.int("instance"),
+            OutboxRow(id: try r.int64("id"), record: try r.string("record"), instrument: try r.string("instrument"),
+                      instance: try r.int("instance"),
                       payload: try r.string("payload"), version: try r.int64("version"), attempts: try r.int("attempts"))
         }
     }
@@ -89,11 +93,17 @@ enum OutboxRepository {
         return try db.execute("UPDATE sync_outbox SET next_attempt_at = 0 WHERE state = 'pending'", [])
     }
 
-    /// `record_key#instance` of every queued row, pending or dead.
-    static func queuedKeys(_ db: Connection) throws -> Set<String> {
-        Set(try db.query("SELECT record_key, instance FROM sync_outbox").map {
-            "\(try $0.string("record_key"))#\(try $0.int("instance"))"
+    /// Every queued row, pending or dead, by record (lower-cased), instrument and instance.
+    static func queuedKeys(_ db: Connection) throws -> Set<QueuedKey> {
+        Set(try db.query("SELECT record_key, instrument, instance FROM sync_outbox").map {
+            QueuedKey(record: try $0.string("record_key"), instrument: try $0.string("instrument"), instance: try $0.int("instance"))
         })
+    }
+
+    struct QueuedKey: Hashable, Sendable {
+        var record: String
+        var instrument: String
+        var instance: Int
     }
 
     struct Status: Sendable {
@@ -108,7 +118,7 @@ enum OutboxRepository {
         var lastFailure: String?
         var consecutiveFailures: Int
         var sentRows: Int
-        var deadLetters: [(record: String, instance: Int, error: String?)]
+        var deadLetters: [(record: String, instrument: String, instance: Int, error: String?)]
     }
 
     static func status(_ db: Connection, deadLimit: Int = 50) throws -> Status {
@@ -118,8 +128,12 @@ enum OutboxRepository {
                    (SELECT MIN(enqueued_at) FROM sync_outbox WHERE state = 'pending') AS oldest
             """)!
         let s = try db.queryOne("SELECT * FROM sync_state WHERE id = 1")!
-        let dead = try db.query("SELECT record, instance, last_error FROM sync_outbox WHERE state = 'dead' ORDER BY id LIMIT ?", [deadLimit])
-            .map { (record: try $0.string("record"), instance: try $0.int("instance"), error: try $0.optionalString("last_error")) }
+        let dead = try db.query("""
+            SELECT record, instrument, instance, last_error FROM sync_outbox WHERE state = 'dead' ORDER BY id LIMIT ?
+            """, [deadLimit]).map {
+            (record: try $0.string("record"), instrument: try $0.string("instrument"), instance: try $0.int("instance"),
+             error: try $0.optionalString("last_error"))
+        }
         return Status(pending: try counts.int("pending"), dead: try counts.int("dead"), oldestPendingAt: try counts.optionalInt64("oldest"),
                       halted: try s.int("halted") == 1, haltReason: try s.optionalString("halt_reason"),
                       haltedAt: try s.optionalInt64("halted_at"), lastSuccessAt: try s.optionalInt64("last_success_at"),

@@ -7,6 +7,8 @@ import HyponaTrackCore
 struct REDCapFields: Sendable {
     enum Validation: Sendable, Equatable {
         case text, date, datetime, integer, number(decimals: Int), yesno, choice([String]), checkbox([String]), notes
+        /// `datetime_seconds_ymd`: `YYYY-MM-DD HH:MM:SS`.
+        case datetimeSeconds
     }
 
     static let baselineForm = "patient_baseline"
@@ -68,6 +70,35 @@ struct REDCapFields: Sendable {
 
     /// A checkbox choice's flat column, as REDCap imports and exports it: `field___code`.
     static func checkboxColumn(_ field: String, _ code: String) -> String { "\(field)___\(code)" }
+
+    // MARK: alert_log (repeating: one instance per alert, docs/product.md "`alert_log`")
+
+    static let alertLogForm = "alert_log"
+    static let alertKinds = AlertKind.allCases.map(\.rawValue)
+    static let staffRoles = Role.allCases.map(\.rawValue)
+
+    /// `alert_log`, in dictionary order. The contract's `alert_level` and `alert_reasons` are
+    /// already `daily_monitoring` fields and REDCap field names are unique within a project, so
+    /// this instrument names them `alert_log_level` and `alert_log_reasons`.
+    static let alertLog: [(String, Validation)] = [
+        ("alert_id", .integer), ("alert_kind", .choice(alertKinds)), ("alert_log_level", .choice(["yellow", "red"])),
+        ("alert_date", .date), ("alert_pod", .integer), ("alert_log_reasons", .text), ("alert_opened_at", .datetimeSeconds),
+        ("alert_ack_at", .datetimeSeconds), ("alert_ack_role", .choice(staffRoles)), ("alert_resolved_at", .datetimeSeconds),
+        ("alert_resolution_na", .number(decimals: 1)), ("alert_min_to_ack", .number(decimals: 1)),
+        ("alert_min_to_resolve", .number(decimals: 1)),
+    ]
+
+    /// Every instrument the server fills, in dictionary order, with its fields (the baseline's
+    /// and the daily form's as the rule set in force builds them).
+    var forms: [(form: String, fields: [(String, Validation)])] {
+        [(Self.baselineForm, baseline), (Self.dailyForm, daily), (Self.alertLogForm, Self.alertLog)]
+    }
+
+    /// The names of the instruments the server fills, in dictionary order (no rule set needed).
+    static let formNames = [baselineForm, dailyForm, alertLogForm]
+
+    /// The instruments that must be marked repeating in the project (the baseline must not be).
+    static let repeatingForms = [dailyForm, alertLogForm]
 
     /// The flat column names a form's rows carry (checkboxes expand to `field___code`), plus
     /// `<form>_complete`.

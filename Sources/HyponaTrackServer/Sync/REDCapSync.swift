@@ -124,7 +124,8 @@ final class REDCapSync: BackgroundService {
             if rows.count == 1 {
                 try database.write { try OutboxRepository.deadLetter($0, rows[0], error: message, at: ms) }
                 logger.warning("redcap sync: row rejected and dead-lettered",
-                               ["record": rows[0].record, "instance": String(rows[0].instance), "redcap": message])
+                               ["record": rows[0].record, "instrument": rows[0].instrument,
+                                "instance": String(rows[0].instance), "redcap": message])
                 metrics.deadLettered()
             } else {
                 let half = rows.count / 2

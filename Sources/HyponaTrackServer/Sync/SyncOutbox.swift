@@ -22,7 +22,7 @@ final class SyncOutbox: Sendable {
     func enqueueBaseline(_ db: Connection, _ patient: PatientRecord, snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> Int {
         let risk = snapshot.engine.risk.assess(patient.profile)
         let row = mapper.baseline(patient, risk: risk, rules: snapshot.rules)
-        try OutboxRepository.enqueue(db, record: patient.studyId, instance: 0, row: row, at: ms)
+        try OutboxRepository.enqueue(db, record: patient.studyId, instrument: REDCapFields.baselineForm, instance: 0, row: row, at: ms)
         var count = 1
         let days = try DayRepository.load(db, patientId: patient.id, from: patient.profile.surgeryDate.adding(days: 1),
                                           to: patient.profile.surgeryDate.adding(days: 400))
@@ -38,16 +38,44 @@ final class SyncOutbox: Sendable {
     func enqueueDaily(_ db: Connection, _ patient: PatientRecord, day: DailyEntry, alert: DailyAlert?,
                       snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
         guard let row = mapper.daily(patient, day: day, alert: alert, rules: snapshot.rules) else { return }
-        try OutboxRepository.enqueue(db, record: patient.studyId, instance: patient.profile.pod(at: day.date), row: row, at: ms)
+        try OutboxRepository.enqueue(db, record: patient.studyId, instrument: REDCapFields.dailyForm,
+                                     instance: patient.profile.pod(at: day.date), row: row, at: ms)
     }
 
-    /// Re-queues every patient's baseline and every stored day (POD ≥ 1); idempotent, since
-    /// rows coalesce per record/instance and REDCap imports of the same values change nothing.
+    /// Queues the `alert_log` row of an alert as it stands now (after the change being stored).
+    func enqueueAlertLog(_ db: Connection, alertId: Int64, at ms: Int64) throws {
+        guard let entry = try AlertRepository.logEntry(db, id: alertId) else { return }
+        try enqueueAlertLog(db, entry, at: ms)
+    }
+
+    func enqueueAlertLog(_ db: Connection, _ entry: AlertLogEntry, at ms: Int64) throws {
+        try OutboxRepository.enqueue(db, record: entry.studyId, instrument: REDCapFields.alertLogForm, instance: entry.instance,
+                                     row: mapper.alertLog(entry), at: ms)
+    }
+
+    /// Queues the alerts that migration `v4_alert_log` found (once: the list is emptied in the
+    /// same transaction). Returns the number of rows queued.
+    @discardableResult
+    func enqueueAlertBackfill(_ db: Connection, at ms: Int64) throws -> Int {
+        let entries = try AlertRepository.backfill(db)
+        for entry in entries { try enqueueAlertLog(db, entry, at: ms) }
+        try AlertRepository.clearBackfill(db)
+        return entries.count
+    }
+
+    /// Re-queues every patient's baseline, every stored day (POD ≥ 1) and every alert;
+    /// idempotent, since rows coalesce per record/instrument/instance and REDCap imports of the
+    /// same values change nothing. Alerts still waiting for their upgrade backfill are covered too.
     func enqueueEverything(_ db: Connection, snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> Int {
         var count = 0
         for patient in try PatientRepository.all(db) {
             count += try enqueueBaseline(db, patient, snapshot: snapshot, at: ms)
         }
+        for entry in try AlertRepository.logEntries(db) {
+            try enqueueAlertLog(db, entry, at: ms)
+            count += 1
+        }
+        try AlertRepository.clearBackfill(db)
         return count
     }
 }

@@ -17,7 +17,7 @@ struct ResumeSync: Sendable {
     var actor: String
 }
 
-/// `POST /v1/sync/export-all`: every baseline and day queued again.
+/// `POST /v1/sync/export-all`: every baseline, day and alert queued again.
 struct ExportAll: Sendable {
     var actor: String
 }
@@ -49,6 +49,14 @@ struct SyncCheckReport: Sendable, Equatable {
     var projectTitle: JSONValue
     var fieldsChecked: Int
     var problems: [Problem]
+    var repeatingCheck: RepeatingCheck
+
+    /// How the repeating instruments were checked: one by one (`repeatingFormsEvents`), or only
+    /// through the project-wide flag when REDCap would not list them (`note` says why).
+    struct RepeatingCheck: Sendable, Equatable {
+        var perInstrument: Bool
+        var note: String?
+    }
 
     var ok: Bool { problems.isEmpty }
 }
@@ -58,11 +66,13 @@ struct ReconcileReport: Sendable, Equatable {
     /// A row missing in REDCap (`field` "*") or one field that differs.
     struct Difference: Sendable, Equatable {
         var record: String
+        var instrument: String
+        /// 0 for the baseline.
         var instance: Int
         var field: String
         var local: String
         var remote: String
-        /// Whether a row for the record/instance is still in the outbox.
+        /// Whether a row for the record, instrument and instance is still in the outbox.
         var queued: Bool
     }
 

@@ -1,6 +1,7 @@
-/// The REDCap outbox. One row per REDCap record/instance (coalescing: a newer version of the
-/// same row replaces the pending one, and `version` tells the sender whether what it sent is
-/// still the newest). Rows are enqueued in the same transaction as the data they carry.
+/// The REDCap outbox. One row per REDCap row — record, instrument and instance since `v2`
+/// (coalescing: a newer version of the same row replaces the pending one, and `version` tells
+/// the sender whether what it sent is still the newest). Rows are enqueued in the same
+/// transaction as the data they carry. `v1` is migration `v2_sync` as shipped.
 enum SyncSchema {
     static let v1 = """
         CREATE TABLE sync_outbox (
@@ -33,5 +34,39 @@ enum SyncSchema {
             sent_rows INTEGER NOT NULL DEFAULT 0
         ) STRICT;
         INSERT INTO sync_state (id) VALUES (1);
+        """
+}
+
+/// Migration `v4_alert_log`, the outbox's part: with a second repeating instrument (`alert_log`)
+/// an instance number no longer tells a row apart (alert 3 and POD 3), so rows are keyed by
+/// record, instrument and instance. SQLite cannot change a table's UNIQUE constraint in place:
+/// the table is rebuilt (https://sqlite.org/lang_altertable.html#otheralter); rows keep their id
+/// and version, so a batch in flight during the upgrade is still recognised when confirmed.
+extension SyncSchema {
+    static let v2 = """
+        CREATE TABLE sync_outbox_v2 (
+            id INTEGER PRIMARY KEY,
+            record TEXT NOT NULL,                 -- the study ID (REDCap record name)
+            record_key TEXT NOT NULL,             -- lower-cased: REDCap matches names case-insensitively
+            instrument TEXT NOT NULL,             -- patient_baseline, daily_monitoring or alert_log
+            instance INTEGER NOT NULL,            -- 0 for the baseline; the POD; the alert's number
+            payload TEXT NOT NULL,                -- the flat row as a JSON object
+            version INTEGER NOT NULL DEFAULT 1,
+            state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'dead')),
+            enqueued_at INTEGER NOT NULL,         -- first enqueue of the pending version chain
+            updated_at INTEGER NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            UNIQUE (record_key, instrument, instance)
+        ) STRICT;
+        INSERT INTO sync_outbox_v2 (id, record, record_key, instrument, instance, payload, version, state, enqueued_at,
+                                    updated_at, attempts, next_attempt_at, last_error)
+            SELECT id, record, record_key, CASE WHEN instance = 0 THEN 'patient_baseline' ELSE 'daily_monitoring' END,
+                   instance, payload, version, state, enqueued_at, updated_at, attempts, next_attempt_at, last_error
+            FROM sync_outbox;
+        DROP TABLE sync_outbox;
+        ALTER TABLE sync_outbox_v2 RENAME TO sync_outbox;
+        CREATE INDEX sync_outbox_due ON sync_outbox (state, next_attempt_at, id);
         """
 }

@@ -21,6 +21,23 @@ final class SyncService: Sendable {
         self.rules = rules
         self.clock = clock
         self.events = events
+        queueAlertBackfill()
+    }
+
+    /// Alerts older than migration `v4_alert_log` get their `alert_log` rows once, at the first
+    /// start with the sync configured (the migration cannot build rows: it knows neither the study
+    /// time zone nor the events). A failure leaves them listed for the next start or `export-all`.
+    private func queueAlertBackfill() {
+        let logger = worker.logger
+        do {
+            guard try transactions.read({ try AlertRepository.hasBackfill($0) }) else { return }
+            let ms = epochMilliseconds(clock.now())
+            let n = try transactions.write { try outbox.enqueueAlertBackfill($0, at: ms) }
+            logger.notice("queued the alert_log rows of the alerts stored before this version", ["rows": String(n)])
+        } catch {
+            logger.error("could not queue the alert_log rows of older alerts; the next start or `hyponatrack sync export-all` will",
+                         ["error": "\(error)"])
+        }
     }
 
     func status() throws -> SyncStatus {
@@ -62,7 +79,9 @@ final class SyncService: Sendable {
     }
 
     /// Reads version, project and metadata with the token and compares them with the fields the
-    /// mapper writes.
+    /// mapper writes; whether our repeating instruments are marked repeating comes from
+    /// `repeatingFormsEvents` when the token may read it (design rights), else from the
+    /// project-wide flag, and the report says which.
     func check() throws -> SyncCheckReport {
         let client = worker.client
         var problems: [SyncCheckReport.Problem] = []
@@ -71,10 +90,8 @@ final class SyncService: Sendable {
             throw DomainError.upstream("REDCap's project info is not a JSON object")
         }
         let metadata = try JSONParser.parse(try readBytes(client.read([("content", "metadata")])))
-        if project["has_repeating_instruments_or_events"] != .number(1) && project["has_repeating_instruments_or_events"] != "1" {
-            problems.append(.init(field: "daily_monitoring", form: "daily_monitoring",
-                                  problem: "the project has no repeating instruments: mark daily_monitoring repeating"))
-        }
+        let repeating = checkRepeating(project: project)
+        problems += repeating.problems
         let longitudinal = project["is_longitudinal"] == .number(1) || project["is_longitudinal"] == "1"
         if longitudinal != (events.baseline != nil) {
             problems.append(.init(field: "-", form: "-", problem: longitudinal
@@ -86,7 +103,7 @@ final class SyncService: Sendable {
             for f in fields { if case .object(let o) = f, case .string(let name)? = o["field_name"] { remote[name] = o } }
         }
         let written = REDCapFields(rules: rules.snapshot.rules)
-        for (form, fields) in [(REDCapFields.baselineForm, written.baseline), (REDCapFields.dailyForm, written.daily)] {
+        for (form, fields) in written.forms {
             for (name, validation) in fields {
                 for problem in SyncCheck.compare(name: name, form: form, validation: validation, remote: remote[name]) {
                     problems.append(.init(field: name, form: form, problem: problem))
@@ -95,77 +112,52 @@ final class SyncService: Sendable {
         }
         return SyncCheckReport(redcapVersion: version, projectId: project["project_id"] ?? .null,
                                projectTitle: project["project_title"] ?? .null,
-                               fieldsChecked: written.baseline.count + written.daily.count, problems: problems)
+                               fieldsChecked: written.forms.reduce(0) { $0 + $1.fields.count }, problems: problems,
+                               repeatingCheck: repeating.check)
     }
 
-    /// Exports our records from REDCap and lists where they differ from what the server holds.
-    func reconcile(limit: Int = 200) throws -> ReconcileReport {
-        let snapshot = rules.snapshot
-        let (local, pendingKeys) = try transactions.read { db -> ([String: [String: String]], Set<String>) in
-            var rows: [String: [String: String]] = [:]
-            for patient in try PatientRepository.all(db) {
-                let risk = snapshot.engine.risk.assess(patient.profile)
-                rows["\(patient.studyId.lowercased())#0"] = Dictionary(uniqueKeysWithValues:
-                    outbox.mapper.baseline(patient, risk: risk, rules: snapshot.rules))
-                let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
-                for day in try DayRepository.load(db, patientId: patient.id, from: patient.profile.surgeryDate.adding(days: 1),
-                                                  to: patient.profile.surgeryDate.adding(days: 400)) {
-                    if let row = outbox.mapper.daily(patient, day: day, alert: evaluations[day.date].map(DailyAlert.init),
-                                                     rules: snapshot.rules) {
-                        rows["\(patient.studyId.lowercased())#\(patient.profile.pod(at: day.date))"] = Dictionary(uniqueKeysWithValues: row)
-                    }
+    /// Our repeating instruments (in the daily event, if longitudinal) must be marked repeating
+    /// and the baseline must not be. `repeatingFormsEvents` lists them but needs design rights;
+    /// when REDCap refuses it, the project-wide `has_repeating_instruments_or_events` flag is
+    /// all there is, and the report says so.
+    private func checkRepeating(project: JSONObject) -> (problems: [SyncCheckReport.Problem], check: SyncCheckReport.RepeatingCheck) {
+        var problems: [SyncCheckReport.Problem] = []
+        let answer = worker.client.read([("content", "repeatingFormsEvents")])
+        guard case .success(let bytes) = answer, case .array(let rows)? = try? JSONParser.parse(bytes) else {
+            let reason: String
+            if case .failure(let e) = answer { reason = e.message } else { reason = "an answer that is not a JSON array" }
+            if project["has_repeating_instruments_or_events"] != .number(1) && project["has_repeating_instruments_or_events"] != "1" {
+                for form in REDCapFields.repeatingForms {
+                    problems.append(.init(field: form, form: form, problem: "the project has no repeating instruments: mark \(form) repeating"))
                 }
             }
-            return (rows, try OutboxRepository.queuedKeys(db))
+            return (problems, .init(perInstrument: false, note: """
+                repeatingFormsEvents could not be read (\(reason)); REDCap answers it only to a token with design rights. \
+                Only the project-wide repeating flag was checked, not whether \(REDCapFields.repeatingForms.joined(separator: " and ")) \
+                are the instruments marked repeating.
+                """))
         }
-        var remote: [String: [String: String]] = [:]
-        let records = Array(Set(local.values.compactMap { $0["record_id"] })).sorted()
-        for chunk in stride(from: 0, to: records.count, by: 50).map({ Array(records[$0..<min($0 + 50, records.count)]) }) {
-            var fields: [(String, String)] = [("content", "record"), ("type", "flat")]
-            for (i, r) in chunk.enumerated() { fields.append(("records[\(i)]", r)) }
-            guard case .array(let rows) = try JSONParser.parse(try readBytes(worker.client.read(fields))) else { continue }
-            for row in rows {
-                guard case .object(let o) = row else { continue }
-                var flat: [String: String] = [:]
-                for (k, v) in o.members {
-                    switch v {
-                    case .string(let s): flat[k] = s
-                    case .number(let n): flat[k] = JSONSerializer.format(n)
-                    default: flat[k] = ""
-                    }
-                }
-                let instance = Int(flat["redcap_repeat_instance"] ?? "") ?? 0
-                remote["\((flat["record_id"] ?? "").lowercased())#\(instance)"] = flat
+        // Rows are {form_name, custom_form_label} (classic) or {event_name, form_name, …}; a
+        // whole repeating event has an empty form_name.
+        func marked(_ form: String, event: String?) -> Bool {
+            rows.contains { row in
+                guard case .object(let o) = row, o["form_name"] == .string(form) else { return false }
+                guard let event else { return true }
+                return o["event_name"] == .string(event)
             }
         }
-        var differences: [ReconcileReport.Difference] = []
-        var missing = 0, differing = 0
-        for key in local.keys.sorted() {
-            let l = local[key]!
-            let parts = key.split(separator: "#")
-            guard let r = remote[key] else {
-                missing += 1
-                if differences.count < limit {
-                    differences.append(.init(record: l["record_id"] ?? "", instance: Int(parts[1]) ?? 0, field: "*",
-                                             local: "present", remote: "missing", queued: pendingKeys.contains(key)))
-                }
-                continue
-            }
-            for (field, value) in l.sorted(by: { $0.key < $1.key }) where field != "redcap_repeat_instance" && field != "redcap_repeat_instrument"
-                && !field.hasSuffix("_complete") && (r[field] ?? "") != value {
-                differing += 1
-                if differences.count < limit {
-                    differences.append(.init(record: l["record_id"] ?? "", instance: Int(parts[1]) ?? 0, field: field,
-                                             local: value, remote: r[field] ?? "", queued: pendingKeys.contains(key)))
-                }
-            }
+        for form in REDCapFields.repeatingForms where !marked(form, event: events.daily) {
+            let place = events.daily.map { " in event \($0)" } ?? ""
+            problems.append(.init(field: form, form: form, problem: "not marked repeating\(place): mark \(form) repeating"))
         }
-        let extra = remote.keys.filter { local[$0] == nil }.count
-        return ReconcileReport(localRows: local.count, remoteRows: remote.count, missingInREDCap: missing, differingFields: differing,
-                               onlyInREDCap: extra, differences: differences)
+        if marked(REDCapFields.baselineForm, event: events.baseline) {
+            problems.append(.init(field: REDCapFields.baselineForm, form: REDCapFields.baselineForm,
+                                  problem: "marked repeating: the baseline must not be repeating"))
+        }
+        return (problems, .init(perInstrument: true, note: nil))
     }
 
-    private func readBytes(_ r: Result<[UInt8], REDCapError>) throws -> [UInt8] {
+    func readBytes(_ r: Result<[UInt8], REDCapError>) throws -> [UInt8] {
         switch r {
         case .success(let b): return b
         case .failure(let e): throw DomainError.upstream("REDCap: \(e.message)")
@@ -192,6 +184,8 @@ enum SyncCheck {
         case .notes: if type != "notes" && type != "text" { problems.append("field type \(type), expected notes") }
         case .date: if type != "text" || v != "date_ymd" { problems.append("\(type)/\(v), expected text/date_ymd") }
         case .datetime: if type != "text" || v != "datetime_ymd" { problems.append("\(type)/\(v), expected text/datetime_ymd") }
+        case .datetimeSeconds:
+            if type != "text" || v != "datetime_seconds_ymd" { problems.append("\(type)/\(v), expected text/datetime_seconds_ymd") }
         case .integer: if type != "text" || v != "integer" { problems.append("\(type)/\(v), expected text/integer") }
         case .number(let d):
             let expected = d == 0 ? "number" : "number_\(d)dp"

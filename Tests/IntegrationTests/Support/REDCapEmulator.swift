@@ -146,12 +146,23 @@ final class REDCapEmulator: @unchecked Sendable {
             guard case .object(let r) = value else { continue }
             var record = EmulatedRecord()
             if case .object(let b)? = r["baseline"] { record.baseline = Self.strings(b) }
-            if case .object(let i)? = r["instances"] {
-                for (n, v) in i.members { if case .object(let row) = v, let k = Int(n) { record.instances[k] = Self.strings(row) } }
+            if case .object(let i)? = r["instances"] { record.instances = Self.instances(i) }
+            if case .object(let forms)? = r["repeating"] {
+                for (form, v) in forms.members { if case .object(let i) = v { record.repeating[form] = Self.instances(i) } }
             }
             out[name] = record
         }
         return out
+    }
+
+    /// Imports rows through the API as another REDCap user or tool would (`overwriteBehavior=normal`):
+    /// another instrument's data, or a hand edit.
+    func importRows(_ rows: JSONValue) throws {
+        let r = try client.send(.formURLEncoded(url: apiURL, fields: [
+            ("token", token), ("content", "record"), ("format", "json"), ("type", "flat"), ("overwriteBehavior", "normal"),
+            ("returnFormat", "json"), ("data", JSONSerializer.string(rows)),
+        ]))
+        guard r.status == 200 else { throw TestFailure("import into the emulator: \(r.status) \(r.bodyText ?? "")") }
     }
 
     /// `GET /_requests`: one object per API request (never the token).
@@ -160,17 +171,23 @@ final class REDCapEmulator: @unchecked Sendable {
         return a.compactMap { if case .object(let o) = $0 { o } else { nil } }
     }
 
+    private static func instances(_ o: JSONObject) -> [Int: [String: String]] {
+        var out: [Int: [String: String]] = [:]
+        for (n, v) in o.members { if case .object(let row) = v, let k = Int(n) { out[k] = strings(row) } }
+        return out
+    }
+
     private static func strings(_ o: JSONObject) -> [String: String] {
         var out: [String: String] = [:]
         for (k, v) in o.members { if case .string(let s) = v { out[k] = s } }
         return out
     }
 
-    /// A copy of the shipped dictionary with `transform` applied to each line (header included),
-    /// written into this test's own temporary directory.
-    static func modifiedDictionary(_ transform: (String) -> String?) throws -> URL {
-        let text = try String(contentsOf: dictionary, encoding: .utf8)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { transform(String($0)) }
+    /// A copy of the shipped dictionary with `transform` applied to each line (header included)
+    /// and `appending` lines added at the end, written into this test's own temporary directory.
+    static func modifiedDictionary(appending: [String] = [], _ transform: (String) -> String? = { $0 }) throws -> URL {
+        let text = try String(contentsOf: dictionary, encoding: .utf8).trimmingCharacters(in: .newlines)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { transform(String($0)) } + appending
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rcdict-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let file = dir.appendingPathComponent("dictionary.csv")
@@ -180,8 +197,13 @@ final class REDCapEmulator: @unchecked Sendable {
 }
 
 /// What the emulator stored for one record: non-blank values as sent (checkbox columns as
-/// `field___code`, a sent "0" kept), `<form>_complete` included.
+/// `field___code`, a sent "0" kept), `<form>_complete` included. `instances` are
+/// `daily_monitoring`'s; `repeating` holds every repeating instrument's, by instrument.
 struct EmulatedRecord: Equatable {
     var baseline: [String: String] = [:]
     var instances: [Int: [String: String]] = [:]
+    var repeating: [String: [Int: [String: String]]] = [:]
+
+    /// The `alert_log` instances.
+    var alertLog: [Int: [String: String]] { repeating["alert_log"] ?? [:] }
 }

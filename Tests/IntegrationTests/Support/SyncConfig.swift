@@ -113,6 +113,18 @@ final class SyncRig: @unchecked Sendable {
         return o
     }
 
+    /// `GET /v1/alerts`, oldest first (optionally one patient's): a patient's n-th alert is
+    /// their REDCap `alert_log` instance n.
+    func alerts(_ studyId: String? = nil) throws -> [JSONObject] {
+        let r = try daemon.request(.get, "/v1/alerts", token: admin)
+        guard r.status == 200, case .array(let all) = r.json else { throw TestFailure("alerts: \(r.status) \(r.text)") }
+        return all.compactMap { if case .object(let o) = $0 { o } else { nil } }
+            .filter { studyId == nil || $0["studyId"] == .string(studyId!) }
+            .sorted { (Self.number($0["id"]) ?? 0) < (Self.number($1["id"]) ?? 0) }
+    }
+
+    static func number(_ v: JSONValue?) -> Double? { if case .number(let n)? = v { n } else { nil } }
+
     @discardableResult
     func post(_ path: String, _ body: JSONValue = [:]) throws -> TestDaemon.Response {
         try daemon.request(.post, path, token: admin, body: body)

@@ -74,9 +74,10 @@ final class TestDaemon: @unchecked Sendable {
         }
         p.environment = environment
         p.standardOutput = FileHandle.nullDevice
+        logLines.ended.withLock { $0 = false }
         pipe.fileHandleForReading.readabilityHandler = { [logLines] handle in
             let data = handle.availableData
-            guard !data.isEmpty else { handle.readabilityHandler = nil; return }
+            guard !data.isEmpty else { handle.readabilityHandler = nil; logLines.ended.withLock { $0 = true }; return }
             let text = String(decoding: data, as: UTF8.self)
             logLines.lines.withLock { $0.append(contentsOf: text.split(separator: "\n").map(String.init)) }
         }
@@ -87,7 +88,11 @@ final class TestDaemon: @unchecked Sendable {
             guard !ChildExit.hasExited(p) else { return true }
             return (try? client.send(HTTPClientRequest(url: baseURL + "/healthz", timeout: .seconds(2))))?.status == 200
         }
-        if let status = ChildExit.status(of: p) { throw TestFailure("hyponatrackd exited at start (status \(status)):\n\(log)") }
+        if let status = ChildExit.status(of: p) {
+            // Its last words may still be in the pipe: read them to the end before quoting the log.
+            _ = poll(timeout: 5) { logLines.ended.withLock { $0 } }
+            throw TestFailure("hyponatrackd exited at start (status \(status)):\n\(log)")
+        }
         if !ready { throw TestFailure("hyponatrackd did not become ready:\n\(log)") }
     }
 
@@ -166,6 +171,8 @@ struct TestFailure: Error, CustomStringConvertible {
 /// The daemon's stderr lines, appended from the pipe's reader thread.
 final class LogLines: Sendable {
     let lines = Mutex<[String]>([])
+    /// Set when the reader saw the end of the stream (the process closed it: exited).
+    let ended = Mutex(false)
 }
 
 /// Every daemon the tests started, killed when the test process exits (a suite-wide fixture is
