@@ -1,3 +1,5 @@
+#define _GNU_SOURCE
+#include <pthread.h>
 #include "ht_mhd.h"
 
 const char *ht_mhd_version(void) { return MHD_get_version(); }
@@ -6,7 +8,7 @@ const char *ht_mhd_version(void) { return MHD_get_version(); }
 // plain array instead: "For options that expect two pointer arguments, the first argument
 // must be cast to `intptr_t`" (microhttpd.h, MHD_OPTION_ARRAY).
 struct MHD_Daemon *ht_mhd_start(const struct ht_mhd_start_options *o) {
-    struct MHD_OptionItem items[16];
+    struct MHD_OptionItem items[20];
     unsigned int n = 0;
 
     // "Should be specified as the first option, otherwise some messages may be printed by
@@ -41,9 +43,13 @@ struct MHD_Daemon *ht_mhd_start(const struct ht_mhd_start_options *o) {
     if (o->uri_log != NULL)
         items[n++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK,
                                               (intptr_t)o->uri_log, o->uri_log_cls };
+    if (o->notify_connection != NULL)
+        items[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION,
+                                              (intptr_t)o->notify_connection,
+                                              o->notify_connection_cls };
     items[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
 
-    return MHD_start_daemon(o->flags, o->port, NULL, NULL,
+    return MHD_start_daemon(o->flags, o->port, o->accept_policy, o->accept_policy_cls,
                             o->access_handler, o->access_handler_cls,
                             MHD_OPTION_ARRAY, items,
                             MHD_OPTION_END);
@@ -61,3 +67,13 @@ const struct sockaddr *ht_mhd_client_address(struct MHD_Connection *connection) 
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
 }
+
+// MHD_get_connection_info is variadic.
+int ht_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+// pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc module does not define.
+void ht_set_thread_name(const char *name) { (void)pthread_setname_np(pthread_self(), name); }

@@ -9,8 +9,10 @@ import Glibc
 /// An HTTP/1.1 server over libmicrohttpd that calls one handler per request; the handler
 /// answers through an ``HTTPResponder``, exactly once, from any thread.
 ///
-/// The handler is called on libmicrohttpd's threads and may block (see ``HTTPServerThreading``
-/// for what that costs). The server buffers the whole body (up to
+/// libmicrohttpd's polling threads only move bytes; the handler runs on one of
+/// ``HTTPServerConfiguration/handlerThreads`` and may block there, and while it has not
+/// answered, its connection is suspended and holds no thread. Connections are bounded in
+/// number, per IP and in time (``ConnectionGuard``). The server buffers the whole body (up to
 /// ``HTTPServerConfiguration/maxBodyBytes``), so the handler sees a complete request.
 /// Routing, JSON and authentication live above this type.
 ///
@@ -73,8 +75,13 @@ public final class HTTPServer: Sendable {
         handler: @escaping @Sendable (HTTPRequest, HTTPResponder) -> Void
     ) throws(HTTPServerError) {
         try Self.validate(configuration)
-        let core = ServerCore(maxBodyBytes: configuration.maxBodyBytes, handler: handler,
-                              accessLog: accessLog, diagnostics: diagnostics)
+        let limits = ConnectionGuard.Limits(
+            headerTimeout: .milliseconds(Int64(configuration.headerTimeoutSeconds * 1000)),
+            bodyTimeout: .milliseconds(Int64(configuration.bodyTimeoutSeconds * 1000)),
+            perIP: configuration.perIPConnectionLimit, exempt: configuration.perIPExempt,
+            evictAt: max(1, configuration.connectionLimit - max(1, configuration.connectionLimit / 16)))
+        let core = ServerCore(maxBodyBytes: configuration.maxBodyBytes, handlerThreads: configuration.handlerThreads,
+                              limits: limits, handler: handler, accessLog: accessLog, diagnostics: diagnostics)
         var address = try configuration.listenSocket == nil
             ? SocketAddress.bindable(host: configuration.host, port: configuration.port)
             : SocketAddress.Bindable()
@@ -84,9 +91,8 @@ public final class HTTPServer: Sendable {
         options.flags = Self.flags(for: configuration, ipv6: address.isIPv6, logging: diagnostics != nil)
         options.port = configuration.port
         options.listen_fd = configuration.listenSocket ?? -1
-        if case .pool(let threads) = configuration.threading { options.thread_pool_size = UInt32(threads) }
+        options.thread_pool_size = UInt32(configuration.pollingThreads)
         options.connection_limit = UInt32(configuration.connectionLimit)
-        options.per_ip_connection_limit = UInt32(configuration.perIPConnectionLimit)
         options.connection_timeout_seconds = UInt32(configuration.connectionTimeoutSeconds)
         options.connection_memory_limit = configuration.connectionMemoryLimit
         options.access_handler = MHDCallbacks.accessHandler
@@ -97,6 +103,10 @@ public final class HTTPServer: Sendable {
         options.uri_log_cls = cls
         options.logger = MHDCallbacks.logger
         options.logger_cls = cls
+        options.notify_connection = MHDCallbacks.notifyConnection
+        options.notify_connection_cls = cls
+        options.accept_policy = MHDCallbacks.acceptPolicy
+        options.accept_policy_cls = cls
 
         let daemon = withUnsafePointer(to: &address.storage) { storage in
             storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { bindAddress in
@@ -105,10 +115,13 @@ public final class HTTPServer: Sendable {
             }
         }
         guard let daemon else {
+            core.pool.close()
+            core.pool.join()
             let target = configuration.listenSocket.map { "listen socket \($0)" }
                 ?? "\(configuration.host) port \(configuration.port)"
             throw HTTPServerError(.startFailed, "libmicrohttpd could not start on \(target)", errno: errno)
         }
+        core.guardian.start()
         self.core = core
         self.boundPort = ht_mhd_bound_port(daemon)
         self.lifecycle = Mutex(Lifecycle(daemon: daemon, socketIsInherited: configuration.listenSocket != nil))
@@ -122,6 +135,16 @@ public final class HTTPServer: Sendable {
     /// ``stop(timeout:)`` waits for).
     public var inFlightRequests: Int { core.inFlight.value }
 
+    /// Requests waiting for a handler thread (a gauge for metrics).
+    public var queuedRequests: Int { core.pool.waiting }
+
+    /// Open connections and what the connection limits did so far.
+    public var connectionStatistics: HTTPConnectionStatistics {
+        let c = core.guardian.snapshot
+        return HTTPConnectionStatistics(open: c.open, refusedPerIP: c.refusedPerIP, closedHeaderDeadline: c.closedHeaderDeadline,
+                                        closedBodyDeadline: c.closedBodyDeadline, evicted: c.evicted)
+    }
+
     /// Stops gracefully; safe to call more than once and from several threads.
     ///
     /// 1. `MHD_quiesce_daemon`: MHD stops accepting. For a socket the server opened itself,
@@ -130,8 +153,10 @@ public final class HTTPServer: Sendable {
     ///    backlog belongs to the next instance.
     /// 2. Waits up to `timeout` for in-flight requests to be answered. Responses sent
     ///    meanwhile carry `Connection: close`.
-    /// 3. `MHD_stop_daemon`: closes remaining connections. This joins MHD's threads, so a
-    ///    handler still running is waited for regardless of `timeout`.
+    /// 3. Requests still with a handler, or queued for one, are answered 503 `unavailable`
+    ///    (a handler's later answer is dropped), which resumes their connections.
+    /// 4. `MHD_stop_daemon`: closes remaining connections. Then the handler threads are
+    ///    joined, so a handler still running is waited for regardless of `timeout`.
     ///
     /// - Returns: true if every in-flight request finished within `timeout`.
     @discardableResult
@@ -148,8 +173,16 @@ public final class HTTPServer: Sendable {
                 _ = shutdown(listenFD, Int32(SHUT_RDWR))
             }
             state.drained = core.inFlight.waitUntilZero(timeout: timeout)
+            // "You must explicitly resume all connections before stopping the daemon"
+            // (microhttpd.h, MHD_suspend_connection): requests still with (or queued for) a
+            // handler get a 503, which resumes them; MHD sends it or drops the connection.
+            core.answerOutstanding()
+            _ = core.inFlight.waitUntilZero(timeout: .milliseconds(500))
+            core.guardian.stop()
+            core.markStopped()
             MHD_stop_daemon(daemon)
             if listenFD >= 0 { _ = close(listenFD) }
+            core.pool.join()
             state.daemon = nil
             return state.drained
         }
@@ -158,12 +191,10 @@ public final class HTTPServer: Sendable {
     // MARK: - Setup
 
     private static func flags(for configuration: HTTPServerConfiguration, ipv6: Bool, logging: Bool) -> UInt32 {
-        // MHD_USE_ITC: "It's required for use of #MHD_quiesce_daemon" (microhttpd.h).
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue
-        switch configuration.threading {
-        case .pool: flags |= MHD_USE_EPOLL.rawValue
-        case .threadPerConnection: flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
-        }
+        // MHD_USE_ITC: "It's required for use of #MHD_quiesce_daemon" (microhttpd.h), and for a
+        // resumed connection to be processed at once.
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_EPOLL.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if ipv6 { flags |= MHD_USE_IPv6.rawValue }
         if logging { flags |= MHD_USE_ERROR_LOG.rawValue }
         return flags
@@ -180,11 +211,14 @@ public final class HTTPServer: Sendable {
                     "connectionTimeoutSeconds must not be negative")
         try require(configuration.connectionMemoryLimit >= 4096, "connectionMemoryLimit must be at least 4096 bytes")
         try require(configuration.maxBodyBytes >= 0, "maxBodyBytes must not be negative")
-        if case .pool(let threads) = configuration.threading {
-            try require((1...1024).contains(threads), "the thread pool needs 1 to 1024 threads")
-            try require(threads <= configuration.connectionLimit,
-                        "connectionLimit (\(configuration.connectionLimit)) must be at least the pool size (\(threads)): MHD splits it between the pool threads")
-        }
+        try require((1...64).contains(configuration.pollingThreads), "pollingThreads must be 1 to 64")
+        try require((1...1024).contains(configuration.handlerThreads), "handlerThreads must be 1 to 1024")
+        try require(configuration.pollingThreads <= configuration.connectionLimit,
+                    "connectionLimit (\(configuration.connectionLimit)) must be at least pollingThreads (\(configuration.pollingThreads)): MHD splits it between the polling threads")
+        try require(configuration.headerTimeoutSeconds > 0 && configuration.headerTimeoutSeconds <= 3600,
+                    "headerTimeoutSeconds must be more than 0 and at most 3600")
+        try require(configuration.bodyTimeoutSeconds > 0 && configuration.bodyTimeoutSeconds <= 3600,
+                    "bodyTimeoutSeconds must be more than 0 and at most 3600")
         if let fd = configuration.listenSocket { try require(fd >= 0, "listenSocket must be a valid descriptor") }
     }
 }

@@ -11,18 +11,31 @@ public struct HTTPServerConfiguration: Sendable {
     /// (`MHD_OPTION_LISTEN_SOCKET`), e.g. fd 3 from systemd socket activation. The server
     /// owns it from then on and closes its descriptor on ``HTTPServer/stop(timeout:)``.
     public var listenSocket: Int32? = nil
-    /// Thread model; see ``HTTPServerThreading`` for what a blocking handler costs.
-    public var threading: HTTPServerThreading = .pool(threads: 16)
-    /// Maximum simultaneous connections (`MHD_OPTION_CONNECTION_LIMIT`). Further clients
-    /// are accepted and closed at once by libmicrohttpd. With a pool, MHD splits this limit
-    /// evenly between the threads, so it must be at least the pool size.
+    /// libmicrohttpd's polling threads (epoll), each serving many connections. They only move
+    /// bytes: handlers run on ``handlerThreads``, so a slow client or a slow handler never
+    /// holds one.
+    public var pollingThreads: Int = 2
+    /// Threads that run handlers. A request waiting for one, or waiting for its handler's
+    /// answer from another thread, holds no thread at all: its connection is suspended
+    /// (`MHD_suspend_connection`) until the answer is there.
+    public var handlerThreads: Int = 16
+    /// Maximum simultaneous connections (`MHD_OPTION_CONNECTION_LIMIT`); further clients are
+    /// accepted and closed at once by libmicrohttpd. Near the limit the connection that has
+    /// waited longest for its request headers is closed to make room (see ``ConnectionGuard``).
     public var connectionLimit: Int = 1024
-    /// Maximum simultaneous connections from one IP address
-    /// (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`); 0 means unlimited.
+    /// Maximum simultaneous connections from one IP address; 0 means unlimited.
     public var perIPConnectionLimit: Int = 0
+    /// Addresses the per-IP limit does not apply to (a reverse proxy: every connection comes
+    /// from it).
+    public var perIPExempt: Set<String> = []
+    /// Seconds within which a connection's request headers must be complete: from accept for
+    /// its first request, from the end of the previous response for later ones (keep-alive).
+    public var headerTimeoutSeconds: Double = 10
+    /// Seconds within which the body must be complete after the headers.
+    public var bodyTimeoutSeconds: Double = 30
     /// Seconds of inactivity after which libmicrohttpd closes a connection
-    /// (`MHD_OPTION_CONNECTION_TIMEOUT`); 0 means never (then a slow client can hold a
-    /// connection forever).
+    /// (`MHD_OPTION_CONNECTION_TIMEOUT`), e.g. a client that stops reading its response; 0
+    /// means never.
     public var connectionTimeoutSeconds: Int = 30
     /// Per-connection memory pool for the request line, headers and read buffer
     /// (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`). Request headers larger than about half of it
@@ -39,12 +52,12 @@ public struct HTTPServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1",
         port: UInt16 = 0,
-        threading: HTTPServerThreading = .pool(threads: 16),
+        handlerThreads: Int = 16,
         maxBodyBytes: Int = 64 * 1024
     ) {
         self.host = host
         self.port = port
-        self.threading = threading
+        self.handlerThreads = handlerThreads
         self.maxBodyBytes = maxBodyBytes
     }
 }

@@ -18,9 +18,28 @@ enum MHDCallbacks {
                                 uploadData: uploadData, uploadSize: uploadSize, slot: slot)
     }
 
-    static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, termination in
+    static let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, termination in
         guard let cls else { return }
-        core(cls).requestCompleted(slot, termination: termination)
+        core(cls).requestCompleted(connection, slot, termination: termination)
+    }
+
+    /// A connection opened or closed (MHD_OPTION_NOTIFY_CONNECTION): the guard's table.
+    static let notifyConnection: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+        guard let cls, let connection else { return }
+        let guardian = core(cls).guardian
+        let key = ServerCore.key(connection)
+        if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED; else MHD_CONNECTION_NOTIFY_CLOSED
+            guardian.opened(key, fd: ht_mhd_connection_fd(connection),
+                            ip: SocketAddress.ipString(ht_mhd_client_address(connection)))
+        } else {
+            guardian.closed(key)
+        }
+    }
+
+    /// Before a connection is admitted: the per-IP cap.
+    static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
+        guard let cls else { return .YES }
+        return core(cls).guardian.admits(ip: SocketAddress.ipString(address)) ? .YES : .NO
     }
 
     static let uriLog: ht_mhd_uri_log_callback = { cls, uri, _ in

@@ -1,16 +1,21 @@
+import Synchronization
+
 /// Per-request state that libmicrohttpd carries for us in `*req_cls`.
 ///
 /// Created in `MHD_OPTION_URI_LOG_CALLBACK` ("The specified function is called only once per
 /// request, therefore some programmers may use it to instantiate their own request objects,
 /// freeing them in the notifier #MHD_OPTION_NOTIFY_COMPLETED", microhttpd.h), retained via
 /// `Unmanaged.passRetained`, released in the completion callback. All calls for one request
-/// happen on one MHD thread, one at a time, so no lock is needed.
+/// happen on one MHD thread, one at a time, so no lock is needed; the one thing another
+/// thread touches is `answer`, which is locked.
 final class RequestContext {
     enum Phase {
         /// Before the access handler's first call (headers not yet parsed).
         case awaitingHeaders
         /// Headers seen; body chunks, if any, are arriving.
         case receivingBody
+        /// The request is with its handler and the connection suspended until it answers.
+        case withHandler
         /// A response has been queued; anything further is ignored.
         case responded
     }
@@ -21,6 +26,10 @@ final class RequestContext {
     let rawTarget: [UInt8]
 
     var phase = Phase.awaitingHeaders
+    /// The connection (libmicrohttpd's pointer as a number), for the connection guard.
+    var connectionKey: UInt = 0
+    /// Where the handler's answer waits for the resumed connection to pick it up.
+    let answer = AnswerSlot()
     var body: [UInt8] = []
     /// Set once the body passed the cap; later chunks are counted and dropped.
     var bodyTooLarge = false
@@ -39,4 +48,12 @@ final class RequestContext {
         let pathEnd = rawTarget.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
         logPath = String(decoding: rawTarget[..<(pathEnd ?? rawTarget.endIndex)], as: UTF8.self)
     }
+}
+
+/// The handler's answer, handed from the thread that gives it to the MHD thread that sends it.
+final class AnswerSlot: Sendable {
+    private let response = Mutex<HTTPResponse?>(nil)
+
+    func put(_ r: HTTPResponse) { response.withLock { $0 = r } }
+    func take() -> HTTPResponse? { response.withLock { $0 } }
 }

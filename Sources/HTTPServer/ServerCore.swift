@@ -22,9 +22,19 @@ final class ServerCore: Sendable {
     let inFlight = InFlightCounter()
     /// Set by `stop`; responses then carry `Connection: close` so keep-alive clients leave.
     let isStopping = Atomic<Bool>(false)
+    /// Runs the handlers, so MHD's polling threads never block.
+    let pool: HandlerPool
+    /// Deadlines, per-IP caps and room under a flood.
+    let guardian: ConnectionGuard
+    /// Requests with their handler, by request ID: answered with 503 if the server stops first.
+    private let outstanding = Mutex<[String: HTTPResponder]>([:])
+    /// Whether MHD still runs; a resume after `MHD_stop_daemon` would touch freed memory.
+    private let running = Mutex(true)
 
     init(
         maxBodyBytes: Int,
+        handlerThreads: Int,
+        limits: ConnectionGuard.Limits,
         handler: @escaping Handler,
         accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)?,
         diagnostics: (@Sendable (String) -> Void)?
@@ -34,6 +44,8 @@ final class ServerCore: Sendable {
         self.handler = handler
         self.accessLog = accessLog
         self.diagnostics = diagnostics
+        pool = HandlerPool(threads: handlerThreads, name: "http-handler")
+        guardian = ConnectionGuard(limits: limits)
     }
 
     // MARK: - Request life cycle
@@ -48,11 +60,12 @@ final class ServerCore: Sendable {
 
     /// Completion callback: the response was sent, or the connection ended. Balances
     /// `requestStarted`.
-    func requestCompleted(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    func requestCompleted(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
                           termination: MHD_RequestTerminationCode) {
         guard let slot, let raw = slot.pointee else { return }
         slot.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+        if let connection { guardian.answered(Self.key(connection)) }
         if let status = context.status, let accessLog {
             accessLog(HTTPAccessLogEntry(
                 method: context.method,
@@ -89,6 +102,8 @@ final class ServerCore: Sendable {
         switch context.phase {
         case .awaitingHeaders:
             context.phase = .receivingBody
+            context.connectionKey = Self.key(connection)
+            guardian.headersReceived(context.connectionKey)
             context.method = HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "")
             context.clientAddress = SocketAddress.ipString(ht_mhd_client_address(connection))
             if shouldRejectBodyUpFront(connection) {
@@ -105,7 +120,20 @@ final class ServerCore: Sendable {
                 uploadSize.pointee = 0
                 return context.discardedBodyBytes > discardLimit ? .NO : .YES
             }
-            let response = context.bodyTooLarge ? tooLargeResponse() : respond(to: connection, context)
+            if context.bodyTooLarge { return queue(tooLargeResponse(), on: connection, for: context) }
+            switch request(from: connection, context) {
+            case .refused(let refusal): return queue(refusal, on: connection, for: context)
+            case .built(let request):
+                dispatch(request, on: connection, context)
+                return .YES
+            }
+
+        case .withHandler:
+            // Called again after MHD_resume_connection: the answer is there.
+            guard let response = context.answer.take() else {
+                MHD_suspend_connection(connection)  // not answered yet (a spurious call)
+                return .YES
+            }
             return queue(response, on: connection, for: context)
 
         case .responded:
@@ -151,15 +179,17 @@ final class ServerCore: Sendable {
 
     // MARK: - Handler
 
-    /// Builds the `HTTPRequest` and runs the handler. A request we cannot represent becomes
-    /// a 400 here; the handler never sees it.
-    private func respond(to connection: OpaquePointer, _ context: RequestContext) -> HTTPResponse {
+    /// Builds the `HTTPRequest`, or the 400 for a request we cannot represent (the handler
+    /// never sees it).
+    private enum Built { case built(HTTPRequest), refused(HTTPResponse) }
+
+    private func request(from connection: OpaquePointer, _ context: RequestContext) -> Built {
         let target: RequestTarget
         do {
             target = try RequestTarget(parsing: context.rawTarget)
         } catch {
             // `invalid_value` is the product's code for a malformed request part (here: the path).
-            return .jsonError(.badRequest, code: "invalid_value", message: error.message)
+            return .refused(.jsonError(.badRequest, code: "invalid_value", message: error.message))
         }
         context.logPath = target.path
         let request = HTTPRequest(
@@ -173,15 +203,47 @@ final class ServerCore: Sendable {
             clientAddress: context.clientAddress,
             requestID: context.requestID)
         context.body = []
-        // The handler answers through the responder, now or from another thread; this MHD
-        // thread waits for it (thread per connection). Suspending the connection instead of
-        // waiting is the hostile-traffic work's step.
+        return .built(request)
+    }
+
+    /// Suspends the connection and hands the request to a handler thread; the answer, whenever
+    /// and from whichever thread it comes, is parked in the context and the connection
+    /// resumed, so no thread waits for it. MHD then calls `access` again (`.withHandler`).
+    private func dispatch(_ request: HTTPRequest, on connection: OpaquePointer, _ context: RequestContext) {
+        context.phase = .withHandler
+        guardian.dispatched(context.connectionKey)
+        MHD_suspend_connection(connection)
         let responder = HTTPResponder(onSecondAnswer: { [diagnostics] response in
             diagnostics?("handler answered twice; the second answer (status \(response.status.rawValue)) was dropped")
         })
-        handler(request, responder)
-        return responder.waitForAnswer()
+        let id = request.requestID
+        outstanding.withLock { $0[id] = responder }
+        let suspended = SuspendedConnection(connection)
+        let answer = context.answer
+        responder.whenAnswered { [self] response in
+            answer.put(response)
+            outstanding.withLock { _ = $0.removeValue(forKey: id) }
+            running.withLock { alive in if alive { MHD_resume_connection(suspended.pointer) } }
+        }
+        let handler = self.handler
+        pool.submit { handler(request, responder) }
     }
+
+    /// Answers every request still with its handler (or queued for one) with 503, so their
+    /// connections resume and can be closed; for `stop` after its grace period.
+    func answerOutstanding() {
+        pool.close()
+        let left = outstanding.withLock { o in defer { o = [:] }; return Array(o.values) }
+        for responder in left {
+            responder.respond(.jsonError(.serviceUnavailable, code: "unavailable",
+                                         message: "The server is stopping; try again shortly."))
+        }
+    }
+
+    /// From now on no connection is resumed (MHD is about to stop).
+    func markStopped() { running.withLock { $0 = false } }
+
+    static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))) }
 
     // MARK: - Response
 
@@ -250,4 +312,11 @@ final class ServerCore: Sendable {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
+}
+
+/// A suspended connection's pointer, carried to the thread that resumes it. MHD allows
+/// `MHD_resume_connection` from any thread.
+private struct SuspendedConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }

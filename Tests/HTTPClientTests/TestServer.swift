@@ -16,7 +16,7 @@ final class TestServer: Sendable {
 
     init() throws {
         let paths = PathLog()
-        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threading: .pool(threads: 4),
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, handlerThreads: 4,
                                                     maxBodyBytes: 2 * 1024 * 1024)
         configuration.connectionTimeoutSeconds = 10
         self.server = try HTTPServer(configuration: configuration) { request in

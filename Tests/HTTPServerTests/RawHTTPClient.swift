@@ -17,9 +17,10 @@ final class RawHTTPClient {
     private let fd: Int32
     private var buffered: [UInt8] = []
 
-    /// Connects to `host:port`. Reads time out after `timeoutSeconds` so a broken server
-    /// fails the test instead of hanging it.
-    init(host: String = "127.0.0.1", port: UInt16, timeoutSeconds: Int = 10) throws {
+    /// Connects to `host:port`, from the IPv4 address `source` if given (any 127.x.y.z works
+    /// on Linux loopback, so a test can be several clients). Reads time out after
+    /// `timeoutSeconds` so a broken server fails the test instead of hanging it.
+    init(host: String = "127.0.0.1", port: UInt16, timeoutSeconds: Int = 10, source: String? = nil) throws {
         let isIPv6 = host.contains(":")
         fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket") }
@@ -28,6 +29,15 @@ final class RawHTTPClient {
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { throw Failure("bind to \(source)") }
+        }
         let result: Int32
         if isIPv6 {
             var address = sockaddr_in6()
@@ -116,6 +126,15 @@ final class RawHTTPClient {
     func isClosedByPeer() -> Bool {
         if !buffered.isEmpty { return false }
         do { return try !fill() } catch { return false }  // timed out: still open
+    }
+
+    /// Whether the server closes (or resets) the connection within `milliseconds`, without
+    /// sending anything more; false if it is still open then.
+    func isClosedByPeer(withinMilliseconds milliseconds: Int) -> Bool {
+        if !buffered.isEmpty { return false }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, Int32(milliseconds)) > 0 else { return false }
+        do { return try !fill() } catch { return true }
     }
 
     private func headerEnd() -> Int? {

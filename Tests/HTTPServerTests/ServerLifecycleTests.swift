@@ -23,10 +23,10 @@ import Glibc
         return done
     }
 
-    @Test(arguments: [HTTPServerThreading.pool(threads: 4), .threadPerConnection])
-    func stopWaitsForTheInFlightSlowRequestThenRefusesConnections(_ threading: HTTPServerThreading) throws {
+    @Test(arguments: [1, 4])
+    func stopWaitsForTheInFlightSlowRequestThenRefusesConnections(pollingThreads: Int) throws {
         let entered = Gate(), release = Gate()
-        let server = try HTTPServer(configuration: testConfiguration { $0.threading = threading }) { request in
+        let server = try HTTPServer(configuration: testConfiguration { $0.pollingThreads = pollingThreads }) { request in
             if request.path == "/slow" {
                 entered.open()
                 _ = release.wait()
@@ -76,8 +76,8 @@ import Glibc
 
         let drained = Atomic<Bool>(true)
         let stopReturned = inBackground { drained.store(server.stop(timeout: .milliseconds(50)), ordering: .relaxed) }
-        // MHD_stop_daemon joins the thread that is running the handler, so stop cannot return
-        // before the handler does; it only reports that the timeout was exceeded.
+        // Past the timeout the client gets a 503, but stop joins the handler threads, so it
+        // cannot return before the handler does; it reports that the timeout was exceeded.
         #expect(waitUntil { RawHTTPClient.connectionRefused(port: port) })
         #expect(!stopReturned.wait(seconds: 0.3))
         release.open()
@@ -182,7 +182,10 @@ import Glibc
             _ = try HTTPServer(configuration: testConfiguration { $0.host = "localhost" }) { _ in .text(.ok, "") }
         }
         #expect(throws: HTTPServerError.self) {
-            _ = try HTTPServer(configuration: testConfiguration { $0.connectionLimit = 2 }) { _ in .text(.ok, "") }
+            _ = try HTTPServer(configuration: testConfiguration { $0.connectionLimit = 1 }) { _ in .text(.ok, "") }
+        }
+        #expect(throws: HTTPServerError.self) {
+            _ = try HTTPServer(configuration: testConfiguration { $0.headerTimeoutSeconds = 0 }) { _ in .text(.ok, "") }
         }
     }
 

@@ -9,7 +9,7 @@ import Glibc
 /// Server settings for tests: loopback, ephemeral port, a small pool (the machine is shared).
 func testConfiguration(_ adjust: (inout HTTPServerConfiguration) -> Void = { _ in }) -> HTTPServerConfiguration {
     var configuration = HTTPServerConfiguration()
-    configuration.threading = .pool(threads: 4)
+    configuration.handlerThreads = 4
     configuration.connectionTimeoutSeconds = 10
     adjust(&configuration)
     return configuration

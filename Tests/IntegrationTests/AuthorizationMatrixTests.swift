@@ -75,6 +75,10 @@ import HTJSON
         let trusted = try TestDaemon(configFile: dir.appendingPathComponent("trusted.json"))
         try trusted.request(.get, "/healthz", headers: [("X-Forwarded-For", "198.51.100.9, 203.0.113.7")])
         try waitUntil { trusted.log.contains("ip=203.0.113.7") }
+        // A client's own header line in front of the one its proxy appended does not pick its address.
+        try trusted.request(.get, "/healthz", headers: [("X-Forwarded-For", "192.0.2.66"), ("X-Forwarded-For", "203.0.113.8")])
+        try waitUntil { trusted.log.contains("ip=203.0.113.8") }
+        #expect(!trusted.log.contains("ip=192.0.2.66"))
         let untrusted = try TestDaemon()
         try untrusted.request(.get, "/healthz", headers: [("X-Forwarded-For", "203.0.113.7")])
         try waitUntil { untrusted.log.contains("route=/healthz") && untrusted.log.contains("ip=127.0.0.1") }

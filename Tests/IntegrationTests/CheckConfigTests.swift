@@ -69,10 +69,13 @@ import Testing
         let r = try Self.check(dir)
         #expect(r.status == 78)
         #expect(r.stderr.contains("\(dir.serverFile.path): trustedProxys"), "\(r.stderr)")
-        let pool = try ConfigDirectory(server: #"{"http": {"threading": "pool", "threads": 8, "maxConnections": 4}}"#)
-        let p = try Self.check(pool)
-        #expect(p.status == 78)
-        #expect(p.stderr.contains("http.threads: must not exceed http.maxConnections (4)"), "\(p.stderr)")
+    }
+
+    @Test func theOldPerIPKeyIsRefusedNamingItsSuccessor() throws {
+        let dir = try ConfigDirectory(server: #"{"http": {"perIPConnections": 8}}"#)
+        let r = try Self.check(dir)
+        #expect(r.status == 78)
+        #expect(r.stderr.contains("http.perIPConnections: is now http.maxConnectionsPerIP"), "\(r.stderr)")
     }
 
     @Test func theREDCapTokenIsCheckedWhereverItComesFrom() throws {

@@ -48,6 +48,13 @@ struct ht_mhd_start_options {
     /// MHD_OPTION_EXTERNAL_LOGGER (NULL = not set).
     MHD_LogCallback logger;
     void *logger_cls;
+    /// MHD_OPTION_NOTIFY_CONNECTION: a connection started or closed (NULL = not set).
+    MHD_NotifyConnectionCallback notify_connection;
+    void *notify_connection_cls;
+    /// MHD_start_daemon's accept policy: called before a new connection is admitted
+    /// (NULL = admit all).
+    MHD_AcceptPolicyCallback accept_policy;
+    void *accept_policy_cls;
 };
 
 /// Replaces the variadic MHD_start_daemon: builds an MHD_OptionItem array from `options` and
@@ -62,5 +69,12 @@ uint16_t ht_mhd_bound_port(struct MHD_Daemon *daemon);
 /// MHD_CONNECTION_INFO_CLIENT_ADDRESS). The address is owned by MHD and valid while the
 /// connection is; NULL when unknown.
 const struct sockaddr *ht_mhd_client_address(struct MHD_Connection *connection);
+
+/// Replaces the variadic MHD_get_connection_info(connection,
+/// MHD_CONNECTION_INFO_CONNECTION_FD). -1 when unknown.
+int ht_mhd_connection_fd(struct MHD_Connection *connection);
+
+/// Names the calling thread (Linux keeps 15 bytes); for the server's own threads.
+void ht_set_thread_name(const char *name);
 
 #endif

@@ -121,13 +121,11 @@ public final class APIHandler: Sendable {
         }
     }
 
-    /// The client's address: the peer, or the last untrusted `X-Forwarded-For` hop when the peer
-    /// is a trusted proxy.
+    /// The client's address: the peer, or, when the peer is a trusted proxy, the rightmost
+    /// `X-Forwarded-For` hop that is not a trusted proxy.
     func clientIP(_ request: HTTPRequest) -> String {
-        guard trustedProxies.contains(request.clientAddress),
-              let forwarded = request.headers["x-forwarded-for"] else { return request.clientAddress }
-        let hops = forwarded.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        return hops.last { !trustedProxies.contains($0) } ?? request.clientAddress
+        ForwardedFor.client(peer: request.clientAddress, headerLines: request.headers.values(for: "x-forwarded-for"),
+                            trustedProxies: trustedProxies)
     }
 
     static func json(_ status: HTTPStatus, _ value: JSONValue) -> HTTPResponse {

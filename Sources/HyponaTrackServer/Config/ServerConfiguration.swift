@@ -13,13 +13,15 @@ public struct ServerConfiguration: Sendable {
     }
 
     public struct HTTP: Sendable {
-        /// `perConnection` (default): a handler blocks until its commit, so each connection gets its
-        /// own thread and never waits behind another client's commit. `pool`: `threads` epoll
-        /// threads, each serving many connections one request at a time.
-        public var threading: String = "perConnection"
+        /// Threads that run request handlers; a request waiting for its commit holds none of
+        /// libmicrohttpd's polling threads (docs/operations.md, `http`).
         public var threads: Int = 16
         public var maxConnections: Int = 1024
-        public var perIPConnections: Int = 0
+        /// Per client IP; `trustedProxies` are exempt. 0: unlimited.
+        public var maxConnectionsPerIP: Int = 32
+        public var headerTimeoutSeconds: Double = 10
+        public var bodyTimeoutSeconds: Double = 30
+        /// Idle time after which a connection is closed (e.g. a client that stops reading).
         public var timeoutSeconds: Int = 30
     }
 
@@ -150,16 +152,19 @@ public struct ServerConfiguration: Sendable {
         }
         if let h = try r.optional("http", .any) {
             let hr = try ObjectReader(h, path: "http")
-            config.http.threading = try hr.optional("threading", .oneOf(["perConnection", "pool"])) ?? config.http.threading
+            if try hr.optional("perIPConnections", .any) != nil {
+                throw FieldError.invalid("http.perIPConnections", "is now http.maxConnectionsPerIP (default 32; trustedProxies are exempt)")
+            }
+            if try hr.optional("threading", .any) != nil {
+                throw FieldError.invalid("http.threading", "is gone: connections are always served by libmicrohttpd's event loop and handlers by http.threads threads; remove the key")
+            }
             config.http.threads = try hr.optional("threads", .integer(1...256)) ?? config.http.threads
-            config.http.maxConnections = try hr.optional("maxConnections", .integer(1...100_000)) ?? config.http.maxConnections
-            config.http.perIPConnections = try hr.optional("perIPConnections", .integer(0...100_000)) ?? 0
+            config.http.maxConnections = try hr.optional("maxConnections", .integer(2...100_000)) ?? config.http.maxConnections
+            config.http.maxConnectionsPerIP = try hr.optional("maxConnectionsPerIP", .integer(0...100_000)) ?? config.http.maxConnectionsPerIP
+            config.http.headerTimeoutSeconds = try hr.optional("headerTimeoutSeconds", .number(0.1...3600)) ?? config.http.headerTimeoutSeconds
+            config.http.bodyTimeoutSeconds = try hr.optional("bodyTimeoutSeconds", .number(0.1...3600)) ?? config.http.bodyTimeoutSeconds
             config.http.timeoutSeconds = try hr.optional("timeoutSeconds", .integer(1...3600)) ?? config.http.timeoutSeconds
             try hr.finish()
-            if config.http.threading == "pool", config.http.threads > config.http.maxConnections {
-                // libmicrohttpd splits the connection limit between the pool's threads.
-                throw FieldError.invalid("http.threads", "must not exceed http.maxConnections (\(config.http.maxConnections)) with \"threading\": \"pool\"")
-            }
         }
         try r.finish()
         return config

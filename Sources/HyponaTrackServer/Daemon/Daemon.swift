@@ -89,7 +89,8 @@ public final class Daemon: Sendable {
             + Routes.alerts(service.alerts, hooksStatus: { try database.read { db in try HookDelivery.status(db, hooks: hooks) } })
             + Routes.system(health: health, metrics: {
                 metrics.render([.gauge("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",
-                                       Double(database.writer.statistics.pendingJobs))] + (syncEnabled ? syncMetrics.families : []))
+                                       Double(database.writer.statistics.pendingJobs))]
+                               + (routeBox.server.map(HTTPMetrics.families) ?? []) + (syncEnabled ? syncMetrics.families : []))
             }, openAPI: { routeBox.document })
         routeBox.document = OpenAPIDocument.build(routes: routes)
         let handler = APIHandler(routes: routes, database: database, clock: clock, metrics: metrics, logger: logger,
@@ -98,9 +99,12 @@ public final class Daemon: Sendable {
         var http = HTTPServerConfiguration()
         http.host = configuration.listenHost
         http.port = UInt16(configuration.listenPort)
-        http.threading = configuration.http.threading == "pool" ? .pool(threads: configuration.http.threads) : .threadPerConnection
+        http.handlerThreads = configuration.http.threads
         http.connectionLimit = configuration.http.maxConnections
-        http.perIPConnectionLimit = configuration.http.perIPConnections
+        http.perIPConnectionLimit = configuration.http.maxConnectionsPerIP
+        http.perIPExempt = Set(configuration.trustedProxies)
+        http.headerTimeoutSeconds = configuration.http.headerTimeoutSeconds
+        http.bodyTimeoutSeconds = configuration.http.bodyTimeoutSeconds
         http.connectionTimeoutSeconds = configuration.http.timeoutSeconds
         do {
             server = try HTTPServer(configuration: http, diagnostics: { message in
@@ -110,6 +114,7 @@ public final class Daemon: Sendable {
             database.close()
             throw DaemonError("cannot listen on \(configuration.listenHost):\(configuration.listenPort): \(error)")
         }
+        routeBox.server = server
         let httpService = HTTPServerService(server: server)
         self.httpService = httpService
         let workers: [any BackgroundService] = [delivery] + (sync.map { [$0.worker] } ?? []) + [scheduler, httpService]
@@ -210,6 +215,8 @@ public final class Daemon: Sendable {
 final class RoutesBox: @unchecked Sendable {
     // Written once during start-up before the server accepts requests, then only read.
     var document: JSONValue = .null
+    /// The HTTP server, for its connection metrics; set once it runs.
+    var server: HTTPServer?
 }
 
 /// A start-up failure with a message for the operator.

@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// The limits libmicrohttpd does not enforce itself (docs/product.md, "Limits under hostile
+/// traffic" and "Hostile-traffic details"):
+///
+/// - **Deadlines, not idle timeouts.** A connection's request headers must be complete within
+///   `headerTimeout` of its accept (for the first request) or of the end of the previous
+///   response (keep-alive); a body within `bodyTimeout` of its headers. A client that trickles
+///   one header line every few seconds is never idle long enough for MHD's own timeout, so a
+///   sweeper closes connections past their deadline. While a request is with its handler there
+///   is no deadline: waiting for us is not the client's fault.
+/// - **Per-IP caps** at accept, with exempt addresses (trusted proxies, through which every
+///   connection comes).
+/// - **Room under a flood.** When the open connections reach `evictAt`, the oldest connection
+///   still waiting for its request headers is closed, so a new client is not refused because
+///   trickling sockets hold every slot; established requests are never closed.
+///
+/// Closing means `shutdown(2)` on the descriptor: MHD then sees the end of the stream and
+/// closes the connection itself. It happens under the table's lock, and MHD tells us about a
+/// closed connection (removing it from the table under the same lock) before it closes the
+/// descriptor, so a shut-down descriptor always still belongs to its connection.
+final class ConnectionGuard: Sendable {
+    struct Limits: Sendable {
+        var headerTimeout: Duration
+        var bodyTimeout: Duration
+        var perIP: Int  // 0: unlimited
+        var exempt: Set<String>
+        var evictAt: Int
+    }
+
+    enum Phase { case headers, body, handler }
+
+    private struct Entry {
+        let fd: Int32
+        let ip: String
+        var phase: Phase
+        var deadline: ContinuousClock.Instant?
+        /// When the current wait for headers began (accept or end of the previous response).
+        var waitingSince: ContinuousClock.Instant
+    }
+
+    private struct Table {
+        var entries: [UInt: Entry] = [:]
+        var perIP: [String: Int] = [:]
+        var stopped = false
+        var counts = Counts()
+    }
+
+    /// What the guard did, for `/metrics`.
+    struct Counts: Sendable, Equatable {
+        var open = 0
+        var refusedPerIP = 0
+        var closedHeaderDeadline = 0
+        var closedBodyDeadline = 0
+        var evicted = 0
+    }
+
+    let limits: Limits
+    private let table = Mutex(Table())
+    private let sweeperMonitor = Monitor()
+    nonisolated(unsafe) private var sweeperStopped = false  // guarded by `sweeperMonitor`
+    nonisolated(unsafe) private var sweeper: ServerThread?  // written once in `start`
+
+    init(limits: Limits) { self.limits = limits }
+
+    /// Starts the deadline sweeper.
+    func start() {
+        let interval = min(limits.headerTimeout, limits.bodyTimeout, .seconds(1)) / 4
+        sweeper = ServerThread(name: "http-deadlines") { [self] in
+            while sweeperMonitor.locked({ () -> Bool in
+                if !sweeperStopped { sweeperMonitor.wait(until: Monitor.deadline(after: interval)) }
+                return !sweeperStopped
+            }) {
+                sweep(now: .now)
+            }
+        }
+    }
+
+    /// Stops the sweeper; from then on nothing is closed by the guard.
+    func stop() {
+        sweeperMonitor.locked { sweeperStopped = true; sweeperMonitor.broadcast() }
+        sweeper?.join()
+        table.withLock { $0.stopped = true }
+    }
+
+    var snapshot: Counts {
+        table.withLock { t in
+            var c = t.counts
+            c.open = t.entries.count
+            return c
+        }
+    }
+
+    // MARK: - Called from MHD's callbacks
+
+    /// Accept policy: whether a client at `ip` may open one more connection.
+    func admits(ip: String) -> Bool {
+        guard limits.perIP > 0, !limits.exempt.contains(ip) else { return true }
+        return table.withLock { t in
+            let ok = (t.perIP[ip] ?? 0) < limits.perIP
+            if !ok { t.counts.refusedPerIP += 1 }
+            return ok
+        }
+    }
+
+    func opened(_ key: UInt, fd: Int32, ip: String, now: ContinuousClock.Instant = .now) {
+        table.withLock { t in
+            t.entries[key] = Entry(fd: fd, ip: ip, phase: .headers, deadline: now + limits.headerTimeout, waitingSince: now)
+            t.perIP[ip, default: 0] += 1
+            if t.entries.count >= limits.evictAt, Self.evictOldestWaiting(&t, except: key) { t.counts.evicted += 1 }
+        }
+    }
+
+    func closed(_ key: UInt) {
+        table.withLock { t in
+            guard let entry = t.entries.removeValue(forKey: key) else { return }
+            let left = (t.perIP[entry.ip] ?? 1) - 1
+            t.perIP[entry.ip] = left > 0 ? left : nil
+        }
+    }
+
+    /// Headers complete: the body, if any, must follow within `bodyTimeout`.
+    func headersReceived(_ key: UInt, now: ContinuousClock.Instant = .now) {
+        update(key) { $0.phase = .body; $0.deadline = now + limits.bodyTimeout }
+    }
+
+    /// The request is with its handler: no deadline until it has been answered.
+    func dispatched(_ key: UInt) {
+        update(key) { $0.phase = .handler; $0.deadline = nil }
+    }
+
+    /// The response was sent: a kept-alive connection waits for its next request's headers.
+    func answered(_ key: UInt, now: ContinuousClock.Instant = .now) {
+        update(key) { $0.phase = .headers; $0.deadline = now + limits.headerTimeout; $0.waitingSince = now }
+    }
+
+    // MARK: - Sweeping
+
+    /// Closes every connection past its deadline.
+    func sweep(now: ContinuousClock.Instant) {
+        table.withLock { t in
+            guard !t.stopped else { return }
+            for (key, entry) in t.entries {
+                guard let deadline = entry.deadline, deadline <= now else { continue }
+                _ = shutdown(entry.fd, Int32(SHUT_RDWR))
+                t.entries[key]?.deadline = nil  // once; MHD reports the close shortly
+                if entry.phase == .headers { t.counts.closedHeaderDeadline += 1 } else { t.counts.closedBodyDeadline += 1 }
+            }
+        }
+    }
+
+    private func update(_ key: UInt, _ change: (inout Entry) -> Void) {
+        table.withLock { t in
+            if var entry = t.entries[key] { change(&entry); t.entries[key] = entry }
+        }
+    }
+
+    /// Shuts down the connection that has waited longest for its request headers (never one
+    /// with a request in progress, never the one just opened).
+    private static func evictOldestWaiting(_ t: inout Table, except newest: UInt) -> Bool {
+        var oldest: (key: UInt, since: ContinuousClock.Instant)?
+        for (key, entry) in t.entries where key != newest && entry.phase == .headers && entry.deadline != nil {
+            if oldest == nil || entry.waitingSince < oldest!.since { oldest = (key, entry.waitingSince) }
+        }
+        guard let oldest, let entry = t.entries[oldest.key] else { return false }
+        _ = shutdown(entry.fd, Int32(SHUT_RDWR))
+        t.entries[oldest.key]?.deadline = nil
+        return true
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import HTJSON
+
+/// Slowloris and connection floods against the real daemon, on loopback, bounded in time and
+/// connections (docs/product.md, "Limits under hostile traffic"). The latency figures for
+/// 1,500 trickling sockets are `scripts/bench-hostile`'s; here: the limits hold and normal
+/// requests are answered.
+@Suite(.serialized) struct SlowClientTests {
+    static func daemon(headerTimeout: Double = 1) throws -> (TestDaemon, ConfigDirectory) {
+        let config = try ConfigDirectory(server: #"{"http": {"headerTimeoutSeconds": \#(headerTimeout), "maxConnections": 512}}"#)
+        return (try TestDaemon(configFile: config.serverFile), config)
+    }
+
+    @Test func trickledHeadersAreCutOffWhilePatientsAreServedAndThreadsStayBounded() throws {
+        let (d, _) = try Self.daemon()
+        let token = try Study.enrollAndActivate(d, "SLOW-1")
+        let baseline = try #require(RawSocket.threads(of: d.pid))
+        // 400 sockets from 20 addresses (20 each, under the per-IP cap of 32), each sending a
+        // header line now and then: never idle, never finished.
+        var trickling: [RawSocket] = []
+        for index in 0..<400 {
+            let s = try RawSocket(port: d.port, source: "127.0.3.\(index % 20 + 1)")
+            s.send("GET /v1/me/today HTTP/1.1\r\nHost: x\r\n")
+            trickling.append(s)
+        }
+        var served = 0
+        for round in 0..<8 {
+            for s in trickling { s.send("X-Pad-\(round): y\r\n") }
+            if try d.request(.get, "/v1/me/today", token: token).status == 200 { served += 1 }
+            #expect(try #require(RawSocket.threads(of: d.pid)) <= max(64, baseline + 8))
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        #expect(served == 8)
+        // Past the one-second header deadline every trickling socket has been closed.
+        let open = trickling.filter { !$0.isClosed(withinMilliseconds: 1500) }.count
+        #expect(open == 0)
+        let metrics = try d.request(.get, "/metrics").text
+        #expect(metrics.contains(#"hyponatrack_http_connections_closed_total{reason="header_deadline"}"#), "\(metrics.prefix(300))")
+    }
+
+    @Test func oneAddressGetsAtMost32ConnectionsOthersAreUnaffected() throws {
+        let (d, _) = try Self.daemon(headerTimeout: 30)
+        let hog = try (0..<40).map { _ in try RawSocket(port: d.port, source: "127.0.4.1") }
+        // The first 32 are open; the rest were closed at accept.
+        let closed = hog.filter { $0.isClosed(withinMilliseconds: 100) }.count
+        #expect(closed == 8)
+        #expect(try d.request(.get, "/healthz").status == 200)
+    }
+
+    @Test func aFloodOfIdleSocketsDoesNotLockOutANewClient() throws {
+        let (d, _) = try Self.daemon()
+        // 600 idle sockets from 30 addresses against a limit of 512: the oldest idle ones are
+        // closed to make room, and a new client still gets its answer.
+        var idle: [RawSocket] = []
+        for index in 0..<600 { idle.append(try RawSocket(port: d.port, source: "127.0.5.\(index % 30 + 1)")) }
+        #expect(try d.request(.get, "/healthz").status == 200)
+        let metrics = try d.request(.get, "/metrics").text
+        let evicted = metrics.split(separator: "\n").first { $0.hasPrefix(#"hyponatrack_http_connections_closed_total{reason="evicted_idle"}"#) }
+        #expect(evicted.flatMap { Double($0.split(separator: " ").last ?? "") }.map { $0 > 0 } == true, "\(evicted ?? "")")
+        withExtendedLifetime(idle) {}
+    }
+}
