@@ -55,6 +55,7 @@ public struct ServerConfiguration: Sendable {
     public var schedulerIntervalSeconds: Double = 15
     public var activation = Activation()
     public var http = HTTP()
+    public var limits = Limits()
 
     /// The defaults with everything under `directory` (tests, `--config`-less starts).
     public init(baseDirectory directory: URL, dataDirectory: URL) {
@@ -161,6 +162,7 @@ public struct ServerConfiguration: Sendable {
                 throw FieldError.invalid("http.threads", "must not exceed http.maxConnections (\(config.http.maxConnections)) with \"threading\": \"pool\"")
             }
         }
+        if let limits = try r.optional("limits", .any) { config.limits = try Limits.parse(limits) }
         try r.finish()
         return config
     }
