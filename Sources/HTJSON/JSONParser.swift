@@ -57,19 +57,20 @@ public struct JSONParser {
         guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
         index += 1
         var object = JSONObject()
-        var seen = Set<String>()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
             let key = try parseString()
-            guard seen.insert(key).inserted else { throw error("duplicate member \"\(key)\"") }
+            guard !object.contains(key) else { throw error("duplicate member \"\(key)\"") }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            object[key] = try parseValue(depth: depth)
+            let value: JSONValue
+            do { value = try parseValue(depth: depth) } catch { throw error.inside(key: key) }
+            object.appendNew(key, value)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -86,7 +87,7 @@ public struct JSONParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
         while true {
             skipWhitespace()
-            elements.append(try parseValue(depth: depth))
+            do { elements.append(try parseValue(depth: depth)) } catch { throw error.inside(index: elements.count) }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -95,20 +96,27 @@ public struct JSONParser {
         }
     }
 
+    /// A number the text writes as nonzero must not read as 0 (`1e-400` underflows) nor as
+    /// infinity (`1e400` overflows): both are refused as out of range rather than silently changed.
     private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
         let start = index
+        var nonzeroDigit = false
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
             if index < bytes.count, isDigit(bytes[index]) { throw error("leading zero in number") }
         } else {
+            nonzeroDigit = true
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            while index < bytes.count, isDigit(bytes[index]) {
+                if bytes[index] != UInt8(ascii: "0") { nonzeroDigit = true }
+                index += 1
+            }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
@@ -117,8 +125,17 @@ public struct JSONParser {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw JSONSyntaxError(message: "number out of range", offset: start) }
+        guard let value = Double(text) else { throw outOfRange(text, at: start, "it cannot be represented") }
+        guard value.isFinite else { throw outOfRange(text, at: start, "it is too large to be represented") }
+        guard value != 0 || !nonzeroDigit else {
+            throw outOfRange(text, at: start, "it is not zero but too small to be represented (it would read as 0)")
+        }
         return value
+    }
+
+    private func outOfRange(_ text: String, at offset: Int, _ reason: String) -> JSONSyntaxError {
+        let shown = text.count > 40 ? text.prefix(40) + "…" : Substring(text)
+        return JSONSyntaxError(message: "\(shown) is out of range: \(reason)", offset: offset, kind: .numberOutOfRange)
     }
 
     private func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
@@ -193,9 +210,51 @@ public struct JSONParser {
     }
 }
 
-/// Malformed JSON text, with the byte offset where parsing stopped.
+/// JSON text the parser refused, with the byte offset where parsing stopped. A number that is
+/// well-formed but cannot be represented (`1e400`, `1e-400`) is `numberOutOfRange` and carries the
+/// JSON path of its value (`symptoms[0].vas`; empty for the document itself), so a caller can
+/// report it like any other invalid field value.
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        case malformed
+        case numberOutOfRange
+    }
+
     public let message: String
     public let offset: Int
-    public var description: String { "malformed JSON at byte \(offset): \(message)" }
+    public let kind: Kind
+    public private(set) var path: String
+
+    public init(message: String, offset: Int, kind: Kind = .malformed, path: String = "") {
+        self.message = message
+        self.offset = offset
+        self.kind = kind
+        self.path = path
+    }
+
+    public var description: String {
+        switch kind {
+        case .malformed: return "malformed JSON at byte \(offset): \(message)"
+        case .numberOutOfRange: return "\(path.isEmpty ? "(document)" : path): \(message) (byte \(offset))"
+        }
+    }
+
+    /// The error as seen from the object holding the value under `key` (paths are built while
+    /// the error travels out, so a document that parses pays nothing for them).
+    func inside(key: String) -> JSONSyntaxError {
+        guard kind == .numberOutOfRange else { return self }
+        return with(path: path.isEmpty ? key : path.hasPrefix("[") ? key + path : "\(key).\(path)")
+    }
+
+    /// The error as seen from the array holding the value at `index`.
+    func inside(index: Int) -> JSONSyntaxError {
+        guard kind == .numberOutOfRange else { return self }
+        return with(path: "[\(index)]" + (path.isEmpty || path.hasPrefix("[") ? path : ".\(path)"))
+    }
+
+    private func with(path newPath: String) -> JSONSyntaxError {
+        var e = self
+        e.path = newPath
+        return e
+    }
 }

@@ -23,9 +23,17 @@ public enum JSONValue: Sendable, Equatable {
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 }
 
-/// An ordered JSON object.
+/// An ordered JSON object. Lookups and insertions are O(1) on average once an object is large:
+/// past `indexedFrom` members a key → position index is kept beside the members, so parsing (or
+/// building) an object with n keys costs O(n), not O(n²). Small objects, the common case, search
+/// their few members linearly and carry no index.
 public struct JSONObject: Sendable, Equatable {
     public private(set) var members: [(key: String, value: JSONValue)] = []
+    /// Position of each key in `members`; nil while the object has fewer than `indexedFrom` members.
+    private var positions: [String: Int]?
+
+    /// Below this many members a linear search is cheaper than hashing the key.
+    static let indexedFrom = 16
 
     public init() {}
     public init(_ members: [(String, JSONValue)]) {
@@ -37,16 +45,45 @@ public struct JSONObject: Sendable, Equatable {
 
     /// Reads a member; setting replaces an existing key in place or appends; setting nil removes.
     public subscript(key: String) -> JSONValue? {
-        get { members.first(where: { $0.key == key })?.value }
+        get { position(of: key).map { members[$0].value } }
         set {
-            if let i = members.firstIndex(where: { $0.key == key }) {
-                if let newValue { members[i].value = newValue } else { members.remove(at: i) }
+            if let i = position(of: key) {
+                if let newValue { members[i].value = newValue } else { remove(at: i) }
             } else if let newValue {
-                members.append((key, newValue))
+                appendNew(key, newValue)
             }
         }
     }
 
+    func contains(_ key: String) -> Bool { position(of: key) != nil }
+
+    /// Appends a member whose key the caller knows is not present (the parser, which refuses duplicates).
+    mutating func appendNew(_ key: String, _ value: JSONValue) {
+        members.append((key, value))
+        if positions != nil {
+            positions?[key] = members.count - 1
+        } else if members.count >= Self.indexedFrom {
+            reindex()
+        }
+    }
+
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return members.firstIndex { $0.key == key }
+    }
+
+    private mutating func remove(at i: Int) {
+        members.remove(at: i)
+        if members.count < Self.indexedFrom { positions = nil } else { reindex() }
+    }
+
+    private mutating func reindex() {
+        var index = [String: Int](minimumCapacity: members.count * 2)
+        for (i, member) in members.enumerated() { index[member.key] = i }
+        positions = index
+    }
+
+    /// Members in order; the index is derived from them and takes no part.
     public static func == (a: JSONObject, b: JSONObject) -> Bool {
         a.members.count == b.members.count
             && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }

@@ -64,6 +64,18 @@ public struct DailyEntry: Sendable, Equatable {
             || steps != nil || hrvSdnnMs != nil || sleepMinutes != nil || restingHeartRate != nil
     }
 
+    /// Each per-day list by its name in the day format, with how many items it holds.
+    public var listCounts: [(list: String, count: Int)] {
+        [("symptoms", symptoms.count), ("reactionTests", reactionTests.count), ("tappingTests", tappingTests.count),
+         ("desmopressinDoses", desmopressinDoses.count), ("labSodium", labSodium.count)]
+    }
+
+    /// The first list that `after` grows past `limit` items, compared with this day: a list that
+    /// does not grow (ids already stored, re-sent as corrections) passes even at or over the limit.
+    public func listGrown(to after: DailyEntry, pastLimit limit: Int) -> String? {
+        zip(listCounts, after.listCounts).first { $1.count > $0.count && $1.count > limit }?.0.list
+    }
+
     /// The day's lowest lab sodium, nil without lab values.
     public var lowestLabSodium: Double? { labSodium.map(\.value).min() }
 }

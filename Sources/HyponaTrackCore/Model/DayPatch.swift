@@ -54,15 +54,29 @@ public struct DayPatch: Sendable, Equatable {
         return d
     }
 
+    /// Replaces the item with the same id in place (the first, should `existing` hold one twice)
+    /// or appends; later incoming items with an id seen earlier in the patch replace that one.
+    /// Keyed by id, so a patch of n items onto m costs O(n + m), not O(n · m).
     static func upsert<T>(_ existing: [T], _ incoming: [T], id: KeyPath<T, String>, blocked: Set<String>) -> [T] {
+        guard !incoming.isEmpty else { return existing }
         var result = existing
+        var position = DayPatch.firstPositions(existing, id: { $0[keyPath: id] })
         for item in incoming where !blocked.contains(item[keyPath: id]) {
-            if let i = result.firstIndex(where: { $0[keyPath: id] == item[keyPath: id] }) {
+            let key = item[keyPath: id]
+            if let i = position[key] {
                 result[i] = item
             } else {
+                position[key] = result.count
                 result.append(item)
             }
         }
         return result
+    }
+
+    /// Id → position of its first item.
+    public static func firstPositions<T>(_ items: [T], id: (T) -> String) -> [String: Int] {
+        var position = [String: Int](minimumCapacity: items.count)
+        for (i, item) in items.enumerated() where position[id(item)] == nil { position[id(item)] = i }
+        return position
     }
 }

@@ -117,6 +117,9 @@ public final class APIHandler: Sendable {
             throw APIError(status: 415, code: "unsupported_media_type", message: "send the body as application/json")
         }
         do { return try JSONParser.parse(request.body) } catch {
+            // A well-formed number that cannot be represented (`1e-400` would read as 0) is a
+            // wrong value for its field, named like any other.
+            if error.kind == .numberOutOfRange { throw APIError.invalid(error.path.isEmpty ? nil : error.path, error.message) }
             throw APIError.invalidJSON("the body is not valid JSON: \(error.description)")
         }
     }

@@ -9,7 +9,8 @@ extension Routes {
             Route(.put, "/v1/me/days/{date}", access: .patient, summary: "Merge a day's measurements and get its traffic light",
                   request: S.ref("DayPatch"),
                   responses: [200: ("stored durably and evaluated", S.ref("DayResult")), 400: ("invalid field", S.error),
-                              401: ("token missing, revoked or withdrawn", S.error), 403: ("not a patient token", S.error)]) { ctx in
+                              401: ("token missing, revoked or withdrawn", S.error), 403: ("not a patient token", S.error),
+                              409: ("limit_reached: a list would pass limits.itemsPerList; nothing stored", S.error)]) { ctx in
                 let id = try ctx.patientId()
                 let date = try PathParameters.date(ctx, "date")
                 let patch: DayPatch

@@ -67,7 +67,8 @@ extension Routes {
             },
             Route(.post, "/v1/patients/{studyId}/labs", access: .staff(.write), summary: "Enter a lab sodium value",
                   request: S.body([PatientBodies.sodium.required.member, PatientBodies.time.member]),
-                  responses: with([201: ("stored and evaluated", S.openObject())])) { ctx in
+                  responses: with([201: ("stored and evaluated", S.openObject()),
+                                   409: ("limit_reached: the day holds limits.itemsPerList lab values", S.error)])) { ctx in
                 let command = try decodeBody(ctx.body) { r throws(FieldError) in
                     AddLab(studyId: ctx.parameter("studyId"), sodium: try r.required(PatientBodies.sodium.required),
                            time: try r.optional(PatientBodies.time), actor: ctx.actor)

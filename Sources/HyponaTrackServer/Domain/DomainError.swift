@@ -10,6 +10,9 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(String)
     /// The operation does not fit the current state (already enrolled, already resolved, withdrawn…).
     case conflict(String, field: String?)
+    /// The write would take the day's list `field` (`symptoms`, …) past `limit` items
+    /// (`limits.itemsPerList`); nothing of it was stored.
+    case limitReached(field: String, limit: Int)
     /// The caller's credential no longer identifies anyone (a patient withdrawn mid-request).
     case unauthenticated
     /// The caller is known but may not do this.
@@ -41,6 +44,7 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case .rejected(let e): return "rejected: \(e)"
         case .notFound(let m): return "not found: \(m)"
         case .conflict(let m, let field): return "conflict: \(m)\(field.map { " (\($0))" } ?? "")"
+        case .limitReached(let field, let limit): return "limit reached: \(field) holds at most \(limit) items a day"
         case .unauthenticated: return "unauthenticated"
         case .forbidden(let m): return "forbidden: \(m)"
         case .activation(let r): return "activation refused: \(r)"

@@ -104,6 +104,12 @@ enum DayRepository {
             """, [ms, actor, reason, patientId, date.description, clientId]) == 1
     }
 
+    /// How many live (not deleted) lab values the date holds.
+    static func labCount(_ db: Connection, patientId: Int64, date: LocalDate) throws -> Int {
+        try db.queryOne("SELECT COUNT(*) FROM lab_values WHERE patient_id = ? AND date = ? AND deleted_at IS NULL",
+                        [patientId, date.description])?.int(0) ?? 0
+    }
+
     static func addLab(_ db: Connection, patientId: Int64, date: LocalDate, time: Timestamp, sodium: Double,
                        by actor: String, at ms: Int64) throws -> Int64 {
         try db.execute("""

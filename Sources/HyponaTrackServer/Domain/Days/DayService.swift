@@ -72,6 +72,10 @@ public final class DayService: Sendable {
                              && patch.desmopressinDoses.isEmpty)
             let blocked = hasItems ? try DayRepository.deletedItemIds(db, patientId: patient.id, date: date) : []
             let after = patch.apply(to: before, blockedIds: blocked)
+            // Refused before anything is written: one patient's runaway app must not grow a day
+            // without bound (every later write of that day would slow the single writer down).
+            let limit = context.configuration.limits.itemsPerList
+            if let list = before.listGrown(to: after, pastLimit: limit) { throw DomainError.limitReached(field: list, limit: limit) }
             try DayRepository.save(db, patientId: patient.id, day: after, patch: patch, at: ms)
             days.removeAll { $0.date == date }
             days.append(after)
@@ -169,10 +173,10 @@ enum DayAudit {
         func record<T: Equatable>(_ name: String, _ incoming: [T], _ existing: [T], _ id: (T) -> String, _ json: (T) -> JSONValue) {
             guard !incoming.isEmpty else { return }
             items[name] = .array(incoming.map { .string(id($0)) })
+            let position = DayPatch.firstPositions(existing, id: id)
             for item in incoming {
-                if let old = existing.first(where: { id($0) == id(item) }), old != item {
-                    replaced.append(["list": .string(name), "id": .string(id(item)), "before": json(old), "after": json(item)])
-                }
+                guard let i = position[id(item)], existing[i] != item else { continue }
+                replaced.append(["list": .string(name), "id": .string(id(item)), "before": json(existing[i]), "after": json(item)])
             }
         }
         record("symptoms", patch.symptoms, before.symptoms, { $0.id }, ModelJSON.symptom)

@@ -63,6 +63,10 @@ public final class CorrectionService: Sendable {
             }
             let date = zone.localDate(atEpochSeconds: time.epochSeconds)
             guard date >= patient.profile.surgeryDate else { throw DomainError.invalid("time", "the lab time is before the surgery date") }
+            let limit = context.configuration.limits.itemsPerList
+            guard try DayRepository.labCount(db, patientId: patient.id, date: date) < limit else {
+                throw DomainError.limitReached(field: "labSodium", limit: limit)
+            }
             let labId = try DayRepository.addLab(db, patientId: patient.id, date: date, time: time, sodium: command.sodium,
                                                  by: command.actor, at: ms)
             try AuditLog.append(db, at: ms, actor: command.actor, action: .labAdd, subject: patient.studyId,
