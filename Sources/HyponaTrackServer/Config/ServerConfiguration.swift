@@ -55,6 +55,9 @@ public struct ServerConfiguration: Sendable {
     public var schedulerIntervalSeconds: Double = 15
     public var activation = Activation()
     public var http = HTTP()
+    /// `limits.*` and `tokens.*` (ServerConfiguration+Limits.swift).
+    public var limits = Limits()
+    public var tokens = Tokens()
 
     /// The defaults with everything under `directory` (tests, `--config`-less starts).
     public init(baseDirectory directory: URL, dataDirectory: URL) {
@@ -161,6 +164,7 @@ public struct ServerConfiguration: Sendable {
                 throw FieldError.invalid("http.threads", "must not exceed http.maxConnections (\(config.http.maxConnections)) with \"threading\": \"pool\"")
             }
         }
+        try parseLimitsAndTokens(r, into: &config)
         try r.finish()
         return config
     }
