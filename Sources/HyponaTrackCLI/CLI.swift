@@ -31,7 +31,7 @@ public enum CLI {
           item ID     delete a wrong list item the app sent
           patients    every patient with risk and current level
           show ID     a patient's profile and timeline
-          staff       add, list, revoke staff (admin)
+          staff       add, list, revoke staff (admin); rotate a token (admin, or your own)
           audit       verify the audit chain, list entries
           alerts      yellow and red alerts (--open); ack ALERT [--note]; resolve ALERT --note T [--sodium N]
           hooks       hooks status: deliveries, dead letters, disabled endpoints

@@ -4,6 +4,8 @@ import Testing
 
 @Suite struct ActivationTests {
     let now = TestDatabase.now
+    /// The daemon's in-memory counters of study IDs that are not enrolled (one per test).
+    let unenrolled = UnenrolledActivationAttempts()
 
     /// A database with one patient `HT-007` and a fresh code for them.
     private func enrolled() throws -> (TestDatabase, patientId: Int64, code: String) {
@@ -14,7 +16,7 @@ import Testing
     }
 
     private func activate(_ t: TestDatabase, key: String = "ht-007", _ code: String, at time: Double) throws -> ActivationResult {
-        try t.write { try Activation.activate($0, studyIdKey: key, code: code, now: time) }
+        try t.write { try Activation.activate($0, studyIdKey: key, code: code, now: time, unenrolled: unenrolled) }
     }
 
     private func wrongCode(for code: String) -> String {
@@ -76,7 +78,7 @@ import Testing
         for attempt in 1...4 {
             #expect(try activate(t, wrongCode(for: code), at: now + Double(attempt)) == .wrongCode)
         }
-        #expect(try activate(t, wrongCode(for: code), at: now + 5) == .locked(retryAfterSeconds: 900))
+        #expect(try activate(t, wrongCode(for: code), at: now + 5) == .locked(retryAfterSeconds: 900, startedNow: true))
         let lockedUntil = try t.db.scalar("SELECT locked_until FROM activation_attempts WHERE study_id_key = 'ht-007'", as: Int64.self)
         #expect(lockedUntil == epochMilliseconds(now + 5 + 900))
     }
@@ -101,7 +103,8 @@ import Testing
             Issue.record("the right code should work once the lock expired")
             return
         }
-        #expect(try t.db.scalar("SELECT count(*) FROM activation_attempts", as: Int.self) == 0, "success resets the counter")
+        #expect(try t.db.scalar("SELECT failures FROM activation_attempts", as: Int.self) == 0, "success resets the counter")
+        #expect(try t.db.scalar("SELECT count(*) FROM activation_attempts", as: Int.self) == 1, "in place: the patient's one row")
     }
 
     @Test func expiredCodeIsReportedAsExpiredWithoutCountingAFailure() throws {
@@ -111,18 +114,30 @@ import Testing
         #expect(try activate(t, wrongCode(for: code), at: now + 72 * 3600) == .wrongCode)
     }
 
-    @Test func unknownStudyIsTreatedExactlyLikeAWrongCode() throws {
+    @Test func unknownStudyIsTreatedExactlyLikeAWrongCodeButCountedInMemoryOnly() throws {
         let (t, _, code) = try enrolled()
         for attempt in 1...4 {
             #expect(try activate(t, key: "ht-999", code, at: now + Double(attempt)) == .wrongCode)
         }
-        #expect(try activate(t, key: "ht-999", code, at: now + 5) == .locked(retryAfterSeconds: 900))
-        #expect(try t.db.scalar("SELECT failures FROM activation_attempts WHERE study_id_key = 'ht-999'", as: Int.self) == 5)
+        #expect(try activate(t, key: "ht-999", code, at: now + 5) == .locked(retryAfterSeconds: 900, startedNow: true))
+        #expect(try activate(t, key: "ht-999", code, at: now + 6) == .locked(retryAfterSeconds: 899))
+        #expect(try t.db.scalar("SELECT count(*) FROM activation_attempts", as: Int.self) == 0, "guesses write nothing")
+        #expect(unenrolled.attempts("ht-999") == ActivationRepository.Attempts(failures: 5, lockedUntil: epochMilliseconds(now + 905)))
         // Another study's lock does not touch HT-007.
         guard case .activated = try activate(t, code, at: now + 6) else {
             Issue.record("HT-007 should not be locked by guesses at another ID")
             return
         }
+    }
+
+    @Test func guessesAtManyUnknownIdsKeepAtMostTheCapInMemoryAndLockedOnesLongest() {
+        let memory = UnenrolledActivationAttempts(maxKeys: 100)
+        let ms = epochMilliseconds(now)
+        memory.save("locked", failures: 5, lastFailureAt: ms, lockedUntil: ms + 900_000)
+        for i in 0..<10_000 { memory.save("guess-\(i)", failures: 1, lastFailureAt: ms + Int64(i), lockedUntil: nil) }
+        #expect(memory.count <= 100)
+        #expect(memory.attempts("locked") == ActivationRepository.Attempts(failures: 5, lockedUntil: ms + 900_000))
+        #expect(memory.attempts("guess-9999")?.failures == 1, "the newest guess is kept")
     }
 
     @Test func withdrawnPatientCannotActivateNorGetANewCode() throws {
@@ -170,7 +185,7 @@ import Testing
         // As the daemon does: the refusal is returned (not thrown) from the write job, so the
         // failure counter commits with it.
         let outcome = try t.db.transaction(.immediate) {
-            try Activation.activate(t.db, studyIdKey: "ht-007", code: wrongCode(for: code), now: now)
+            try Activation.activate(t.db, studyIdKey: "ht-007", code: wrongCode(for: code), now: now, unenrolled: unenrolled)
         }
         #expect(outcome == .wrongCode)
         #expect(!t.db.isInTransaction)
@@ -179,6 +194,8 @@ import Testing
 
     @Test func pruningForgetsOldUnlockedCountersOnly() throws {
         let (t, _, _) = try enrolled()
+        try t.insertPatient(studyId: "OLD")
+        try t.insertPatient(studyId: "LOCKED")
         _ = try activate(t, key: "old", "garbage", at: now)
         for attempt in 1...5 { _ = try activate(t, key: "locked", "garbage", at: now + 86_000 + Double(attempt)) }
         let removed = try t.write { try Activation.pruneAttempts($0, now: now + 86_401) }

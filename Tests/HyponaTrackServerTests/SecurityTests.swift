@@ -59,7 +59,7 @@ import Testing
         let (_, staffToken) = try t.write { try StaffDirectory.createStaff($0, name: "erin", role: .nurse, by: "system", now: now) }
         let patientId = try t.insertPatient(studyId: "HT-001")
         let issued = try t.write { try Activation.issueCode($0, patientId: patientId, now: now) }
-        let result = try t.write { try Activation.activate($0, studyIdKey: "ht-001", code: issued.code, now: now) }
+        let result = try t.write { try Activation.activate($0, studyIdKey: "ht-001", code: issued.code, now: now, unenrolled: UnenrolledActivationAttempts()) }
         guard case .activated(_, _, let patientToken) = result else {
             Issue.record("activation failed: \(result)")
             return
@@ -80,7 +80,7 @@ import Testing
         let t = try TestDatabase()
         let patientId = try t.insertPatient(studyId: "HT-002")
         let issued = try t.write { try Activation.issueCode($0, patientId: patientId, now: now) }
-        guard case .activated(_, _, let token) = try t.write({ try Activation.activate($0, studyIdKey: "ht-002", code: issued.code, now: now) }) else {
+        guard case .activated(_, _, let token) = try t.write({ try Activation.activate($0, studyIdKey: "ht-002", code: issued.code, now: now, unenrolled: UnenrolledActivationAttempts()) }) else {
             Issue.record("activation failed")
             return
         }

@@ -42,9 +42,10 @@ enum OtherCommands {
     }
 
     static let staff = CommandGroup(name: "staff", about: """
-        Admin only. `add` prints the new member's token once: hand it over securely.
+        Admin only, except `rotate`, which a member may also run for themself. `add` and `rotate`
+        print the member's token once: hand it over securely.
         `hyponatrack staff SUBCOMMAND --help` describes one subcommand.
-        """, subcommands: [staffAdd, staffList, staffRevoke])
+        """, subcommands: [staffAdd, staffList, staffRevoke, staffRotate])
 
     static let staffAdd = StaffCommand(name: "staff add", usage: ["staff add NAME --role admin|nurse|viewer [--json]"], about: """
         Adds a staff member (admin only) and prints their token once: hand it over securely.
@@ -75,6 +76,20 @@ enum OtherCommands {
         let name = a.positionals[0]
         let r = try client.post("/v1/staff/\(DaemonClient.segment(name))/revocation")
         return Reply(json: r) { io in io.out("Revoked \(name); their token no longer works.") }
+    }
+
+    static let staffRotate = StaffCommand(name: "staff rotate", usage: ["staff rotate NAME [--json]"], about: """
+        Gives a staff member a new token and prints it once; every token they held before is
+        refused from the next request on (a lost or leaked token). Admins may rotate anyone's
+        token, every other member only their own (otherwise exit 77). After rotating your own,
+        switch to the new token at once.
+        """, operands: ["NAME"], spec: .init()) { a, client in
+        let name = a.positionals[0]
+        let r = try client.post("/v1/staff/\(DaemonClient.segment(name))/rotation")
+        return Reply(json: r) { io in
+            io.out("New token for \(Show.text(r, "name")) (shown once; the old one no longer works):")
+            io.out(Show.text(r, "token"))
+        }
     }
 
     static let backup = StaffCommand(name: "backup", usage: ["backup [--json]"], about: """

@@ -43,5 +43,14 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
     public static let unauthenticated = APIError(status: 401, code: "unauthenticated",
                                                  message: "a valid bearer token is required")
+    /// A patient token past its lifetime (`tokens.patientDaysAfterMonitoring` after the
+    /// monitoring window ended): the app should say monitoring is over, not ask to log in again.
+    public static let expiredToken = APIError(status: 401, code: "expired_token",
+                                              message: "this patient token has expired: the monitoring period is over")
+    /// An address whose anonymous-route bucket is empty (`limits.anonymousPerMinute`).
+    public static func rateLimited(retryAfter seconds: Int) -> APIError {
+        APIError(status: 429, code: "rate_limited", message: "too many refused attempts from this address; try again later",
+                 retryAfter: seconds)
+    }
     public static func forbidden(_ message: String) -> APIError { APIError(status: 403, code: "forbidden", message: message) }
 }

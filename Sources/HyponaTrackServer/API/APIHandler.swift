@@ -12,15 +12,18 @@ public final class APIHandler: Sendable {
     let metrics: Metrics
     let logger: Logger
     let trustedProxies: Set<String>
+    /// When patient tokens stop working (nil: they do not expire; in-process tests).
+    let patientTokens: PatientTokenLifetime?
 
     public init(routes: [Route], database: Database, clock: any ServerClock, metrics: Metrics, logger: Logger,
-                trustedProxies: [String]) {
+                trustedProxies: [String], patientTokens: PatientTokenLifetime? = nil) {
         self.routes = routes
         self.database = database
         self.clock = clock
         self.metrics = metrics
         self.logger = logger
         self.trustedProxies = Set(trustedProxies)
+        self.patientTokens = patientTokens
     }
 
     /// Answers `request` through `responder` (exactly once).
@@ -33,10 +36,13 @@ public final class APIHandler: Sendable {
         var routeName = "unmatched"
         var principal: Principal?
         let response: HTTPResponse
+        var limited: AnonymousLimit?
         do {
             let (route, params) = try resolve(request)
             routeName = route.template
-            principal = try authorize(request, route)
+            try route.limit?.admit(clientIP(request))
+            limited = route.limit
+            principal = try authorize(request, route, params)
             let body = try parseBody(request, route)
             let context = RequestContext(request: request, parameters: params, principal: principal, body: body,
                                          clientIP: clientIP(request))
@@ -55,6 +61,7 @@ public final class APIHandler: Sendable {
             logger.error("request failed", ["route": routeName, "request_id": request.requestID, "error": "\(error)"])
             response = Self.error(APIError(status: 500, code: "internal", message: "the server could not complete the request; it is logged"))
         }
+        limited?.settle(clientIP(request), status: response.status.rawValue)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         metrics.requestCompleted(method: request.method.rawValue, route: routeName, status: response.status.rawValue, seconds: seconds)
         logger.info("request", ["method": request.method.rawValue, "route": routeName, "status": String(response.status.rawValue),
@@ -83,23 +90,31 @@ public final class APIHandler: Sendable {
                        allow: allowed)
     }
 
-    func authorize(_ request: HTTPRequest, _ route: Route) throws -> Principal? {
+    func authorize(_ request: HTTPRequest, _ route: Route, _ params: [String: String]) throws -> Principal? {
         if route.access == .anonymous { return nil }
         guard let token = AuthorizationHeader.bearerToken(request.headers["authorization"]) else { throw APIError.unauthenticated }
         let now = clock.now()
-        guard let principal = try database.read({ db in try Authenticator.authenticate(db, bearer: token, now: now) }) else {
-            throw APIError.unauthenticated
+        let principal: Principal
+        switch try database.read({ db in try Authenticator.check(db, bearer: token, now: now, patientTokens: patientTokens) }) {
+        case .valid(let p): principal = p
+        case .expired: throw APIError.expiredToken
+        case .invalid: throw APIError.unauthenticated
         }
         switch (route.access, principal) {
         case (.patient, .patient): return principal
-        case (.staff(let needed), .staff(_, _, let role)):
+        case (.staff(let needed), .staff(_, let name, let role)):
             let ok: Bool
             switch needed {
             case .read: ok = role.canRead
             case .write: ok = role.canWrite
             case .admin: ok = role.canAdmin
+            // Staff names are unique ignoring case (the `staff.name` column is NOCASE).
+            case .adminOrSelf: ok = role.canAdmin || params["name"]?.lowercased() == name.lowercased()
             }
-            guard ok else { throw APIError.forbidden("the \(role.rawValue) role cannot do this") }
+            guard ok else {
+                throw APIError.forbidden(needed == .adminOrSelf ? "the \(role.rawValue) role can do this only for themself"
+                                                                : "the \(role.rawValue) role cannot do this")
+            }
             return principal
         case (.patient, .staff): throw APIError.forbidden("this route is for the patient app")
         case (.staff, .patient): throw APIError.forbidden("this route is for study staff")

@@ -13,6 +13,9 @@ enum AdminJSON {
         ["name": .string(a.staff.name), "role": .string(a.staff.role.rawValue), "token": .string(a.token)]
     }
 
+    /// A rotation's new token: here once and never again.
+    static func rotated(_ r: RotatedStaffToken) -> JSONValue { ["name": .string(r.name), "token": .string(r.token)] }
+
     static func revoked(_ m: StaffView) -> JSONValue {
         ["name": .string(m.name), "role": .string(m.role.rawValue), "active": .bool(m.isActive)]
     }

@@ -30,6 +30,9 @@ public enum OpenAPIDocument {
             }
             var responses = JSONObject()
             var all = route.responses
+            if route.limit != nil, all[429] == nil {
+                all[429] = ("too many refused attempts from this address (rate_limited); see retry-after", S.error)
+            }
             if route.requestSchema != nil {
                 all[413] = ("body larger than 64 KiB", S.error)
                 all[415] = ("not application/json", S.error)

@@ -12,8 +12,9 @@ public enum Access: Sendable, Equatable {
 }
 
 /// docs/product.md roles: viewer reads; nurse also writes clinical data; admin also manages staff,
-/// sync and backups.
-public enum StaffCapability: String, Sendable { case read, write, admin }
+/// sync and backups. `adminOrSelf`: an admin, or the staff member the route's `{name}` names
+/// (`staff rotate`: "for admins (any member) and for a member themself").
+public enum StaffCapability: String, Sendable { case read, write, admin, adminOrSelf }
 
 /// The parsed request a handler sees.
 public struct RequestContext: Sendable {
@@ -55,6 +56,8 @@ public struct Route: Sendable {
     public let method: HTTPMethod
     public let template: String
     public let access: Access
+    /// The per-address token bucket of anonymous routes (nil: none).
+    public let limit: AnonymousLimit?
     public let summary: String
     public let requestSchema: JSONValue?
     public let responses: [HTTPStatus: (description: String, schema: JSONValue?)]
@@ -66,12 +69,13 @@ public struct Route: Sendable {
         case parameter(String)
     }
 
-    public init(_ method: HTTPMethod, _ template: String, access: Access, summary: String, request: JSONValue? = nil,
-                responses: [HTTPStatus: (description: String, schema: JSONValue?)],
+    public init(_ method: HTTPMethod, _ template: String, access: Access, limit: AnonymousLimit? = nil, summary: String,
+                request: JSONValue? = nil, responses: [HTTPStatus: (description: String, schema: JSONValue?)],
                 handler: @escaping @Sendable (RequestContext) throws -> RouteResult) {
         self.method = method
         self.template = template
         self.access = access
+        self.limit = limit
         self.summary = summary
         self.requestSchema = request
         self.responses = responses

@@ -3,14 +3,17 @@ import HTTPServer
 import HyponaTrackCore
 
 extension Routes {
-    /// `POST /v1/activate`: the patient app's first call, without a token.
-    static func activation(_ service: ActivationService) -> [Route] {
+    /// `POST /v1/activate`: the patient app's first call, without a token, behind the
+    /// per-address bucket of anonymous routes (`limit`).
+    static func activation(_ service: ActivationService, limit: AnonymousLimit?) -> [Route] {
         [
-            Route(.post, "/v1/activate", access: .anonymous, summary: "Exchange a one-time activation code for a patient token",
+            Route(.post, "/v1/activate", access: .anonymous, limit: limit,
+                  summary: "Exchange a one-time activation code for a patient token",
                   request: S.body(ActivationBodies.activation),
                   responses: [200: ("the patient token (shown once)", S.ref("Activation")), 400: ("invalid request", S.error),
                               401: ("wrong code or study ID", S.error), 410: ("the code expired; a nurse reissues", S.error),
-                              429: ("too many wrong codes: locked, see retry-after", S.error)]) { ctx in
+                              429: ("too many wrong codes for this study ID (locked) or refused attempts from this address (rate_limited); see retry-after",
+                                    S.error)]) { ctx in
                 let command = try decodeBody(ctx.body) { r throws(FieldError) in
                     Activate(studyId: try r.required(ActivationBodies.studyId.required), code: try r.required(ActivationBodies.code.required),
                              clientIP: ctx.clientIP)

@@ -32,6 +32,14 @@ extension Routes {
                 let command = RevokeStaff(name: try StaffBodies.name(ctx), actor: ctx.actor)
                 return .json(.ok, AdminJSON.revoked(try staff.revoke(command)))
             },
+            Route(.post, "/v1/staff/{name}/rotation", access: .staff(.adminOrSelf),
+                  summary: "Rotate a staff member's token (an admin, or the member themself): the new token is shown once, the old one is refused at once",
+                  responses: with([200: ("the new token (shown once)", S.object([("name", S.anyString), ("token", S.anyString)],
+                                                                               required: ["name", "token"])),
+                                   404: ("no active staff member of that name", S.error)])) { ctx in
+                let command = RotateStaffToken(name: try StaffBodies.name(ctx), actor: ctx.actor)
+                return .json(.ok, AdminJSON.rotated(try staff.rotate(command)))
+            },
             Route(.post, "/v1/backup", access: .staff(.admin),
                   summary: "A consistent online copy of the database under DATA_DIR/backups/ (checked before it is reported)",
                   responses: with([201: ("the backup", S.object([("path", S.anyString), ("bytes", S.anyInteger), ("createdAt", S.anyString),

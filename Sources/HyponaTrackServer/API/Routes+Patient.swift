@@ -4,8 +4,8 @@ import HyponaTrackCore
 
 extension Routes {
     /// The patient app's API (docs/product.md, "Patient API").
-    static func patient(_ service: StudyService, _ activation: ActivationService) -> [Route] {
-        Routes.activation(activation) + [
+    static func patient(_ service: StudyService, _ activation: ActivationService, anonymousLimit: AnonymousLimit? = nil) -> [Route] {
+        Routes.activation(activation, limit: anonymousLimit) + [
             Route(.put, "/v1/me/days/{date}", access: .patient, summary: "Merge a day's measurements and get its traffic light",
                   request: S.ref("DayPatch"),
                   responses: [200: ("stored durably and evaluated", S.ref("DayResult")), 400: ("invalid field", S.error),

@@ -13,7 +13,12 @@ public enum AuditAction: String, Sendable, CaseIterable {
     // Activation
     case activationReissue = "activation.reissue"
     case activationSuccess = "activation.success"
+    /// Written one row per refused attempt by earlier releases; now counted and summarised.
     case activationFailure = "activation.failure"
+    /// The failure that locked an enrolled study ID (once per lockout).
+    case activationLockout = "activation.lockout"
+    /// Refused attempts from one address since the last summary (at most once a minute each).
+    case activationRefusedSummary = "activation.refused_summary"
     // Alerts
     case alertOpen = "alert.open"
     case alertWorsened = "alert.worsened"
@@ -24,6 +29,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case staffBootstrap = "staff.bootstrap"
     case staffAdd = "staff.add"
     case staffRevoke = "staff.revoke"
+    case staffRotate = "staff.rotate"
     // Operations
     case backupCreate = "backup.create"
     case hookDisabled = "hook.disabled"

@@ -57,7 +57,9 @@ public struct ServerConfiguration: Sendable {
     public var schedulerIntervalSeconds: Double = 15
     public var activation = Activation()
     public var http = HTTP()
+    /// `limits.*` and `tokens.*` (ServerConfiguration+Limits.swift).
     public var limits = Limits()
+    public var tokens = Tokens()
 
     /// The defaults with everything under `directory` (tests, `--config`-less starts).
     public init(baseDirectory directory: URL, dataDirectory: URL) {
@@ -167,7 +169,7 @@ public struct ServerConfiguration: Sendable {
             config.http.timeoutSeconds = try hr.optional("timeoutSeconds", .integer(1...3600)) ?? config.http.timeoutSeconds
             try hr.finish()
         }
-        if let limits = try r.optional("limits", .any) { config.limits = try Limits.parse(limits) }
+        try parseLimitsAndTokens(r, into: &config)
         try r.finish()
         return config
     }

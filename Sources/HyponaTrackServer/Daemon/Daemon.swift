@@ -23,9 +23,12 @@ public final class Daemon: Sendable {
     let sync: SyncService?
     let delivery: HookDelivery
     let scheduler: Scheduler
+    /// Writes the refused activation attempts' summaries to the audit trail (every minute, at stop).
+    let refusalSummaries: RefusalSummaries
     let httpService: HTTPServerService
     /// Started by `startWorkers()` in this order, stopped by `stop()` in reverse: hook
-    /// delivery, REDCap sync, scheduler, HTTP.
+    /// delivery, REDCap sync, scheduler, refusal summaries, HTTP (so the last summaries are
+    /// written after the last request).
     let services: ServiceGroup
     /// What systemd is told; its liveness loop runs in a group of its own (when systemd
     /// listens), started after `services` (by `notifyReady()`) and stopped before them.
@@ -73,8 +76,13 @@ public final class Daemon: Sendable {
         let service = StudyService(database: database, rules: rules, clock: clock, configuration: configuration, metrics: metrics,
                                    outbox: sync?.outbox, alerting: alerting, hooksWake: { delivery.wake() })
         self.service = service
+        let refusals = ActivationRefusals()
         let activation = ActivationService(database: database, clock: clock, configuration: configuration, rules: rules,
-                                           outbox: sync?.outbox)
+                                           outbox: sync?.outbox, refusals: refusals)
+        refusalSummaries = RefusalSummaries(database: database, refusals: refusals, clock: clock, logger: logger)
+        let anonymousLimit = AnonymousLimit(
+            limiter: AnonymousRateLimiter(perMinute: configuration.limits.anonymousPerMinute, clock: clock),
+            refused: { ip in refusals.record(ip: ip, .rateLimited) })
         let database = database
         let syncEnabled = sync != nil
         let healthCheck = HealthCheck(database: database, rules: rules, clock: clock, syncEnabled: syncEnabled,
@@ -85,16 +93,19 @@ public final class Daemon: Sendable {
                            ["hooks": String(configuration.hooks.count)])
         }
         let routeBox = RoutesBox()
-        let routes = Routes.patient(service, activation) + Routes.staff(service, activation) + Routes.sync(sync)
+        let routes = Routes.patient(service, activation, anonymousLimit: anonymousLimit) + Routes.staff(service, activation)
+            + Routes.sync(sync)
             + Routes.alerts(service.alerts, hooksStatus: { try database.read { db in try HookDelivery.status(db, hooks: hooks) } })
             + Routes.system(health: health, metrics: {
                 metrics.render([.gauge("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",
-                                       Double(database.writer.statistics.pendingJobs))]
+                                       Double(database.writer.statistics.pendingJobs))] + refusals.families
                                + (routeBox.server.map(HTTPMetrics.families) ?? []) + (syncEnabled ? syncMetrics.families : []))
             }, openAPI: { routeBox.document })
         routeBox.document = OpenAPIDocument.build(routes: routes)
         let handler = APIHandler(routes: routes, database: database, clock: clock, metrics: metrics, logger: logger,
-                                 trustedProxies: configuration.trustedProxies)
+                                 trustedProxies: configuration.trustedProxies,
+                                 patientTokens: PatientTokenLifetime(daysAfterMonitoring: configuration.tokens.patientDaysAfterMonitoring,
+                                                                     rules: rules, defaultTimeZone: configuration.defaultTimeZone))
         api = handler
         var http = HTTPServerConfiguration()
         http.host = configuration.listenHost
@@ -117,7 +128,7 @@ public final class Daemon: Sendable {
         routeBox.server = server
         let httpService = HTTPServerService(server: server)
         self.httpService = httpService
-        let workers: [any BackgroundService] = [delivery] + (sync.map { [$0.worker] } ?? []) + [scheduler, httpService]
+        let workers: [any BackgroundService] = [delivery] + (sync.map { [$0.worker] } ?? []) + [scheduler, refusalSummaries, httpService]
         let services = ServiceGroup(workers, logger: logger)
         self.services = services
         let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost

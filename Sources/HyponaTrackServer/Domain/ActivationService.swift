@@ -6,7 +6,7 @@ public struct Activate: Sendable {
     public var studyId: String
     /// As typed: case-insensitive, dashes and spaces ignored.
     public var code: String
-    /// Recorded with a refusal.
+    /// Refusals are counted per address (`ActivationRefusals`).
     public var clientIP: String
 }
 
@@ -23,17 +23,26 @@ public struct Activated: Sendable, Equatable {
 
 /// Activation, with its audit rows, inside a write transaction; and, created here so that the
 /// daemon builds both from the same parts, staff management (`staffService`).
+///
+/// A success is audited (`activation.success`) as before; a refusal writes no row of its own:
+/// it is counted in `refusals` (metrics, and a summary per address in the audit trail at most
+/// once a minute), an enrolled patient's failure counter is updated in place, and only the
+/// failure that starts a lockout is audited (`activation.lockout`, once per lockout).
 public final class ActivationService: Sendable {
     let transactions: Transactions
     let clock: any ServerClock
     let policy: ActivationPolicy
     let rules: ActiveRules
     let outbox: SyncOutbox?
-    /// Staff members: add, list, revoke.
+    /// Refused attempts by outcome and address.
+    let refusals: ActivationRefusals
+    /// The failure counters of study IDs that are not enrolled (memory only).
+    let unenrolled = UnenrolledActivationAttempts()
+    /// Staff members: add, list, revoke, rotate.
     public let staffService: StaffService
 
     init(database: Database, clock: any ServerClock, configuration: ServerConfiguration, rules: ActiveRules,
-         outbox: SyncOutbox? = nil) {
+         outbox: SyncOutbox? = nil, refusals: ActivationRefusals = ActivationRefusals()) {
         // Activation queues the patient's baseline row (the sync is woken after the commit);
         // neither it nor a staff change queues hook events.
         transactions = Transactions(database: database, wakeSync: { outbox?.wake() }, wakeHooks: {})
@@ -41,6 +50,7 @@ public final class ActivationService: Sendable {
         self.clock = clock
         self.rules = rules
         self.outbox = outbox
+        self.refusals = refusals
         policy = ActivationPolicy(codeLifetime: configuration.activation.codeTTLSeconds,
                                   maxFailures: configuration.activation.maxFailures,
                                   lockout: configuration.activation.lockoutSeconds)
@@ -50,30 +60,36 @@ public final class ActivationService: Sendable {
         let now = clock.now()
         let ms = epochMilliseconds(now)
         let studyId = command.studyId
-        // Refusals write too (failure counter, lock): they are returned from the job, committed,
-        // and only then turned into errors.
+        // Refusals write too (an enrolled patient's failure counter, lock): they are returned from
+        // the job, committed, and only then turned into errors.
         let outcome: (ActivationResult, PatientRecord?) = try transactions.write { db in
             let result = try Activation.activate(db, studyIdKey: PatientRecord.key(studyId), code: command.code, now: now,
-                                                 policy: policy)
+                                                 policy: policy, unenrolled: unenrolled)
             switch result {
             case .activated(let patientId, let sid, _):
                 try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: .activationSuccess, subject: sid, details: [:])
                 let patient = try PatientRepository.load(db, id: patientId)
                 if let patient { try outbox?.enqueueBaseline(db, patient, snapshot: rules.snapshot, at: ms) }
                 return (result, patient)
+            case .locked(_, startedNow: true):
+                if let patient = try PatientRepository.load(db, studyId: studyId) {
+                    try AuditLog.append(db, at: ms, actor: "anonymous", action: .activationLockout, subject: patient.studyId,
+                                        details: ["ip": .string(command.clientIP), "failures": .int(policy.maxFailures),
+                                                  "lockedUntil": .string(iso8601UTC(milliseconds: ms + Int64((policy.lockout * 1000).rounded())))])
+                }
+                return (result, nil)
             case .wrongCode, .locked, .expired:
-                try AuditLog.append(db, at: ms, actor: "anonymous", action: .activationFailure, subject: studyId.prefix(64).description,
-                                    details: ["outcome": .string(Self.outcomeName(result)), "ip": .string(command.clientIP)])
                 return (result, nil)
             }
         }
+        if let refusal = Self.refusalOutcome(outcome.0) { refusals.record(ip: command.clientIP, refusal) }
         switch outcome {
         case (.activated(_, let sid, let token), let patient?):
             let window = MonitoringWindow(profile: patient.profile, rules: rules.snapshot.rules.reminders,
                                           withdrawalDate: patient.withdrawalDate)
             return Activated(token: token, studyId: sid, surgeryDate: patient.profile.surgeryDate, timeZone: patient.profile.timeZone,
                              monitoringEnds: window.last)
-        case (.locked(let seconds), _):
+        case (.locked(let seconds, _), _):
             throw DomainError.activation(.locked(retryAfterSeconds: seconds))
         case (.expired, _):
             throw DomainError.activation(.expired)
@@ -82,12 +98,13 @@ public final class ActivationService: Sendable {
         }
     }
 
-    static func outcomeName(_ r: ActivationResult) -> String {
+    /// How a refusal is counted; nil for a success.
+    static func refusalOutcome(_ r: ActivationResult) -> ActivationRefusals.Outcome? {
         switch r {
-        case .activated: return "activated"
-        case .wrongCode: return "wrong_code"
-        case .locked: return "locked"
-        case .expired: return "expired"
+        case .activated: return nil
+        case .wrongCode: return .wrongCode
+        case .locked: return .locked
+        case .expired: return .expired
         }
     }
 }

@@ -4,11 +4,11 @@ import SQLite
 /// patient token (`POST /v1/activate`).
 ///
 /// Every function runs on the caller's connection inside the caller's write transaction and
-/// never begins or commits. `activate` writes even when it refuses (the failure counter and
-/// the lock), so the caller must **commit after a refusal too**: return the refusal from the
-/// group-commit job instead of throwing it, then map it to the HTTP status. Audit entries
-/// (`activation.success`, `activation.failure`, `activation.reissue`) are the caller's, with the
-/// study ID only, never the code or the token.
+/// never begins or commits. `activate` writes even when it refuses (an enrolled patient's
+/// failure counter and lock, updated in place), so the caller must **commit after a refusal
+/// too**: return the refusal from the group-commit job instead of throwing it, then map it to
+/// the HTTP status. Audit entries (`activation.success`, `activation.lockout`,
+/// `activation.reissue`) are the caller's, with the study ID only, never the code or the token.
 public enum Activation {
     /// Issues a new code for a patient, revoking the patient's earlier unused codes (only the
     /// newest code printed for a patient works). Existing patient tokens stay valid; use
@@ -53,12 +53,16 @@ public enum Activation {
     /// - Parameter studyIdKey: the study ID in `patients.study_id_key` form (the caller
     ///   normalizes the request's `studyId` the same way as enrollment does).
     /// - Parameter code: as typed: case-insensitive, dashes and spaces ignored.
+    /// - Parameter unenrolled: the in-memory counters of study IDs with no patient (the
+    ///   daemon keeps one for its lifetime).
     /// - Important: refusals write; commit them (see the type's documentation).
-    public static func activate(_ db: Connection, studyIdKey: String, code: String, now: Double,
-                                policy: ActivationPolicy = .standard) throws -> ActivationResult {
+    static func activate(_ db: Connection, studyIdKey: String, code: String, now: Double,
+                         policy: ActivationPolicy = .standard, unenrolled: UnenrolledActivationAttempts) throws -> ActivationResult {
         let nowMs = epochMilliseconds(now)
+        let patient = try ActivationRepository.patient(db, studyIdKey: studyIdKey)
+        let counters: any ActivationAttemptStore = patient == nil ? unenrolled : StoredActivationAttempts(db: db)
         let previousFailures: Int
-        switch try ActivationAttempts.state(db, key: studyIdKey, nowMs: nowMs) {
+        switch try ActivationAttempts.state(counters, key: studyIdKey, nowMs: nowMs) {
         case .locked(let remainingMs):
             return .locked(retryAfterSeconds: ActivationAttempts.retryAfterSeconds(remainingMs))
         case .open(let failures):
@@ -67,14 +71,12 @@ public enum Activation {
 
         func failure() throws -> ActivationResult {
             guard let lockedUntil = try ActivationAttempts.recordFailure(
-                db, key: studyIdKey, previousFailures: previousFailures, policy: policy, nowMs: nowMs)
+                counters, key: studyIdKey, previousFailures: previousFailures, policy: policy, nowMs: nowMs)
             else { return .wrongCode }
-            return .locked(retryAfterSeconds: ActivationAttempts.retryAfterSeconds(lockedUntil - nowMs))
+            return .locked(retryAfterSeconds: ActivationAttempts.retryAfterSeconds(lockedUntil - nowMs), startedNow: true)
         }
 
-        guard let normalized = Secrets.normalizedActivationCode(code),
-              let patient = try ActivationRepository.patient(db, studyIdKey: studyIdKey),
-              !patient.isWithdrawn
+        guard let normalized = Secrets.normalizedActivationCode(code), let patient, !patient.isWithdrawn
         else { return try failure() }
         let hash = Secrets.activationCodeHash(normalizedCode: normalized, patientId: patient.id)
         guard let stored = try ActivationRepository.usableCode(db, patientId: patient.id, hash: hash),
@@ -90,9 +92,9 @@ public enum Activation {
         return .activated(patientId: patient.id, studyId: patient.studyId, token: token)
     }
 
-    /// Deletes activation failure counters with no lock in force and no failure for
-    /// `olderThan` seconds (default a day), so guesses at random study IDs do not accumulate.
-    /// For a periodic maintenance job; returns the number of rows deleted.
+    /// Deletes stored activation failure counters with no lock in force and no failure for
+    /// `olderThan` seconds (default a day) — among them the rows that earlier releases wrote
+    /// for study IDs that were never enrolled. For a maintenance job; returns the rows deleted.
     @discardableResult
     public static func pruneAttempts(_ db: Connection, now: Double, olderThan: Double = 24 * 3600) throws -> Int {
         try ActivationAttempts.prune(db, nowMs: epochMilliseconds(now),

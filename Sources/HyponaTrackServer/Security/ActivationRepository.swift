@@ -20,7 +20,7 @@ enum ActivationRepository {
     }
 
     /// A study ID key's failure counter.
-    struct Attempts {
+    struct Attempts: Equatable {
         var failures: Int
         var lockedUntil: Int64?
     }
@@ -95,8 +95,9 @@ enum ActivationRepository {
             """, [key, failures, ms, lockedUntil])
     }
 
-    static func deleteAttempts(_ db: Connection, key: String) throws {
-        try db.execute("DELETE FROM activation_attempts WHERE study_id_key = ?", [key])
+    /// Zero failures and no lock, in place (the row stays; nothing when there is none).
+    static func clearAttempts(_ db: Connection, key: String) throws {
+        try db.execute("UPDATE activation_attempts SET failures = 0, locked_until = NULL WHERE study_id_key = ?", [key])
     }
 
     /// Deletes counters with no lock in force at `ms` and no failure since `before`; returns how many.

@@ -34,9 +34,9 @@ public enum ActivationResult: Sendable, Equatable {
     /// patient — deliberately indistinguishable. Counted as a failure.
     case wrongCode
     /// HTTP 429 `locked` with `Retry-After: retryAfterSeconds`. Returned while the study ID is
-    /// locked (even for the right code, and without extending the lock) and by the failure
-    /// that starts the lock.
-    case locked(retryAfterSeconds: Int)
+    /// locked (even for the right code, and without extending the lock) and, with `startedNow`,
+    /// by the failure that starts the lock (audited once per lockout).
+    case locked(retryAfterSeconds: Int, startedNow: Bool = false)
     /// HTTP 410 `expired`. The right code, but past its expiry; not counted as a failure
     /// (whoever sent it held the real code). A nurse must reissue.
     case expired

@@ -58,6 +58,19 @@ public enum StaffDirectory {
         return try findStaff(db, name: staff.name) ?? staff
     }
 
+    /// Replaces every token the member holds by a new one: the old ones are revoked (refused on
+    /// the very next request), the new one exists in plain text only in the return value.
+    ///
+    /// - Throws: `StaffError.notFound`, `.alreadyRevoked` (a revoked member gets no token), or
+    ///   database errors.
+    public static func rotateToken(_ db: Connection, name: String, now: Double) throws -> (staff: StaffMember, token: String) {
+        guard let staff = try findStaff(db, name: name) else { throw StaffError.notFound(name) }
+        guard staff.isActive else { throw StaffError.alreadyRevoked(staff.name) }
+        let nowMs = epochMilliseconds(now)
+        try TokenRepository.revokeStaffTokens(db, staffId: staff.id, at: nowMs)
+        return (staff, try issueToken(db, staffId: staff.id, nowMs: nowMs))
+    }
+
     /// On an empty `staff` table, creates the admin `bootstrap-admin` (actor `system`) and
     /// returns its token for the daemon to write to `DATA_DIR/admin.token`; otherwise nil, so
     /// a restart never mints a second bootstrap token.

@@ -14,6 +14,13 @@ public struct RevokeStaff: Sendable {
     public var actor: String
 }
 
+/// `POST /v1/staff/{name}/rotation` (an admin, or the member themself): a new token for the
+/// member; every token they held stops working at once.
+public struct RotateStaffToken: Sendable {
+    public var name: String
+    public var actor: String
+}
+
 /// A staff member as staff management shows them.
 public struct StaffView: Sendable, Equatable {
     public var name: String
@@ -38,8 +45,14 @@ public struct AddedStaff: Sendable, Equatable {
     public var token: String
 }
 
-/// Staff management: add, list, revoke — each change with its audit row in one transaction
-/// (never with the token in the details).
+/// A member's new token after a rotation, in plain text only here (shown once).
+public struct RotatedStaffToken: Sendable, Equatable {
+    public var name: String
+    public var token: String
+}
+
+/// Staff management: add, list, revoke, rotate — each change with its audit row in one
+/// transaction (never with the token in the details).
 public final class StaffService: Sendable {
     let transactions: Transactions
     let clock: any ServerClock
@@ -82,6 +95,20 @@ public final class StaffService: Sendable {
             try AuditLog.append(db, at: epochMilliseconds(now), actor: command.actor, action: .staffRevoke,
                                 subject: "staff:\(member.name)", details: ["role": .string(member.role.rawValue)])
             return StaffView(member)
+        }
+    }
+
+    /// The member's new token; the old ones are refused from the next request on.
+    public func rotate(_ command: RotateStaffToken) throws -> RotatedStaffToken {
+        let now = clock.now()
+        return try transactions.write { db in
+            let (member, token): (StaffMember, String)
+            do { (member, token) = try StaffDirectory.rotateToken(db, name: command.name, now: now) } catch is StaffError {
+                throw DomainError.notFound("no active staff member named \(command.name)")   // unknown or revoked, like revoke
+            }
+            try AuditLog.append(db, at: epochMilliseconds(now), actor: command.actor, action: .staffRotate,
+                                subject: "staff:\(member.name)", details: ["role": .string(member.role.rawValue)])
+            return RotatedStaffToken(name: member.name, token: token)
         }
     }
 }

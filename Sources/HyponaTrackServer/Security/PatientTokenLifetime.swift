@@ -1,0 +1,40 @@
+import HyponaTrackCore
+import SQLite
+
+/// When a patient token stops working: `daysAfterMonitoring` days after the patient's
+/// monitoring window ends (`tokens.patientDaysAfterMonitoring`, default 30), counted in the
+/// patient's time zone. The token works through local date `window.last + daysAfterMonitoring`
+/// and is refused (401 `expired_token`) from the day after.
+///
+/// Nothing is stored: the end is computed on each request from the stored profile (surgery
+/// date, time zone), the evaluations that may extend the window (`MonitoringWindow`) and the
+/// time — so a later extension of the window, or a corrected surgery date, moves it too, and a
+/// cache of token owners never needs to know about it. (Withdrawal revokes the tokens anyway.)
+public struct PatientTokenLifetime: Sendable {
+    public let daysAfterMonitoring: Int
+    let rules: ActiveRules
+    /// For a stored time zone this system does not know (as elsewhere: the configured default).
+    let defaultTimeZone: String
+
+    public init(daysAfterMonitoring: Int, rules: ActiveRules, defaultTimeZone: String) {
+        self.daysAfterMonitoring = daysAfterMonitoring
+        self.rules = rules
+        self.defaultTimeZone = defaultTimeZone
+    }
+
+    /// Whether the token of patient `patientId` has outlived the monitoring period at `now`.
+    func isOver(_ db: Connection, patientId: Int64, now: Double) throws -> Bool {
+        guard let patient = try PatientRepository.load(db, id: patientId) else { return true }
+        let reminders = rules.snapshot.rules.reminders
+        let zone = ZoneCache.rules(patient.profile.timeZone) ?? ZoneCache.rules(defaultTimeZone) ?? ZoneRules(identifier: "UTC")!
+        let today = zone.localDate(atEpochSeconds: now)
+        // The window without its extension is the shortest it can be: inside it plus the grace
+        // period, no evaluation needs reading (the common case, every submission).
+        let shortest = MonitoringWindow(profile: patient.profile, rules: reminders, withdrawalDate: patient.withdrawalDate)
+        if today <= shortest.last.adding(days: daysAfterMonitoring) { return false }
+        let window = MonitoringWindow(profile: patient.profile, rules: reminders,
+                                      alertPODs: try EvaluationRepository.alertPODs(db, patientId: patientId),
+                                      withdrawalDate: patient.withdrawalDate)
+        return today > window.last.adding(days: daysAfterMonitoring)
+    }
+}
