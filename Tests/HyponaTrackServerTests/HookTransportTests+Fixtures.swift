@@ -52,8 +52,13 @@ extension HookTransportTests {
             return try condition()
         }
 
-        static func openFileDescriptors() -> Int {
-            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        /// Open pipe descriptors of this process: what a leaking command transport would leave
+        /// behind (sockets that other tests open and close meanwhile do not count).
+        static func openPipes() -> Int {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return fds.filter { fd in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"))?.hasPrefix("pipe:") == true
+            }.count
         }
     }
 

@@ -16,32 +16,48 @@ extension StudyContext {
     func evaluate(_ db: Connection, _ patient: PatientRecord, dates: [LocalDate], cause: EvaluationCause, actor: String,
                   snapshot: ActiveRules.Snapshot, at ms: Int64, onlyIfChanged: Bool = false,
                   preloaded: [DailyEntry]? = nil) throws -> [LocalDate: Evaluation] {
-        guard let first = dates.min(), let last = dates.max() else { return [:] }
+        let computed = try evaluations(db, patient, dates: dates, snapshot: snapshot, onlyIfChanged: onlyIfChanged,
+                                       preloaded: preloaded)
+        for item in computed where item.isNew {
+            try record(db, patient, item, cause: cause, actor: actor, snapshot: snapshot, at: ms)
+        }
+        return Dictionary(uniqueKeysWithValues: computed.map { ($0.evaluation.date, $0.evaluation) })
+    }
+
+    /// The evaluations of `dates`, in date order, each with its day and whether it differs from
+    /// the latest stored one (always true without `onlyIfChanged`). Reads only.
+    func evaluations(_ db: Connection, _ patient: PatientRecord, dates: [LocalDate], snapshot: ActiveRules.Snapshot,
+                     onlyIfChanged: Bool = false, preloaded: [DailyEntry]? = nil) throws -> [ComputedEvaluation] {
+        guard let first = dates.min(), let last = dates.max() else { return [] }
         let days = try preloaded ?? DayRepository.load(db, patientId: patient.id, from: first.adding(days: -2), to: last)
         let assessment = snapshot.engine.risk.assess(patient.profile)
-        var results: [LocalDate: Evaluation] = [:]
-        for date in Set(dates).sorted() {
+        return try Set(dates).sorted().map { date in
             let e = snapshot.engine.evaluate(profile: patient.profile, days: days, date: date, assessment: assessment)
-            results[date] = e
+            var isNew = true
             if onlyIfChanged, let stored = try EvaluationRepository.latest(db, patientId: patient.id, date: date),
                stored.level == e.level, stored.reasons == e.reasons.map(StoredReason.init), stored.rulesVersion == e.rulesVersion,
                stored.riskScore == e.risk.riskScore {
-                continue
+                isNew = false
             }
-            let id = try EvaluationRepository.insert(db, patientId: patient.id, e, cause: cause.rawValue, at: ms)
-            try AuditLog.append(db, at: ms, actor: actor, action: .evaluationRecord, subject: patient.studyId,
-                                details: ["evaluationId": .number(Double(id)), "date": .string(date.description),
-                                          "pod": .int(e.pod), "level": .string(e.level.rawValue),
-                                          "reasons": .array(e.reasonCodes.map { JSONValue.string($0) }),
-                                          "rulesVersion": .string(e.rulesVersion), "cause": .string(cause.rawValue)])
-            metrics.evaluationRecorded(level: e.level)
-            try alerting?.evaluationRecorded(db, patient, e, at: ms)
-            if let outbox {
-                try outbox.enqueueDaily(db, patient, day: days.first { $0.date == date } ?? DailyEntry(date: date),
-                                        alert: DailyAlert(e, at: ms), snapshot: snapshot, at: ms)
-            }
+            return ComputedEvaluation(evaluation: e, day: days.first { $0.date == date } ?? DailyEntry(date: date), isNew: isNew)
         }
-        return results
+    }
+
+    /// Stores one evaluation with its audit row, raises alerts and queues the REDCap row.
+    func record(_ db: Connection, _ patient: PatientRecord, _ item: ComputedEvaluation, cause: EvaluationCause, actor: String,
+                snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
+        let e = item.evaluation
+        let id = try EvaluationRepository.insert(db, patientId: patient.id, e, cause: cause.rawValue, at: ms)
+        try AuditLog.append(db, at: ms, actor: actor, action: .evaluationRecord, subject: patient.studyId,
+                            details: ["evaluationId": .number(Double(id)), "date": .string(e.date.description),
+                                      "pod": .int(e.pod), "level": .string(e.level.rawValue),
+                                      "reasons": .array(e.reasonCodes.map { JSONValue.string($0) }),
+                                      "rulesVersion": .string(e.rulesVersion), "cause": .string(cause.rawValue)])
+        metrics.evaluationRecorded(level: e.level)
+        try alerting?.evaluationRecorded(db, patient, e, at: ms)
+        if let outbox {
+            try outbox.enqueueDaily(db, patient, day: item.day, alert: DailyAlert(e, at: ms), snapshot: snapshot, at: ms)
+        }
     }
 
     /// D, and D+1 and D+2 when they hold data (rules read the two previous days).
@@ -52,4 +68,12 @@ extension StudyContext {
         }
         return dates
     }
+}
+
+/// One evaluated date: the result, the day it was computed from, and whether it is worth
+/// storing (it differs from the latest stored result).
+struct ComputedEvaluation: Sendable {
+    var evaluation: Evaluation
+    var day: DailyEntry
+    var isNew: Bool
 }

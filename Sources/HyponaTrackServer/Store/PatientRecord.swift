@@ -10,6 +10,8 @@ public struct PatientRecord: Sendable {
     public var withdrawnAt: Int64?
     public var withdrawalDate: LocalDate?
     public var withdrawalReason: String?
+    /// Moves on with every change to the patient or its clinical data (`PatientsSchema.v2`).
+    public var revision: Int64 = 0
 
     public var studyId: String { profile.studyId }
     public var isWithdrawn: Bool { withdrawnAt != nil }

@@ -6,7 +6,7 @@ import Synchronization
 
 /// Reads and writes `patients`. Callers own the transaction.
 enum PatientRepository {
-    static let columns = "id, profile, enrolled_at, enrolled_by, activated_at, withdrawn_at, withdrawal_date, withdrawal_reason"
+    static let columns = "id, profile, enrolled_at, enrolled_by, activated_at, withdrawn_at, withdrawal_date, withdrawal_reason, revision"
 
     static func insert(_ db: Connection, profile: PatientProfile, by actor: String, at ms: Int64) throws -> Int64 {
         try db.execute("""
@@ -23,6 +23,11 @@ enum PatientRepository {
 
     static func load(_ db: Connection, id: Int64) throws -> PatientRecord? {
         try db.queryOne("SELECT \(columns) FROM patients WHERE id = ?", [id]).map(decode)
+    }
+
+    /// The patient's revision now (nil: no such patient): whether data read earlier still holds.
+    static func revision(_ db: Connection, id: Int64) throws -> Int64? {
+        try db.queryOne("SELECT revision FROM patients WHERE id = ?", [id])?.int64(0)
     }
 
     static func load(_ db: Connection, studyId: String) throws -> PatientRecord? {
@@ -68,6 +73,6 @@ enum PatientRepository {
                              enrolledBy: try row.string("enrolled_by"), activatedAt: try row.optionalInt64("activated_at"),
                              withdrawnAt: try row.optionalInt64("withdrawn_at"),
                              withdrawalDate: try row.optionalString("withdrawal_date").flatMap { LocalDate($0) },
-                             withdrawalReason: try row.optionalString("withdrawal_reason"))
+                             withdrawalReason: try row.optionalString("withdrawal_reason"), revision: try row.int64("revision"))
     }
 }

@@ -16,6 +16,7 @@ enum Schema {
             try db.execute(AlertsSchema.v2)
             try db.execute(SyncSchema.v2)
         }),
+        ("v5_patient_revision", { try $0.execute(PatientsSchema.v2) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

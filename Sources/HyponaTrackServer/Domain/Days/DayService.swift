@@ -50,47 +50,17 @@ public final class DayService: Sendable {
     init(context: StudyContext) { self.context = context }
 
     /// Merge, store, evaluate D (and D+1, D+2 when they hold data), all in one transaction;
-    /// the caller answers after it returns, i.e. after COMMIT.
+    /// the caller answers after it returns, i.e. after COMMIT. The work is done on a read
+    /// snapshot first (`SubmissionPlan`), so the single writer only checks and stores it.
     public func submit(_ command: SubmitDay) throws -> DayResult {
-        let date = command.date, patch = command.patch
         let snapshot = context.rules.snapshot
         let (now, ms) = context.nowMilliseconds()
+        let planned = try context.read { db in try SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now) }
         return try context.write { db in
-            guard let patient = try PatientRepository.load(db, id: command.patientId), !patient.isWithdrawn else {
-                throw DomainError.unauthenticated
-            }
-            let window = try context.window(db, patient, snapshot.rules)
-            guard window.contains(date) else {
-                throw DomainError.invalid("date", "\(date) is outside the monitoring window \(window.first)–\(window.last)")
-            }
-            guard date <= context.today(patient.profile, now: now) else { throw DomainError.invalid("date", "\(date) is in the future") }
-            // D-2 … D+2 in one read: D is merged, D and the following days that hold data are
-            // evaluated from the same values (rules read the two previous days).
-            var days = try DayRepository.load(db, patientId: patient.id, from: date.adding(days: -2), to: date.adding(days: 2))
-            let before = days.first { $0.date == date } ?? DailyEntry(date: date)
-            let hasItems = !(patch.symptoms.isEmpty && patch.reactionTests.isEmpty && patch.tappingTests.isEmpty
-                             && patch.desmopressinDoses.isEmpty)
-            let blocked = hasItems ? try DayRepository.deletedItemIds(db, patientId: patient.id, date: date) : []
-            let after = patch.apply(to: before, blockedIds: blocked)
-            // Refused before anything is written: one patient's runaway app must not grow a day
-            // without bound (every later write of that day would slow the single writer down).
-            let limit = context.configuration.limits.itemsPerList
-            if let list = before.listGrown(to: after, pastLimit: limit) { throw DomainError.limitReached(field: list, limit: limit) }
-            try DayRepository.save(db, patientId: patient.id, day: after, patch: patch, at: ms)
-            days.removeAll { $0.date == date }
-            days.append(after)
-            let actor = "patient:\(patient.studyId)"
-            try AuditLog.append(db, at: ms, actor: actor, action: .daySubmit, subject: patient.studyId,
-                                details: DayAudit.changes(date: date, before: before, after: after, patch: patch))
-            let later = days.map(\.date).filter { $0 > date }
-            let evaluation = try context.evaluate(db, patient, dates: [date], cause: .submission, actor: actor, snapshot: snapshot,
-                                                  at: ms, preloaded: days)[date]!
-            if !later.isEmpty {
-                try context.evaluate(db, patient, dates: later, cause: .submission, actor: actor, snapshot: snapshot, at: ms,
-                                     onlyIfChanged: true, preloaded: days)
-            }
-            return DayResult(date: date, evaluation: evaluation, rulesSnapshot: snapshot,
-                             morningCheckComplete: after.morningCheckComplete, eveningCheckComplete: after.eveningCheckComplete)
+            let plan = try planned.isCurrent(db)
+                ? planned : SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now)
+            try plan.apply(db, context: context, snapshot: snapshot, at: ms)
+            return plan.result(snapshot)
         }
     }
 

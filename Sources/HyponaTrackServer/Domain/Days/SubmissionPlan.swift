@@ -1,0 +1,76 @@
+import HTJSON
+import HyponaTrackCore
+import SQLite
+
+/// A day submission worked out from one consistent read, before it reaches the single writer:
+/// the checks, the merge, the audit details and the evaluations of D (and of D+1, D+2 where
+/// they change). The writer then only checks that the patient's revision is still the one
+/// read (`PatientsSchema.v2`: it moves with every change to the patient, its days, items and
+/// labs) and stores the result; if anything changed in between, the plan is made again under
+/// the write lock, so the outcome is always what a fully serial submission would have stored.
+struct SubmissionPlan {
+    let patient: PatientRecord
+    let date: LocalDate
+    let patch: DayPatch
+    let after: DailyEntry
+    let audit: JSONValue
+    /// D's evaluation first (always stored), then the later dates whose result changed.
+    let evaluations: [ComputedEvaluation]
+
+    /// Reads and checks everything the submission needs and computes what it will write;
+    /// throws, having written nothing, when the submission is refused.
+    static func make(_ db: Connection, _ command: SubmitDay, context: StudyContext, snapshot: ActiveRules.Snapshot,
+                     now: Double) throws -> SubmissionPlan {
+        let date = command.date, patch = command.patch
+        guard let patient = try PatientRepository.load(db, id: command.patientId), !patient.isWithdrawn else {
+            throw DomainError.unauthenticated
+        }
+        let window = try context.window(db, patient, snapshot.rules)
+        guard window.contains(date) else {
+            throw DomainError.invalid("date", "\(date) is outside the monitoring window \(window.first)–\(window.last)")
+        }
+        guard date <= context.today(patient.profile, now: now) else { throw DomainError.invalid("date", "\(date) is in the future") }
+        // D-2 … D+2 in one read: D is merged, D and the following days that hold data are
+        // evaluated from the same values (rules read the two previous days).
+        var days = try DayRepository.load(db, patientId: patient.id, from: date.adding(days: -2), to: date.adding(days: 2))
+        let before = days.first { $0.date == date } ?? DailyEntry(date: date)
+        let hasItems = !(patch.symptoms.isEmpty && patch.reactionTests.isEmpty && patch.tappingTests.isEmpty
+                         && patch.desmopressinDoses.isEmpty)
+        let blocked = hasItems ? try DayRepository.deletedItemIds(db, patientId: patient.id, date: date) : []
+        let after = patch.apply(to: before, blockedIds: blocked)
+        // Refused before anything is written: one patient's runaway app must not grow a day
+        // without bound (every later write of that day would slow the single writer down).
+        let limit = context.configuration.limits.itemsPerList
+        if let list = before.listGrown(to: after, pastLimit: limit) { throw DomainError.limitReached(field: list, limit: limit) }
+        days.removeAll { $0.date == date }
+        days.append(after)
+        let later = days.map(\.date).filter { $0 > date }
+        let forDate = try context.evaluations(db, patient, dates: [date], snapshot: snapshot, preloaded: days)
+        let changedLater = later.isEmpty ? [] : try context.evaluations(db, patient, dates: later, snapshot: snapshot,
+                                                                         onlyIfChanged: true, preloaded: days).filter(\.isNew)
+        return SubmissionPlan(patient: patient, date: date, patch: patch, after: after,
+                              audit: DayAudit.changes(date: date, before: before, after: after, patch: patch),
+                              evaluations: forDate + changedLater)
+    }
+
+    /// Whether the data the plan was computed from is still what is stored (under the write lock).
+    func isCurrent(_ db: Connection) throws -> Bool {
+        try PatientRepository.revision(db, id: patient.id) == patient.revision
+    }
+
+    /// Stores the day, its audit row and the evaluations (with their audit rows, alerts and
+    /// REDCap rows). Inside the write transaction.
+    func apply(_ db: Connection, context: StudyContext, snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
+        try DayRepository.save(db, patientId: patient.id, day: after, patch: patch, at: ms)
+        let actor = "patient:\(patient.studyId)"
+        try AuditLog.append(db, at: ms, actor: actor, action: .daySubmit, subject: patient.studyId, details: audit)
+        for item in evaluations {
+            try context.record(db, patient, item, cause: .submission, actor: actor, snapshot: snapshot, at: ms)
+        }
+    }
+
+    func result(_ snapshot: ActiveRules.Snapshot) -> DayResult {
+        DayResult(date: date, evaluation: evaluations[0].evaluation, rulesSnapshot: snapshot,
+                  morningCheckComplete: after.morningCheckComplete, eveningCheckComplete: after.eveningCheckComplete)
+    }
+}
