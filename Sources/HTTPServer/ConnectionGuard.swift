@@ -47,6 +47,18 @@ final class ConnectionGuard: Sendable {
         var perIP: [String: Int] = [:]
         var stopped = false
         var counts = Counts()
+        /// Connections in the order they began waiting for request headers (oldest first), for
+        /// eviction in O(1); entries that no longer wait (or wait since later) are skipped.
+        var waiting: [(key: UInt, since: ContinuousClock.Instant)] = []
+        var waitingHead = 0
+
+        mutating func startWaiting(_ key: UInt, since: ContinuousClock.Instant) {
+            if waitingHead > 1024, waitingHead * 2 > waiting.count {
+                waiting.removeFirst(waitingHead)
+                waitingHead = 0
+            }
+            waiting.append((key, since))
+        }
     }
 
     /// What the guard did, for `/metrics`.
@@ -109,6 +121,7 @@ final class ConnectionGuard: Sendable {
     func opened(_ key: UInt, fd: Int32, ip: String, now: ContinuousClock.Instant = .now) {
         table.withLock { t in
             t.entries[key] = Entry(fd: fd, ip: ip, phase: .headers, deadline: now + limits.headerTimeout, waitingSince: now)
+            t.startWaiting(key, since: now)
             t.perIP[ip, default: 0] += 1
             if t.entries.count >= limits.evictAt, Self.evictOldestWaiting(&t, except: key) { t.counts.evicted += 1 }
         }
@@ -134,7 +147,14 @@ final class ConnectionGuard: Sendable {
 
     /// The response was sent: a kept-alive connection waits for its next request's headers.
     func answered(_ key: UInt, now: ContinuousClock.Instant = .now) {
-        update(key) { $0.phase = .headers; $0.deadline = now + limits.headerTimeout; $0.waitingSince = now }
+        table.withLock { t in
+            guard var entry = t.entries[key] else { return }
+            entry.phase = .headers
+            entry.deadline = now + limits.headerTimeout
+            entry.waitingSince = now
+            t.entries[key] = entry
+            t.startWaiting(key, since: now)
+        }
     }
 
     // MARK: - Sweeping
@@ -161,13 +181,18 @@ final class ConnectionGuard: Sendable {
     /// Shuts down the connection that has waited longest for its request headers (never one
     /// with a request in progress, never the one just opened).
     private static func evictOldestWaiting(_ t: inout Table, except newest: UInt) -> Bool {
-        var oldest: (key: UInt, since: ContinuousClock.Instant)?
-        for (key, entry) in t.entries where key != newest && entry.phase == .headers && entry.deadline != nil {
-            if oldest == nil || entry.waitingSince < oldest!.since { oldest = (key, entry.waitingSince) }
+        while t.waitingHead < t.waiting.count {
+            let (key, since) = t.waiting[t.waitingHead]
+            guard let entry = t.entries[key], entry.phase == .headers, entry.deadline != nil, entry.waitingSince == since else {
+                t.waitingHead += 1
+                continue  // closed, busy, already shut down, or waiting again since later
+            }
+            guard key != newest else { return false }  // only the newcomer is left
+            t.waitingHead += 1
+            _ = shutdown(entry.fd, Int32(SHUT_RDWR))
+            t.entries[key]?.deadline = nil
+            return true
         }
-        guard let oldest, let entry = t.entries[oldest.key] else { return false }
-        _ = shutdown(entry.fd, Int32(SHUT_RDWR))
-        t.entries[oldest.key]?.deadline = nil
-        return true
+        return false
     }
 }
