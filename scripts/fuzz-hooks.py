@@ -41,11 +41,11 @@ VALID_ZONES = ["Europe/Berlin", "UTC", "America/New_York", "Asia/Kolkata", "Aust
 ERROR_CODES = {
     400: {"invalid_json", "invalid_value", "unknown_field", "not_allowed",
           "bad_request"},  # extra: HTTPServer/ServerCore.swift, a request target it cannot parse
-    401: {"unauthenticated"},
+    401: {"unauthenticated", "expired_token"},
     403: {"forbidden"},
     404: {"not_found"},
     405: {"method_not_allowed"},  # extra: APIHandler.resolve
-    409: {"conflict"},
+    409: {"conflict", "limit_reached"},
     410: {"expired"},
     413: {"too_large"},
     415: {"unsupported_media_type"},
