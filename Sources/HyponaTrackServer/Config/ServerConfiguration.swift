@@ -36,6 +36,12 @@ public struct ServerConfiguration: Sendable {
         public var unhealthyAfterMinutes: Double = 60
     }
 
+    public struct Audit: Sendable {
+        /// The audit key file (owner-only, outside the data directory); nil: systemd's
+        /// credential `audit-key`, else `DATA_DIR/../audit-key` (`AuditKeySource`).
+        public var keyFile: String?
+    }
+
     public var configFile: URL?
     public var listenHost: String = "127.0.0.1"
     public var listenPort: Int = 8750
@@ -55,6 +61,7 @@ public struct ServerConfiguration: Sendable {
     public var schedulerIntervalSeconds: Double = 15
     public var activation = Activation()
     public var http = HTTP()
+    public var audit = Audit()
 
     /// The defaults with everything under `directory` (tests, `--config`-less starts).
     public init(baseDirectory directory: URL, dataDirectory: URL) {
@@ -160,6 +167,11 @@ public struct ServerConfiguration: Sendable {
                 // libmicrohttpd splits the connection limit between the pool's threads.
                 throw FieldError.invalid("http.threads", "must not exceed http.maxConnections (\(config.http.maxConnections)) with \"threading\": \"pool\"")
             }
+        }
+        if let a = try r.optional("audit", .any) {
+            let ar = try ObjectReader(a, path: "audit")
+            config.audit.keyFile = try ar.optional("keyFile", .string(length: 1...4096)).map { resolve($0).path }
+            try ar.finish()
         }
         try r.finish()
         return config
