@@ -32,7 +32,7 @@ public enum CLI {
           patients    every patient with risk and current level
           show ID     a patient's profile and timeline
           staff       add, list, revoke staff (admin); rotate a token (admin, or your own)
-          audit       verify the audit chain, list entries
+          audit       verify the audit chain (--checkpoint SEQ:HEX), checkpoint it, list entries
           alerts      yellow and red alerts (--open); ack ALERT [--note]; resolve ALERT --note T [--sodium N]
           hooks       hooks status: deliveries, dead letters, disabled endpoints
           sync        REDCap sync: status, retry, resume, check, reconcile, export-all (admin)

@@ -77,3 +77,21 @@ extension Connection {
         return try row.getOptional(0, as: T.self)
     }
 }
+
+extension Connection {
+    /// Steps one statement and hands `body` each row as it is read, so a long result is never
+    /// held in memory at once; `body` returns false to stop early. The statement is reset
+    /// afterwards (it holds no read snapshot). Do not write to the table being read from `body`:
+    /// on one connection there is no isolation between a running SELECT and changes made while
+    /// it steps, and whether a changed row is seen again, once or not at all is undefined
+    /// (https://sqlite.org/isolation.html, "No Isolation Between Operations On The Same
+    /// Database Connection").
+    public func forEachRow(_ sql: String, _ arguments: [(any SQLiteBindable)?] = [], _ body: (Row) throws -> Bool) throws {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        while try statement.step() == .row {
+            guard try body(try statement.currentRow()) else { return }
+        }
+    }
+}

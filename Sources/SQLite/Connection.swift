@@ -30,6 +30,8 @@ public final class Connection {
     /// Nesting depth of `transaction` calls that became savepoints, to name them uniquely.
     var savepointDepth = 0
     private var currentBusyTimeout: Duration
+    /// What the application attached (`attach(_:)`), by type.
+    var attachments: [ObjectIdentifier: Any] = [:]
 
     /// Opens (and for `.readWriteCreate`, creates) the database at `path` and applies the
     /// configuration described on the type. Throws `SQLiteError` if opening or any

@@ -46,7 +46,7 @@ import HTJSON
         let lines = Set(Self.commandLines)
         for line in ["enroll", "update", "reissue", "lab", "item", "patients", "show", "alerts", "ack", "resolve",
                      "staff add", "staff list", "staff revoke", "sync status", "sync retry", "sync resume", "sync check",
-                     "sync reconcile", "sync export-all", "hooks status", "audit verify", "audit list", "backup", "evaluate",
+                     "sync reconcile", "sync export-all", "hooks status", "audit verify", "audit checkpoint", "audit list", "backup", "evaluate",
                      "version"] {
             #expect(lines.contains(line), "\(line)")
         }

@@ -30,7 +30,7 @@ import Testing
     @Test func hundredAppendedRowsVerify() throws {
         let t = try TestDatabase()
         try appendRows(t, count: 100)
-        let result = try AuditLog.verify(t.db)
+        let result = try AuditLog.verify(t.db, key: .forTests)
         #expect(result.isIntact)
         #expect(result.rowsChecked == 100)
         #expect(result.firstBrokenSeq == nil && result.reason == nil)
@@ -40,7 +40,7 @@ import Testing
 
     @Test func emptyTrailVerifies() throws {
         let t = try TestDatabase()
-        let result = try AuditLog.verify(t.db)
+        let result = try AuditLog.verify(t.db, key: .forTests)
         #expect(result.isIntact && result.rowsChecked == 0 && result.lastSeq == nil)
     }
 
@@ -65,7 +65,7 @@ import Testing
                 #expect(error.message.contains("audit_log is append-only"), "\(error)")
             }
         }
-        #expect(try AuditLog.verify(t.db).isIntact)
+        #expect(try AuditLog.verify(t.db, key: .forTests).isIntact)
         #expect(try t.db.scalar("SELECT count(*) FROM audit_log", as: Int.self) == 3)
     }
 
@@ -73,7 +73,7 @@ import Testing
         let t = try TestDatabase()
         try appendRows(t, count: 20)
         try tamper(t, "UPDATE audit_log SET details = replace(details, '\"index\":7', '\"index\":8') WHERE seq = 7")
-        let result = try AuditLog.verify(t.db)
+        let result = try AuditLog.verify(t.db, key: .forTests)
         #expect(result.firstBrokenSeq == 7)
         #expect(result.rowsChecked == 7)
         #expect(result.reason?.contains("modified") == true)
@@ -83,14 +83,14 @@ import Testing
         let t = try TestDatabase()
         try appendRows(t, count: 20)
         try tamper(t, "UPDATE audit_log SET actor = 'staff:someone-else' WHERE seq = 12")
-        #expect(try AuditLog.verify(t.db).firstBrokenSeq == 12)
+        #expect(try AuditLog.verify(t.db, key: .forTests).firstBrokenSeq == 12)
     }
 
     @Test func deletedMiddleRowIsCaughtAtTheRowAfterTheGap() throws {
         let t = try TestDatabase()
         try appendRows(t, count: 20)
         try tamper(t, "DELETE FROM audit_log WHERE seq = 10")
-        let result = try AuditLog.verify(t.db)
+        let result = try AuditLog.verify(t.db, key: .forTests)
         #expect(result.firstBrokenSeq == 11)
         #expect(result.reason?.contains("missing") == true)
     }
@@ -100,7 +100,7 @@ import Testing
         try appendRows(t, count: 20)
         // Close the gap so the seq numbers look continuous again.
         try tamper(t, "DELETE FROM audit_log WHERE seq = 10; UPDATE audit_log SET seq = seq - 1 WHERE seq > 10;")
-        let result = try AuditLog.verify(t.db)
+        let result = try AuditLog.verify(t.db, key: .forTests)
         #expect(result.firstBrokenSeq == 10)
     }
 
@@ -112,22 +112,22 @@ import Testing
             UPDATE audit_log SET seq = 5 WHERE seq = 6;
             UPDATE audit_log SET seq = 6 WHERE seq = -5;
             """)
-        #expect(try AuditLog.verify(t.db).firstBrokenSeq == 5)
+        #expect(try AuditLog.verify(t.db, key: .forTests).firstBrokenSeq == 5)
     }
 
     @Test func strayRowBeforeTheFirstIsCaught() throws {
         let t = try TestDatabase()
         try appendRows(t, count: 3)
         try tamper(t, "INSERT INTO audit_log SELECT 0, at, actor, action, subject, details, prev_hash, hash FROM audit_log WHERE seq = 1")
-        #expect(try AuditLog.verify(t.db).firstBrokenSeq == 0)
+        #expect(try AuditLog.verify(t.db, key: .forTests).firstBrokenSeq == 0)
     }
 
-    @Test func verifyReadsBeyondOnePage() throws {
+    @Test func verifyStreamsAThousandRowsAndStillNamesALateEdit() throws {
         let t = try TestDatabase()
-        try appendRows(t, count: AuditLog.verifyPageSize + 10)
-        try tamper(t, "UPDATE audit_log SET at = at + 1 WHERE seq = \(AuditLog.verifyPageSize + 3)")
-        let result = try AuditLog.verify(t.db)
-        #expect(result.firstBrokenSeq == Int64(AuditLog.verifyPageSize + 3))
+        try appendRows(t, count: 1200)
+        try tamper(t, "UPDATE audit_log SET at = at + 1 WHERE seq = 1103")
+        let result = try AuditLog.verify(t.db, key: .forTests)
+        #expect(result.firstBrokenSeq == 1103 && result.rowsChecked == 1103)
     }
 
     @Test func listPagesAndFiltersBySubject() throws {

@@ -11,19 +11,20 @@ import HTJSON
     @Test func everyEventTypeHasTheDottedNameReceiversSee() {
         #expect(HookEventType.allCases.map(\.rawValue) == [
             "alert.opened", "alert.worsened", "alert.escalated", "alert.acknowledged", "alert.resolved",
-            "sync.unhealthy", "sync.halted", "reminder.due"])
+            "sync.unhealthy", "sync.halted", "reminder.due", "audit.checkpoint"])
     }
 
-    @Test func aHookSubscribesToSyncAndReminderEventsByName() throws {
-        let hooks = try Self.parse(events: ["sync.unhealthy", "sync.halted", "reminder.due"])
-        #expect(hooks.first?.events == [.syncUnhealthy, .syncHalted, .reminderDue])
+    @Test func aHookSubscribesToSyncReminderAndCheckpointEventsByName() throws {
+        let hooks = try Self.parse(events: ["sync.unhealthy", "sync.halted", "reminder.due", "audit.checkpoint"])
+        #expect(hooks.first?.events == [.syncUnhealthy, .syncHalted, .reminderDue, .auditCheckpoint])
+        #expect(HookOutbox.subscribers(hooks, type: .auditCheckpoint) == ["gateway"])
         #expect(HookOutbox.subscribers(hooks, type: .reminderDue) == ["gateway"])
         #expect(HookOutbox.subscribers(hooks, type: .alertOpened).isEmpty)
     }
 
     @Test(arguments: ["alert.opened", "reminder.late", "Sync.Halted"])
     func anEventAHookCannotSubscribeToIsRefusedWithTheAllowedNames(_ event: String) {
-        #expect(throws: FieldError.invalid("hooks[0].events[0]", "\"\(event)\" is not one of sync.unhealthy, sync.halted, reminder.due")) {
+        #expect(throws: FieldError.invalid("hooks[0].events[0]", "\"\(event)\" is not one of sync.unhealthy, sync.halted, reminder.due, audit.checkpoint")) {
             try Self.parse(events: [.string(event)])
         }
     }

@@ -14,6 +14,7 @@ import Testing
         init() throws {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             db = try Connection(path: directory.appendingPathComponent("t.sqlite").path)
+            db.attach(AuditKey.forTests)
             _ = try Schema.migrator().migrate(db)
         }
         deinit { db.close(); try? FileManager.default.removeItem(at: directory) }

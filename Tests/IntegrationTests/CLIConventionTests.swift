@@ -76,7 +76,7 @@ import HTJSON
     /// Every command line of the synopsis; the unit tests check the CLI's own registry has no other.
     static let commandLines = [
         "enroll", "update", "reissue", "lab", "item", "patients", "show", "alerts", "ack", "resolve", "staff", "staff add",
-        "staff list", "staff revoke", "audit", "audit verify", "audit list", "hooks", "hooks status", "sync", "sync status",
+        "staff list", "staff revoke", "audit", "audit verify", "audit checkpoint", "audit list", "hooks", "hooks status", "sync", "sync status",
         "sync retry", "sync resume", "sync check", "sync reconcile", "sync export-all", "backup", "evaluate", "version",
     ]
 

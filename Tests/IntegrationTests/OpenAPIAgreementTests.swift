@@ -14,7 +14,7 @@ import HTJSON
         ("post", "/v1/patients/{studyId}/days/{date}/{list}/{itemId}/deletion"),
         ("post", "/v1/staff"), ("get", "/v1/staff"), ("post", "/v1/staff/{name}/revocation"),
         ("post", "/v1/staff/{name}/rotation"),
-        ("get", "/v1/audit"), ("get", "/v1/audit/verify"),
+        ("get", "/v1/audit"), ("get", "/v1/audit/verify"), ("post", "/v1/audit/checkpoints"),
         ("get", "/v1/sync/status"), ("post", "/v1/sync/retry"), ("post", "/v1/sync/resume"), ("get", "/v1/sync/check"),
         ("get", "/v1/sync/reconcile"), ("post", "/v1/sync/export-all"), ("post", "/v1/backup"),
         ("get", "/v1/alerts"), ("post", "/v1/alerts/{alertId}/acknowledgement"), ("post", "/v1/alerts/{alertId}/resolution"),

@@ -105,22 +105,47 @@ enum OtherCommands {
     }
 
     static let audit = CommandGroup(name: "audit", about: """
-        The audit trail. `verify` recomputes the SHA-256 chain and names the first broken row
-        (exit 1 if any); `list` shows entries oldest first.
+        The audit trail. `verify` recomputes the keyed chain and names the first broken row
+        (exit 1 if any); `checkpoint` notes the chain head (SEQ:HEX) and sends it to the hooks
+        that subscribe to audit.checkpoint; `list` shows entries oldest first.
         `hyponatrack audit SUBCOMMAND --help` describes one subcommand.
-        """, subcommands: [auditVerify, auditList])
+        """, subcommands: [auditVerify, auditCheckpoint, auditList])
 
-    static let auditVerify = StaffCommand(name: "audit verify", usage: ["audit verify [--json]"], about: """
-        Recomputes the SHA-256 chain of the audit trail and names the first broken row; exit 1 if
-        the chain is broken.
-        """, spec: .init()) { _, client in
-        let r = try client.get("/v1/audit/verify")
+    static let auditVerify = StaffCommand(name: "audit verify", usage: ["audit verify [--checkpoint SEQ:HEX] [--json]"], about: """
+        Recomputes the audit chain (HMAC-SHA256 under the server's audit key) and names the first
+        broken row; exit 1 if the chain is broken. --checkpoint SEQ:HEX (from `audit checkpoint`
+        or an audit.checkpoint event) also fails when the chain up to SEQ does not end in HEX:
+        history rewritten before the checkpoint, or rows cut off the end.
+        """, spec: .init(options: ["checkpoint"])) { a, client in
+        let query = a.value("checkpoint").map { "?checkpoint=\(DaemonClient.segment($0))" } ?? ""
+        let r = try client.get("/v1/audit/verify" + query)
         let intact = Show.field(r, "intact") == .bool(true)
         return Reply(json: r, status: intact ? ExitCode.success : ExitCode.failure) { io in
+            let checkpoint = Show.field(r, "checkpoint").flatMap { $0 == .null ? nil : $0 }
             if intact {
-                io.out("Audit trail intact: \(Show.text(r, "rowsChecked")) rows verified.")
-            } else {
+                io.out("Audit trail intact: \(Show.text(r, "rowsChecked")) rows verified."
+                       + (checkpoint.map { " It matches checkpoint \(Show.text($0, "checkpoint"))." } ?? ""))
+                return
+            }
+            if Show.field(r, "firstBrokenSeq") != .null {
                 io.error("Audit trail BROKEN at row \(Show.text(r, "firstBrokenSeq")): \(Show.text(r, "reason"))")
+            }
+            if let checkpoint, Show.field(checkpoint, "matches") == .bool(false) {
+                io.error("Audit trail does NOT match checkpoint \(Show.text(checkpoint, "checkpoint")): \(Show.text(checkpoint, "reason"))")
+            }
+        }
+    }
+
+    static let auditCheckpoint = StaffCommand(name: "audit checkpoint", usage: ["audit checkpoint [--json]"], about: """
+        Admin: records a checkpoint of the audit chain (an audit.checkpoint row) and sends its
+        SEQ:HEX to the hooks that subscribe to audit.checkpoint; prints SEQ:HEX. Keep it
+        somewhere the server cannot write, and check later with `audit verify --checkpoint`.
+        """, spec: .init()) { _, client in
+        let r = try client.post("/v1/audit/checkpoints")
+        return Reply(json: r) { io in
+            io.out(Show.text(r, "checkpoint"))
+            if case .array(let hooks)? = Show.field(r, "hooks"), hooks.isEmpty {
+                io.error("audit checkpoint: no hook subscribes to audit.checkpoint; note the line above yourself")
             }
         }
     }

@@ -38,9 +38,18 @@ enum AdminJSON {
         ]))
     }
 
+    /// `intact` is false when the chain is broken or does not match the checkpoint given.
     static func verification(_ v: AuditVerification) -> JSONValue {
         ["intact": .bool(v.isIntact), "rowsChecked": .int(v.rowsChecked),
          "firstBrokenSeq": v.firstBrokenSeq.map { .number(Double($0)) } ?? .null, "reason": .string(v.reason),
-         "lastSeq": v.lastSeq.map { .number(Double($0)) } ?? .null, "lastHash": .string(v.lastHash)]
+         "lastSeq": v.lastSeq.map { .number(Double($0)) } ?? .null, "lastHash": .string(v.lastHash),
+         "checkpoint": v.checkpoint.map { c in
+             ["checkpoint": .string(c.checkpoint.description), "matches": .bool(c.matches), "reason": .string(c.reason)]
+         } ?? .null]
+    }
+
+    static func checkpoint(_ c: (checkpoint: AuditCheckpoint, hooks: [String])) -> JSONValue {
+        ["seq": .number(Double(c.checkpoint.seq)), "hash": .string(c.checkpoint.hash), "checkpoint": .string(c.checkpoint.description),
+         "hooks": .array(c.hooks.map { .string($0) })]
     }
 }

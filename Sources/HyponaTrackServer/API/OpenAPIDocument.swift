@@ -100,6 +100,7 @@ public enum OpenAPIDocument {
         case ("GET", "/v1/alerts"):
             return [["name": "open", "in": "query", "required": false, "schema": S.oneOf(["true", "false"])]]
         case ("GET", "/v1/audit"): return AuditParameters.spec
+        case ("GET", "/v1/audit/verify"): return AuditParameters.verifySpec
         default: return []
         }
     }

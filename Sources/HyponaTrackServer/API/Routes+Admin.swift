@@ -51,13 +51,24 @@ extension Routes {
                   responses: with([200: ("entries", S.array(S.openObject()))])) { ctx in
                 .json(.ok, .array(try audit.entries(try AuditParameters.query(ctx)).map(AdminJSON.entry)))
             },
-            Route(.get, "/v1/audit/verify", access: .staff(.read), summary: "Recompute the audit chain; names the first broken row",
+            Route(.get, "/v1/audit/verify", access: .staff(.read),
+                  summary: "Recompute the audit chain; names the first broken row; ?checkpoint=SEQ:HEX also compares with a checkpoint",
                   responses: with([200: ("verification result", S.object([("intact", S.bool), ("rowsChecked", S.anyInteger),
                                                                           ("firstBrokenSeq", S.nullable(S.anyInteger)),
                                                                           ("reason", S.nullable(S.anyString)),
                                                                           ("lastSeq", S.nullable(S.anyInteger)),
-                                                                          ("lastHash", S.nullable(S.anyString))]))])) { _ in
-                .json(.ok, AdminJSON.verification(try audit.verify()))
+                                                                          ("lastHash", S.nullable(S.anyString)),
+                                                                          ("checkpoint", S.nullable(S.object([
+                                                                              ("checkpoint", S.anyString), ("matches", S.bool),
+                                                                              ("reason", S.nullable(S.anyString))])))]))])) { ctx in
+                .json(.ok, AdminJSON.verification(try audit.verify(checkpoint: try AuditParameters.checkpoint(ctx))))
+            },
+            Route(.post, "/v1/audit/checkpoints", access: .staff(.admin),
+                  summary: "Checkpoint the audit chain: an audited audit.checkpoint row whose seq and hash go to the subscribed hooks",
+                  responses: with([201: ("the checkpoint", S.object([("seq", S.anyInteger), ("hash", S.anyString),
+                                                                     ("checkpoint", S.anyString),
+                                                                     ("hooks", S.array(S.anyString))]))])) { ctx in
+                .json(.created, AdminJSON.checkpoint(try audit.checkpoint(CreateCheckpoint(actor: ctx.actor))))
             },
         ]
     }
@@ -106,6 +117,22 @@ enum AuditParameters {
             throw APIError.invalid("subject", "\(subjectLength.lowerBound)–\(subjectLength.upperBound) characters")
         }
         return AuditQuery(limit: n, afterSeq: afterSeq, subject: subject)
+    }
+
+    /// `GET /v1/audit/verify?checkpoint=SEQ:HEX`; nil without the parameter.
+    static func checkpoint(_ ctx: RequestContext) throws -> AuditCheckpoint? {
+        try ctx.query("checkpoint").map { text in
+            guard let checkpoint = AuditCheckpoint(text) else {
+                throw APIError.invalid("checkpoint", "SEQ:HEX: a sequence number ≥ 1 (at most 18 digits, no leading zero), a colon and 64 hexadecimal digits")
+            }
+            return checkpoint
+        }
+    }
+
+    /// The OpenAPI `parameters` of `GET /v1/audit/verify`.
+    static var verifySpec: [JSONValue] {
+        [["name": "checkpoint", "in": "query", "required": false,
+          "schema": S.string("^[1-9][0-9]{0,17}:[0-9A-Fa-f]{64}$")]]
     }
 
     /// The OpenAPI `parameters` of the route.

@@ -36,4 +36,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case syncRetry = "sync.retry"
     case syncResume = "sync.resume"
     case syncExportAll = "sync.export_all"
+    // The trail itself
+    case auditRekey = "audit.rekey"
+    case auditCheckpoint = "audit.checkpoint"
 }

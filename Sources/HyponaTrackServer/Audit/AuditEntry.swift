@@ -20,6 +20,18 @@ public struct AuditEntry: Sendable, Equatable {
     /// This row's hash.
     public let hash: String
 
+    init(seq: Int64, at: Int64, actor: String, action: String, subject: String?, detailsText: String,
+         prevHash: String, hash: String) {
+        self.seq = seq
+        self.at = at
+        self.actor = actor
+        self.action = action
+        self.subject = subject
+        self.detailsText = detailsText
+        self.prevHash = prevHash
+        self.hash = hash
+    }
+
     init(row: Row) throws {
         seq = try row.int64("seq")
         at = try row.int64("at")

@@ -5,7 +5,9 @@ import SQLite
 ///
 /// `append` must run inside the same write transaction as the change it records (the
 /// group-commit job), so a change and its audit row commit or vanish together, and so the
-/// read of the last hash and the insert are atomic. It never begins or commits.
+/// read of the last hash and the insert are atomic. It never begins or commits. It signs with
+/// the `AuditKey` attached to the connection (`Database` attaches it to its writer), so the
+/// many services that append need not carry the key; a connection without one is refused.
 ///
 /// Never put secrets in `details`: no tokens, no activation codes — only the fact (e.g.
 /// `{"studyId": "HT-007"}`). The trail is read by staff and copied into backups.
@@ -22,19 +24,22 @@ public enum AuditLog {
     @discardableResult
     public static func append(_ db: Connection, at: Int64, actor: String, action auditAction: AuditAction,
                               subject: String?, details: JSONValue) throws -> AuditEntry {
+        guard let key = db.attachment(AuditKey.self) else {
+            throw SQLiteError(extendedCode: SQLiteError.Code.misuse, message: "no audit key is attached to this connection: audit rows cannot be signed")
+        }
         let action = auditAction.rawValue
+        // The one read of the chain head on the write path: an in-memory head would replace
+        // this line (and must be forgotten when the transaction rolls back).
         let head = try AuditRepository.head(db)
         let seq = (head?.seq ?? 0) + 1
         let prevHash = head?.hash ?? AuditChain.genesisHash
         let detailsText = JSONSerializer.string(details)
-        let hash = AuditChain.hash(prevHash: prevHash, seq: seq, at: at, actor: actor, action: action,
+        let hash = AuditChain.hash(.keyed(key), prevHash: prevHash, seq: seq, at: at, actor: actor, action: action,
                                    subject: subject, details: detailsText)
         try AuditRepository.insert(db, seq: seq, at: at, actor: actor, action: action, subject: subject, details: detailsText,
                                    prevHash: prevHash, hash: hash)
-        guard let entry = try AuditRepository.entry(db, seq: seq) else {
-            throw SQLiteError(extendedCode: SQLiteError.Code.error, message: "audit row \(seq) vanished after insert")
-        }
-        return entry
+        return AuditEntry(seq: seq, at: at, actor: actor, action: action, subject: subject, detailsText: detailsText,
+                          prevHash: prevHash, hash: hash)
     }
 
     /// Entries in chain order: those after `afterSeq` (for paging; nil = from the start),

@@ -16,12 +16,14 @@ enum AuditRepository {
             """, [seq, at, actor, action, subject, details, prevHash, hash])
     }
 
-    static func entry(_ db: Connection, seq: Int64) throws -> AuditEntry? {
-        try db.queryOne("SELECT * FROM audit_log WHERE seq = ?", [seq]).map(AuditEntry.init(row:))
-    }
-
     static func last(_ db: Connection) throws -> AuditEntry? {
         try db.queryOne("SELECT * FROM audit_log ORDER BY seq DESC LIMIT 1").map(AuditEntry.init(row:))
+    }
+
+    /// Every entry in seq order, read one at a time by a single statement; `body` returns false
+    /// to stop.
+    static func forEachEntry(_ db: Connection, _ body: (AuditEntry) throws -> Bool) throws {
+        try db.forEachRow("SELECT * FROM audit_log ORDER BY seq") { row in try body(try AuditEntry(row: row)) }
     }
 
     /// At most `limit` entries after `afterSeq` in chain order, only those about `subject` if given.

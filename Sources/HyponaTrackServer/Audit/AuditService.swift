@@ -16,20 +16,42 @@ public struct AuditQuery: Sendable, Equatable {
     }
 }
 
-/// Reading and checking the audit trail (writing it is part of every service's transaction).
+/// `POST /v1/audit/checkpoints` (admin).
+public struct CreateCheckpoint: Sendable {
+    public var actor: String
+}
+
+/// Reading and checking the audit trail (writing it is part of every service's transaction),
+/// and checkpoints on demand. Listing and verifying run on the long-read pool, so a burst of
+/// them cannot hold up authentication.
 public final class AuditService: Sendable {
     let transactions: Transactions
+    let key: AuditKey
+    let checkpoints: AuditCheckpoints
+    let clock: any ServerClock
 
-    init(transactions: Transactions) {
+    init(transactions: Transactions, key: AuditKey, checkpoints: AuditCheckpoints, clock: any ServerClock) {
         self.transactions = transactions
+        self.key = key
+        self.checkpoints = checkpoints
+        self.clock = clock
     }
 
     public func entries(_ query: AuditQuery) throws -> [AuditEntry] {
-        try transactions.read { db in try AuditLog.list(db, limit: query.limit, afterSeq: query.afterSeq, subject: query.subject) }
+        try transactions.longRead { db in try AuditLog.list(db, limit: query.limit, afterSeq: query.afterSeq, subject: query.subject) }
     }
 
-    /// Recomputes the chain in one read snapshot.
-    public func verify() throws -> AuditVerification {
-        try transactions.read { db in try db.transaction(.deferred) { try AuditLog.verify(db) } }
+    /// Recomputes the chain in one read snapshot; with a checkpoint, also compares with it.
+    public func verify(checkpoint: AuditCheckpoint? = nil) throws -> AuditVerification {
+        try transactions.longRead { db in try AuditLog.verify(db, key: key, checkpoint: checkpoint) }
+    }
+
+    /// Appends an `audit.checkpoint` row and queues its event to the subscribed hooks.
+    public func checkpoint(_ command: CreateCheckpoint) throws -> (checkpoint: AuditCheckpoint, hooks: [String]) {
+        let ms = epochMilliseconds(clock.now())
+        let checkpoint = try transactions.write { db in
+            try checkpoints.checkpoint(db, at: ms, actor: command.actor, reason: .requested)
+        }
+        return (checkpoint, checkpoints.subscribers)
     }
 }

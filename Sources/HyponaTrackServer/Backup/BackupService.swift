@@ -19,7 +19,7 @@ public struct BackupReport: Sendable, Equatable {
     public var auditRows: Int
 }
 
-/// Consistent online copies of the database under `DATA_DIR/backups/`, made on a read
+/// Consistent online copies of the database under `DATA_DIR/backups/`, made on a long-read
 /// connection. Restore: stop the daemon, copy the file over `DATA_DIR/hyponatrack.sqlite`,
 /// delete the `-wal` and `-shm` files, start the daemon (docs/operations.md).
 public final class BackupService: Sendable {
@@ -39,14 +39,14 @@ public final class BackupService: Sendable {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let stamp = iso8601UTC(milliseconds: ms).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: ".", with: "-")
         let file = dir.appendingPathComponent("hyponatrack-\(stamp).sqlite")
-        try transactions.read { db in try BackupRepository.copy(db, to: file.path) }
+        try transactions.longRead { db in try BackupRepository.copy(db, to: file.path) }
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         // Check the copy before saying it is good: it opens, passes SQLite's integrity check and
-        // its audit chain verifies.
+        // its audit chain verifies (under the live key: a backup is only verifiable with it).
         let check = try Connection(path: file.path, options: .readOnly)
         defer { check.close() }
         let integrity = try BackupRepository.quickCheck(check)
-        let audit = try AuditLog.verify(check)
+        let audit = try check.transaction(.deferred) { try AuditLog.verify(check, key: transactions.database.auditKey) }
         guard integrity == "ok" else { throw DomainError.integrity("the backup failed its integrity check") }
         _ = try transactions.write { db in
             try AuditLog.append(db, at: ms, actor: command.actor, action: .backupCreate, subject: nil,

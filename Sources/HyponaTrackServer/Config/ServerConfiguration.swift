@@ -38,6 +38,12 @@ public struct ServerConfiguration: Sendable {
         public var unhealthyAfterMinutes: Double = 60
     }
 
+    public struct Audit: Sendable {
+        /// The audit key file (owner-only, outside the data directory); nil: systemd's
+        /// credential `audit-key`, else `DATA_DIR/../audit-key` (`AuditKeySource`).
+        public var keyFile: String?
+    }
+
     public var configFile: URL?
     public var listenHost: String = "127.0.0.1"
     public var listenPort: Int = 8750
@@ -60,6 +66,7 @@ public struct ServerConfiguration: Sendable {
     /// `limits.*` and `tokens.*` (ServerConfiguration+Limits.swift).
     public var limits = Limits()
     public var tokens = Tokens()
+    public var audit = Audit()
 
     /// The defaults with everything under `directory` (tests, `--config`-less starts).
     public init(baseDirectory directory: URL, dataDirectory: URL) {
@@ -170,6 +177,11 @@ public struct ServerConfiguration: Sendable {
             try hr.finish()
         }
         try parseLimitsAndTokens(r, into: &config)
+        if let a = try r.optional("audit", .any) {
+            let ar = try ObjectReader(a, path: "audit")
+            config.audit.keyFile = try ar.optional("keyFile", .string(length: 1...4096)).map { resolve($0).path }
+            try ar.finish()
+        }
         try r.finish()
         return config
     }

@@ -3,7 +3,8 @@ import HyponaTrackCore
 
 /// `hyponatrackd --check-config` (like `nginx -t`): everything a start would validate short of
 /// opening the database or binding the port — `hyponatrack.json` (already parsed by the caller),
-/// the four rule files, each hook's secret file and command, the REDCap token and CA files.
+/// the four rule files, each hook's secret file and command, the REDCap token and CA files, the
+/// audit key file.
 /// Run it as the service user: file permissions and executability are checked for this process.
 enum ConfigCheck {
     /// What the configuration sets up, for the one-line summary.
@@ -49,6 +50,11 @@ enum ConfigCheck {
         do { _ = try HookTransports.make(configuration.hooks) } catch { throw Failure(description: "\(file): \(error)") }
         for hook in configuration.hooks {
             if let problem = unreadable(caFile(of: hook)) { throw Failure(description: "\(file): hook \(hook.name) caFile: \(problem)") }
+        }
+        if let keyFile = configuration.audit.keyFile {
+            do { _ = try AuditKeySource.read(keyFile, source: "audit.keyFile \(keyFile)", dataDirectory: configuration.dataDirectory) } catch {
+                throw Failure(description: "\(file): \(error)")
+            }
         }
         var tokenChecked = true
         if let redcap = configuration.redcap {

@@ -47,7 +47,8 @@ public final class Daemon: Sendable {
             throw DaemonError("invalid rules: \(error)")
         }
         self.rules = rules
-        database = try Database(directory: configuration.dataDirectory)
+        let auditKey = try AuditKeySource.load(configuration: configuration, logger: logger)
+        database = try Database(directory: configuration.dataDirectory, auditKey: auditKey)
         try Self.bootstrapAdmin(database, configuration: configuration, logger: logger, now: clock.now())
         let metrics = Metrics()
         self.metrics = metrics
@@ -71,12 +72,13 @@ public final class Daemon: Sendable {
         let alerting = Alerting(ladder: configuration.escalation, hooks: configuration.hooks) { patient in
             rules.snapshot.engine.risk.assess(patient.profile).riskClass.rawValue
         }
-        scheduler = Scheduler(database: database, rules: rules, alerting: alerting, hooks: configuration.hooks, logger: logger,
-                              interval: configuration.schedulerIntervalSeconds, clock: clock, onQueued: { delivery.wake() })
         let service = StudyService(database: database, rules: rules, clock: clock, configuration: configuration, metrics: metrics,
                                    outbox: sync?.outbox, alerting: alerting, hooksWake: { delivery.wake() })
         self.service = service
         let refusals = ActivationRefusals()
+        scheduler = Scheduler(database: database, rules: rules, alerting: alerting, hooks: configuration.hooks, logger: logger,
+                              interval: configuration.schedulerIntervalSeconds, clock: clock, checkpoints: service.audit.checkpoints,
+                              onQueued: { delivery.wake() })
         let activation = ActivationService(database: database, clock: clock, configuration: configuration, rules: rules,
                                            outbox: sync?.outbox, refusals: refusals)
         refusalSummaries = RefusalSummaries(database: database, refusals: refusals, clock: clock, logger: logger)

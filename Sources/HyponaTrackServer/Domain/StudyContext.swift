@@ -44,6 +44,11 @@ final class StudyContext: Sendable {
         ZoneCache.rules(profile.timeZone) ?? ZoneCache.rules(configuration.defaultTimeZone) ?? ZoneRules(identifier: "UTC")!
     }
 
+    /// The study time zone (`studyTimeZone`; validated when the configuration is read).
+    var studyZone: ZoneRules {
+        ZoneCache.rules(configuration.studyTimeZone) ?? ZoneRules(identifier: "UTC")!
+    }
+
     /// Today in the patient's time zone.
     func today(_ profile: PatientProfile, now: Double) -> LocalDate { zone(profile).localDate(atEpochSeconds: now) }
 

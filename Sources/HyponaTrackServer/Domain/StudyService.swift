@@ -15,7 +15,7 @@ public final class StudyService: Sendable {
     public let patients: PatientQueries
     /// Alerts: list, acknowledge, resolve.
     public let alerts: AlertService
-    /// The audit trail: read a page, verify the chain.
+    /// The audit trail: read a page, verify the chain, checkpoint its head.
     public let audit: AuditService
     /// Checked online copies of the database.
     public let backup: BackupService
@@ -35,7 +35,8 @@ public final class StudyService: Sendable {
         corrections = CorrectionService(context: context)
         patients = PatientQueries(context: context)
         alerts = AlertService(transactions: context.transactions, alerting: alerting, clock: clock)
-        audit = AuditService(transactions: context.transactions)
+        audit = AuditService(transactions: context.transactions, key: database.auditKey,
+                             checkpoints: AuditCheckpoints(hooks: configuration.hooks, zone: context.studyZone), clock: clock)
         backup = BackupService(transactions: context.transactions, clock: clock, dataDirectory: configuration.dataDirectory)
     }
 }

@@ -15,4 +15,7 @@ struct Transactions: Sendable {
     }
 
     func read<T>(_ job: (Connection) throws -> T) throws -> T { try database.read(job) }
+
+    /// A read whose time grows with the database, on the long-read pool (`Database.longRead`).
+    func longRead<T>(_ job: (Connection) throws -> T) throws -> T { try database.longRead(job) }
 }

@@ -17,8 +17,11 @@ public enum HookEventType: String, Sendable, CaseIterable {
     case syncHalted = "sync.halted"
     /// A planned reminder's time has come (with the tasks still open).
     case reminderDue = "reminder.due"
+    /// The audit chain's head `{seq, hash}`, once a day and on demand, to be kept outside the
+    /// machine (`audit verify --checkpoint SEQ:HEX`).
+    case auditCheckpoint = "audit.checkpoint"
 
     /// The types a hook subscribes to in its `events` list; alert events are routed by the
     /// escalation ladder instead.
-    public static let subscribable: [HookEventType] = [.syncUnhealthy, .syncHalted, .reminderDue]
+    public static let subscribable: [HookEventType] = [.syncUnhealthy, .syncHalted, .reminderDue, .auditCheckpoint]
 }

@@ -22,6 +22,8 @@ final class Scheduler: BackgroundService {
     let hooks: [HookConfiguration]
     let logger: Logger
     let onQueued: @Sendable () -> Void
+    /// The daily `audit.checkpoint`; nil: none (tests that count rows).
+    let checkpoints: AuditCheckpoints?
     /// Seconds between ticks when running as a service.
     let interval: Double
     let clock: any ServerClock
@@ -31,7 +33,8 @@ final class Scheduler: BackgroundService {
     private let signal = StopSignal()
 
     init(database: Database, rules: ActiveRules, alerting: Alerting, hooks: [HookConfiguration], logger: Logger,
-         interval: Double = 15, clock: any ServerClock = SystemClock(), onQueued: @escaping @Sendable () -> Void = {}) {
+         interval: Double = 15, clock: any ServerClock = SystemClock(), checkpoints: AuditCheckpoints? = nil,
+         onQueued: @escaping @Sendable () -> Void = {}) {
         self.database = database
         self.rules = rules
         self.alerting = alerting
@@ -40,6 +43,7 @@ final class Scheduler: BackgroundService {
         self.interval = interval
         self.clock = clock
         self.onQueued = onQueued
+        self.checkpoints = checkpoints
     }
 
     /// Ticks at once, then every `interval` seconds, until asked to stop.
@@ -57,6 +61,7 @@ final class Scheduler: BackgroundService {
         let snapshot = rules.snapshot
         let fired = try database.write { db in try alerting.fireDue(db, now: ms) }
         var queued = fired > 0
+        if checkpointIfDue(now: now) { queued = true }
         let patients = try database.read { db in try PatientRepository.all(db) }
         let lastPOD = snapshot.rules.reminders.extendedToPOD + Self.catchUpDays + 1
         for patient in patients where patient.activatedAt != nil && !patient.isWithdrawn {
@@ -67,6 +72,21 @@ final class Scheduler: BackgroundService {
         }
         try database.write { db in try SchedulerRepository.recordTick(db, at: ms) }
         if queued { onQueued() }
+    }
+
+    /// The day's `audit.checkpoint`, once; returns whether its event was queued. A failure is
+    /// logged and retried at the next tick, without holding up the patients' deadlines.
+    private func checkpointIfDue(now: Double) -> Bool {
+        guard let checkpoints else { return false }
+        do {
+            guard let checkpoint = try database.write({ db in try checkpoints.dailyIfDue(db, now: now) }) else { return false }
+            logger.notice("audit checkpoint", ["checkpoint": checkpoint.description, "reason": AuditCheckpoints.Reason.daily.rawValue,
+                                               "hooks": String(checkpoints.subscribers.count)])
+            return !checkpoints.subscribers.isEmpty
+        } catch {
+            logger.error("audit checkpoint failed", ["error": "\(error)"])
+            return false
+        }
     }
 
     /// One patient's reminders and missing-data deadlines; returns whether events were queued.

@@ -1,7 +1,7 @@
 import HyponaTrackCore
 import SQLite
 
-/// Reads and writes `scheduler_marks` and `scheduler_state`. Callers own the transaction.
+/// Reads and writes `scheduler_marks`, `scheduler_daily_marks` and `scheduler_state`. Callers own the transaction.
 enum SchedulerRepository {
     /// Whether the scheduler already decided `mark` for the patient's `date`.
     static func isMarked(_ db: Connection, patientId: Int64, date: LocalDate, mark: String) throws -> Bool {
@@ -13,6 +13,13 @@ enum SchedulerRepository {
     static func mark(_ db: Connection, patientId: Int64, date: LocalDate, mark: String, outcome: String, at ms: Int64) throws {
         try db.execute("INSERT OR IGNORE INTO scheduler_marks (patient_id, date, mark, decided_at, outcome) VALUES (?, ?, ?, ?, ?)",
                        [patientId, date.description, mark, ms, outcome])
+    }
+
+    /// Records a study-wide decision for `date` (`scheduler_daily_marks`); false if it was
+    /// already recorded, so the caller acts once.
+    static func markDaily(_ db: Connection, date: LocalDate, mark: String, at ms: Int64) throws -> Bool {
+        try db.execute("INSERT OR IGNORE INTO scheduler_daily_marks (date, mark, decided_at) VALUES (?, ?, ?)",
+                       [date.description, mark, ms]) == 1
     }
 
     static func recordTick(_ db: Connection, at ms: Int64) throws {

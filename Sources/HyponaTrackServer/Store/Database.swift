@@ -2,25 +2,44 @@ import Foundation
 import SQLite
 
 /// The daemon's SQLite database: one group-commit writer (every write is a job in a batched
-/// `BEGIN IMMEDIATE` transaction, answered only after its COMMIT) and a pool of readers (WAL lets
-/// them run beside the writer).
+/// `BEGIN IMMEDIATE` transaction, answered only after its COMMIT) and two pools of readers (WAL
+/// lets them run beside the writer).
+///
+/// `readers` serve every authentication and every short read of a request. Reads that take
+/// long — verifying the audit chain, listing it, copying the database — run on `longReaders`
+/// instead: a small pool of their own, so however many of them are asked for at once they
+/// wait for each other and never take the connections a patient's request needs.
 public final class Database: Sendable {
     public let path: String
     public let writer: GroupCommitWriter
     public let readers: ReaderPool
+    /// For long reads (`longRead`).
+    public let longReaders: ReaderPool
+    /// The key the audit chain is keyed with, attached to the writer connection (`AuditLog.append`).
+    public let auditKey: AuditKey
     /// True when this open created the database (the daemon then writes the bootstrap admin token).
     public let created: Bool
 
-    public init(directory: URL) throws {
+    static let readerCount = 8
+    static let longReaderCount = 2
+
+    /// Opens (or creates) `directory/hyponatrack.sqlite` and migrates it. A database whose audit
+    /// chain is keyed with another key is refused; an older unkeyed chain is re-keyed with
+    /// `auditKey` once (migration `v5_audit_hmac`).
+    public init(directory: URL, auditKey: AuditKey) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let file = directory.appendingPathComponent("hyponatrack.sqlite")
         path = file.path
         created = !FileManager.default.fileExists(atPath: path)
         let connection = try Connection(path: path)
+        connection.attach(auditKey)
         _ = try Schema.migrator().migrate(connection)
+        try AuditKeyMigration.checkKey(connection, key: auditKey)
+        self.auditKey = auditKey
         writer = GroupCommitWriter(connection: connection)
-        readers = try ReaderPool(path: path, maximumReaders: 8)
+        readers = try ReaderPool(path: path, maximumReaders: Self.readerCount)
+        longReaders = try ReaderPool(path: path, maximumReaders: Self.longReaderCount)
     }
 
     /// Runs `job` in the next group-commit transaction and returns after COMMIT.
@@ -29,8 +48,13 @@ public final class Database: Sendable {
     /// Runs `body` on a read connection.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T { try readers.read(body) }
 
+    /// Runs `body` on a long-read connection (one read transaction): for reads whose time grows
+    /// with the database (audit verify and listing, backups), never for a request's short reads.
+    public func longRead<T>(_ body: (Connection) throws -> T) throws -> T { try longReaders.read(body) }
+
     public func close() {
         writer.close()
         readers.close()
+        longReaders.close()
     }
 }

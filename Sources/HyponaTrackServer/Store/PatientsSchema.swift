@@ -21,7 +21,7 @@ enum PatientsSchema {
         CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL) STRICT;
         """
 
-    /// Migration `v5_patient_revision`: a counter on each patient that every change to what an
+    /// Migration `v6_patient_revision`: a counter on each patient that every change to what an
     /// evaluation reads moves on — the patient row itself, its days, list items and lab values —
     /// so a submission computed from a read snapshot can be checked, under the write lock, to
     /// still stand on current data (one indexed read) and is otherwise computed again. Kept by

@@ -16,7 +16,12 @@ enum Schema {
             try db.execute(AlertsSchema.v2)
             try db.execute(SyncSchema.v2)
         }),
-        ("v5_patient_revision", { try $0.execute(PatientsSchema.v2) }),
+        // The keyed audit chain: the key's fingerprint, and an older unkeyed chain verified and
+        // re-hashed under the key attached to the connection (AuditKeyMigration).
+        ("v5_audit_hmac", { try AuditKeyMigration.migrate($0) }),
+        ("v5_scheduler_daily_marks", { try $0.execute(SchedulerSchema.v2) }),
+        // Patient revisions for submissions worked out off the writer (PatientsSchema.v2).
+        ("v6_patient_revision", { try $0.execute(PatientsSchema.v2) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

@@ -3,7 +3,7 @@ import SQLite
 @testable import HyponaTrackServer
 
 /// A fresh database in its own temporary directory, migrated with the patients, security and
-/// audit schemas, removed when the value is released.
+/// audit schemas (the audit key `AuditKey.forTests` attached), removed when the value is released.
 final class TestDatabase {
     let directory: String
     let path: String
@@ -20,6 +20,7 @@ final class TestDatabase {
         directory = String(cString: created)
         path = directory + "/test.sqlite"
         db = try Connection(path: path)
+        db.attach(AuditKey.forTests)
         var migrator = Migrator()
         migrator.register("v1_patients") { try $0.execute(PatientsSchema.v1) }
         migrator.register("v1_security") { try $0.execute(SecuritySchema.v1) }

@@ -1,0 +1,99 @@
+import Foundation
+import HTJSON
+import SQLite
+import Testing
+@testable import HyponaTrackServer
+
+/// Migration `v5_audit_hmac`: an older database whose chain is plain SHA-256 is verified and
+/// re-keyed once, in one transaction, and the re-keying is in the trail; a broken old chain is
+/// left exactly as it was; a database keyed with one key refuses another.
+@Suite struct AuditRekeyTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("htrekey-\(UUID().uuidString)")
+    var file: String { directory.appendingPathComponent("hyponatrack.sqlite").path }
+    static let otherKey = try! AuditKey(bytes: [UInt8](repeating: 0x17, count: 32), source: "another key")
+
+    /// A database as release 4 left it: migrations up to `v4_alert_log` and `rows` audit rows
+    /// chained with the old unkeyed formula. Returns the old head's hash.
+    @discardableResult
+    func releaseFourDatabase(rows: Int) throws -> String {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let db = try Connection(path: file)
+        defer { db.close() }
+        try Schema.migrator(through: "v4_alert_log").migrate(db)
+        var previous = AuditChain.genesisHash
+        try db.transaction {
+            for seq in Int64(1)...Int64(rows) {
+                let details = JSONSerializer.string(["index": .int(Int(seq)), "text": "ünïcode\nline"])
+                let subject: String? = seq.isMultiple(of: 3) ? nil : "HT-\(seq % 5)"
+                let hash = AuditChain.hash(.legacySHA256, prevHash: previous, seq: seq, at: 1_700_000_000_000 + seq,
+                                           actor: "staff:nurse", action: "lab.add", subject: subject, details: details)
+                try AuditRepository.insert(db, seq: seq, at: 1_700_000_000_000 + seq, actor: "staff:nurse", action: "lab.add",
+                                           subject: subject, details: details, prevHash: previous, hash: hash)
+                previous = hash
+            }
+        }
+        return previous
+    }
+
+    func raw<T>(_ body: (Connection) throws -> T) throws -> T {
+        let db = try Connection(path: file)
+        defer { db.close() }
+        return try body(db)
+    }
+
+    @Test func anOldUnkeyedChainIsRekeyedOnceAndTheRekeyingIsAudited() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let oldHead = try releaseFourDatabase(rows: 1234)
+        let database = try Database(directory: directory)
+        let verification = try database.longRead { db in try AuditLog.verify(db, key: .forTests) }
+        #expect(verification.isIntact && verification.rowsChecked == 1235)
+        let rekey = try #require(try database.read { db in try AuditLog.last(db) })
+        #expect(rekey.action == "audit.rekey" && rekey.actor == "system" && rekey.seq == 1235)
+        #expect(rekey.details == ["rows": 1234, "oldHead": .string("1234:\(oldHead)")])
+        #expect(try database.read { db in try db.scalar("SELECT rows_rekeyed FROM audit_key", as: Int.self) } == 1234)
+        // The content is untouched; only the hashes changed.
+        let first = try #require(try database.read { db in try AuditLog.list(db, limit: 1) }.first)
+        #expect(first.detailsText == #"{"index":1,"text":"ünïcode\nline"}"# && first.prevHash == AuditChain.genesisHash)
+        // The append-only triggers are back.
+        #expect(throws: SQLiteError.self) { try raw { db in try db.execute("UPDATE audit_log SET actor = 'x' WHERE seq = 1") } }
+        database.close()
+        let reopened = try Database(directory: directory)
+        defer { reopened.close() }
+        #expect(try reopened.read { db in try AuditLog.last(db) }?.seq == 1235)
+    }
+
+    @Test func aBrokenOldChainIsNotRekeyedAndTheDatabaseStaysAsReleaseFourLeftIt() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try releaseFourDatabase(rows: 40)
+        try raw { db in try db.execute("DROP TRIGGER audit_log_no_update; UPDATE audit_log SET details = '{}' WHERE seq = 17") }
+        let before = try raw { db in try db.query("SELECT seq, hash FROM audit_log ORDER BY seq").map { try $0.string("hash") } }
+        var message = ""
+        do { _ = try Database(directory: directory) } catch { message = "\(error)" }
+        #expect(message.contains("v5_audit_hmac") && message.contains("does not verify") && message.contains("row 17"), "\(message)")
+        let after = try raw { db in try db.query("SELECT seq, hash FROM audit_log ORDER BY seq").map { try $0.string("hash") } }
+        #expect(after == before)
+        let applied = try raw { db in try Schema.migrator().appliedMigrations(in: db) }
+        #expect(applied.last == "v4_alert_log")
+        #expect(try raw { db in try AuditLog.verify(db, scheme: .legacySHA256).firstBrokenSeq } == 17)
+    }
+
+    @Test func aNewDatabaseRecordsItsKeyWithoutARekeyRow() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try Database(directory: directory)
+        defer { database.close() }
+        #expect(try database.read { db in try db.scalar("SELECT fingerprint FROM audit_key", as: String.self) } == AuditKey.forTests.fingerprint)
+        #expect(try database.read { db in try db.scalar("SELECT count(*) FROM audit_log", as: Int.self) } == 0)
+    }
+
+    @Test func anotherKeyIsRefusedBeforeAnythingIsWritten() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try Database(directory: directory)
+        try database.write { db in try AuditLog.append(db, at: 1, actor: "system", action: .staffAdd, subject: nil, details: [:]) }
+        database.close()
+        var message = ""
+        do { _ = try Database(directory: directory, auditKey: Self.otherKey) } catch { message = "\(error)" }
+        #expect(message.contains("is not the audit key this database's trail is keyed with"), "\(message)")
+        #expect(message.contains(AuditKey.forTests.fingerprint) && message.contains(Self.otherKey.fingerprint))
+        #expect(try raw { db in try db.scalar("SELECT count(*) FROM audit_log", as: Int.self) } == 1)
+    }
+}
