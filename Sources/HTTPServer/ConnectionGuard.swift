@@ -47,6 +47,7 @@ final class ConnectionGuard: Sendable {
         var perIP: [String: Int] = [:]
         var stopped = false
         var counts = Counts()
+        var nextRecount = ContinuousClock.now + .seconds(10)
         /// Connections in the order they began waiting for request headers (oldest first), for
         /// eviction in O(1); entries that no longer wait (or wait since later) are skipped.
         var waiting: [(key: UInt, since: ContinuousClock.Instant)] = []
@@ -108,28 +109,33 @@ final class ConnectionGuard: Sendable {
 
     // MARK: - Called from MHD's callbacks
 
-    /// Accept policy: whether a client at `ip` may open one more connection.
+    /// Accept policy: whether a client at `ip` may open one more connection. An admitted
+    /// connection is counted here, at once, so two polling threads accepting from the same
+    /// address at the same moment cannot both see room for one. (Should libmicrohttpd fail to
+    /// set up an admitted connection, its count would stay; the sweeper therefore recounts the
+    /// addresses from the open connections now and then.)
     func admits(ip: String) -> Bool {
-        guard limits.perIP > 0, !limits.exempt.contains(ip) else { return true }
+        guard isCapped(ip) else { return true }
         return table.withLock { t in
             let ok = (t.perIP[ip] ?? 0) < limits.perIP
-            if !ok { t.counts.refusedPerIP += 1 }
+            if ok { t.perIP[ip, default: 0] += 1 } else { t.counts.refusedPerIP += 1 }
             return ok
         }
     }
+
+    private func isCapped(_ ip: String) -> Bool { limits.perIP > 0 && !limits.exempt.contains(ip) }
 
     func opened(_ key: UInt, fd: Int32, ip: String, now: ContinuousClock.Instant = .now) {
         table.withLock { t in
             t.entries[key] = Entry(fd: fd, ip: ip, phase: .headers, deadline: now + limits.headerTimeout, waitingSince: now)
             t.startWaiting(key, since: now)
-            t.perIP[ip, default: 0] += 1
             if t.entries.count >= limits.evictAt, Self.evictOldestWaiting(&t, except: key) { t.counts.evicted += 1 }
         }
     }
 
     func closed(_ key: UInt) {
         table.withLock { t in
-            guard let entry = t.entries.removeValue(forKey: key) else { return }
+            guard let entry = t.entries.removeValue(forKey: key), isCapped(entry.ip) else { return }
             let left = (t.perIP[entry.ip] ?? 1) - 1
             t.perIP[entry.ip] = left > 0 ? left : nil
         }
@@ -163,6 +169,13 @@ final class ConnectionGuard: Sendable {
     func sweep(now: ContinuousClock.Instant) {
         table.withLock { t in
             guard !t.stopped else { return }
+            if limits.perIP > 0, now >= t.nextRecount {
+                // Drops counts of admitted connections that never opened (see `admits`).
+                var counted: [String: Int] = [:]
+                for entry in t.entries.values where isCapped(entry.ip) { counted[entry.ip, default: 0] += 1 }
+                t.perIP = counted
+                t.nextRecount = now + .seconds(10)
+            }
             for (key, entry) in t.entries {
                 guard let deadline = entry.deadline, deadline <= now else { continue }
                 _ = shutdown(entry.fd, Int32(SHUT_RDWR))
