@@ -53,6 +53,13 @@ final class ConnectionGuard: Sendable {
         var waiting: [(key: UInt, since: ContinuousClock.Instant)] = []
         var waitingHead = 0
 
+        /// Shuts the connection's descriptor down (once: its deadline is cleared, and MHD
+        /// reports the close shortly).
+        mutating func cutOff(_ key: UInt, fd: Int32) {
+            _ = shutdown(fd, Int32(SHUT_RDWR))
+            entries[key]?.deadline = nil
+        }
+
         mutating func startWaiting(_ key: UInt, since: ContinuousClock.Instant) {
             if waitingHead > 1024, waitingHead * 2 > waiting.count {
                 waiting.removeFirst(waitingHead)
@@ -178,8 +185,7 @@ final class ConnectionGuard: Sendable {
             }
             for (key, entry) in t.entries {
                 guard let deadline = entry.deadline, deadline <= now else { continue }
-                _ = shutdown(entry.fd, Int32(SHUT_RDWR))
-                t.entries[key]?.deadline = nil  // once; MHD reports the close shortly
+                t.cutOff(key, fd: entry.fd)
                 if entry.phase == .headers { t.counts.closedHeaderDeadline += 1 } else { t.counts.closedBodyDeadline += 1 }
             }
         }
@@ -202,8 +208,7 @@ final class ConnectionGuard: Sendable {
             }
             guard key != newest else { return false }  // only the newcomer is left
             t.waitingHead += 1
-            _ = shutdown(entry.fd, Int32(SHUT_RDWR))
-            t.entries[key]?.deadline = nil
+            t.cutOff(key, fd: entry.fd)
             return true
         }
         return false

@@ -29,7 +29,8 @@ import HTJSON
             for s in trickling { s.send("X-Pad-\(round): y\r\n") }
             if try d.request(.get, "/v1/me/today", token: token).status == 200 { served += 1 }
             #expect(try #require(RawSocket.threads(of: d.pid)) <= max(64, baseline + 8))
-            Thread.sleep(forTimeInterval: 0.25)
+            // The attack's rhythm: wait up to 250 ms for the daemon to cut the oldest socket off.
+            _ = trickling[0].isClosed(withinMilliseconds: 250)
         }
         #expect(served == 8)
         // Past the one-second header deadline every trickling socket has been closed.
