@@ -71,8 +71,10 @@ import Testing
         }
         // Cancel once the request is really in flight (its connection waits in the backlog).
         // Poll without blocking a cooperative thread: the task itself needs one to start, and on a
-        // 2-core machine the pool is small.
-        let deadline = ContinuousClock.now + .seconds(10)
+        // 2-core machine the pool is small. The bound is generous because under a full parallel
+        // run other suites can hold both cooperative threads for many seconds (CI saw > 10 s);
+        // it costs nothing when the connection arrives at once.
+        let deadline = ContinuousClock.now + .seconds(120)
         while !listener.hasPendingConnection && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
         #expect(listener.hasPendingConnection)
         task.cancel()
