@@ -4,3 +4,4 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 #include <openssl/err.h>
+#include <openssl/params.h>

@@ -62,11 +62,21 @@ public enum Crypto {
     }
 
     /// Lower-case hexadecimal rendering.
-    public static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 0x0f)]) }
-        return String(decoding: out, as: UTF8.self)
+    public static func hex(_ bytes: [UInt8]) -> String {
+        // Written in place: every token check and audit row renders a digest.
+        String(unsafeUninitializedCapacity: 2 * bytes.count) { out in
+            var i = 0
+            for b in bytes {
+                out[i] = hexDigit(b >> 4)
+                out[i + 1] = hexDigit(b & 0x0F)
+                i += 2
+            }
+            return i
+        }
+    }
+
+    @inline(__always) private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// The bytes of a hexadecimal string (either case, an even number of digits); nil for

@@ -41,57 +41,82 @@ public struct Row: Sendable {
     }
 
     /// A non-NULL value decoded as `T`.
+    ///
+    /// Inlinable, so a caller's getter is specialised for its concrete key and type: these run
+    /// for every column of every row, and unspecialised they spent more time looking up generic
+    /// metadata than reading values. The throwing path is out of line (`failure`).
+    @inlinable
     public func get<T: SQLiteDecodable>(_ column: some SQLiteColumnKey, as type: T.Type = T.self) throws -> T {
-        let value = try value(column)
-        if value.isNull {
-            throw SQLiteError.mismatch("column \(Self.quoted(column)) is NULL, expected \(T.self)", sql: layout.sql)
+        if let index = column.columnIndex(in: self), !values[index].isNull, let decoded = T.decode(from: values[index]) {
+            return decoded
         }
-        return try decode(value, column)
+        throw failure(column, expected: "\(T.self)", allowNull: false)
     }
 
     /// A value decoded as `T`, or nil for NULL.
+    @inlinable
     public func getOptional<T: SQLiteDecodable>(_ column: some SQLiteColumnKey, as type: T.Type = T.self) throws -> T? {
-        let value = try value(column)
-        if value.isNull { return nil }
-        return try decode(value, column) as T
+        if let index = column.columnIndex(in: self) {
+            if values[index].isNull { return nil }
+            if let decoded = T.decode(from: values[index]) { return decoded }
+        }
+        throw failure(column, expected: "\(T.self)", allowNull: true)
+    }
+
+    /// Why `column` could not be read as `expected`: no such column, NULL, or another storage class.
+    @usableFromInline
+    func failure(_ column: some SQLiteColumnKey, expected: String, allowNull: Bool) -> SQLiteError {
+        guard let index = column.columnIndex(in: self) else {
+            return SQLiteError.range("no column \(Self.quoted(column)) in the result (columns: \(columnNames.joined(separator: ", ")))",
+                                     sql: layout.sql)
+        }
+        let value = values[index]
+        if value.isNull && !allowNull {
+            return SQLiteError.mismatch("column \(Self.quoted(column)) is NULL, expected \(expected)", sql: layout.sql)
+        }
+        return SQLiteError.mismatch("column \(Self.quoted(column)) holds \(value.storageClass), expected \(expected)", sql: layout.sql)
     }
 
     // MARK: Typed getters
 
     /// TEXT; throws on NULL.
+    @inlinable
     public func string(_ column: some SQLiteColumnKey) throws -> String { try get(column) }
     /// TEXT or nil for NULL.
+    @inlinable
     public func optionalString(_ column: some SQLiteColumnKey) throws -> String? { try getOptional(column) }
     /// INTEGER; throws on NULL.
+    @inlinable
     public func int64(_ column: some SQLiteColumnKey) throws -> Int64 { try get(column) }
     /// INTEGER or nil for NULL.
+    @inlinable
     public func optionalInt64(_ column: some SQLiteColumnKey) throws -> Int64? { try getOptional(column) }
     /// INTEGER as `Int`; throws on NULL.
+    @inlinable
     public func int(_ column: some SQLiteColumnKey) throws -> Int { try get(column) }
     /// INTEGER as `Int`, or nil for NULL.
+    @inlinable
     public func optionalInt(_ column: some SQLiteColumnKey) throws -> Int? { try getOptional(column) }
     /// REAL (or INTEGER); throws on NULL.
+    @inlinable
     public func double(_ column: some SQLiteColumnKey) throws -> Double { try get(column) }
     /// REAL (or INTEGER), or nil for NULL.
+    @inlinable
     public func optionalDouble(_ column: some SQLiteColumnKey) throws -> Double? { try getOptional(column) }
     /// BLOB; throws on NULL.
+    @inlinable
     public func blob(_ column: some SQLiteColumnKey) throws -> [UInt8] { try get(column) }
     /// BLOB or nil for NULL.
+    @inlinable
     public func optionalBlob(_ column: some SQLiteColumnKey) throws -> [UInt8]? { try getOptional(column) }
     /// INTEGER 0/non-zero as `Bool`; throws on NULL.
+    @inlinable
     public func bool(_ column: some SQLiteColumnKey) throws -> Bool { try get(column) }
     /// INTEGER 0/non-zero as `Bool`, or nil for NULL.
+    @inlinable
     public func optionalBool(_ column: some SQLiteColumnKey) throws -> Bool? { try getOptional(column) }
 
     // MARK: Internals
-
-    private func decode<T: SQLiteDecodable>(_ value: SQLiteValue, _ column: some SQLiteColumnKey) throws -> T {
-        guard let decoded = T.decode(from: value) else {
-            throw SQLiteError.mismatch("column \(Self.quoted(column)) holds \(value.storageClass), expected \(T.self)",
-                                       sql: layout.sql)
-        }
-        return decoded
-    }
 
     private static func quoted(_ column: some SQLiteColumnKey) -> String {
         column is String ? "\"\(column)\"" : "#\(column)"

@@ -44,12 +44,23 @@ enum AuditChain {
     /// The row's hash given its predecessor's.
     static func hash(_ scheme: Scheme, prevHash: String, seq: Int64, at: Int64, actor: String, action: String,
                      subject: String?, details: String) -> String {
-        var text = prevHash + "\n"
-        text += "\(seq)\n\(at)\n"
-        text += field(actor) + "\n" + field(action) + "\n"
-        text += (subject.map(field) ?? "-") + "\n"
-        text += field(details)
-        return Crypto.hex(scheme.digest(Array(text.utf8)))
+        // The message is assembled as bytes: this runs for every audit row on the write path.
+        var text: [UInt8] = []
+        text.reserveCapacity(prevHash.utf8.count + details.utf8.count + actor.utf8.count + 96)
+        text.append(contentsOf: prevHash.utf8)
+        text.append(newline)
+        text.append(contentsOf: String(seq).utf8)
+        text.append(newline)
+        text.append(contentsOf: String(at).utf8)
+        text.append(newline)
+        field(actor, into: &text)
+        text.append(newline)
+        field(action, into: &text)
+        text.append(newline)
+        if let subject { field(subject, into: &text) } else { text.append(UInt8(ascii: "-")) }
+        text.append(newline)
+        field(details, into: &text)
+        return Crypto.hex(scheme.digest(text))
     }
 
     /// `entry`'s hash recomputed from its stored content and `prev_hash`.
@@ -58,7 +69,12 @@ enum AuditChain {
              subject: entry.subject, details: entry.detailsText)
     }
 
-    private static func field(_ value: String) -> String {
-        "\(value.utf8.count):\(value)"
+    private static let newline = UInt8(ascii: "\n")
+
+    /// `<UTF-8 byte count>:<value>`.
+    private static func field(_ value: String, into text: inout [UInt8]) {
+        text.append(contentsOf: String(value.utf8.count).utf8)
+        text.append(UInt8(ascii: ":"))
+        text.append(contentsOf: value.utf8)
     }
 }

@@ -9,6 +9,8 @@ public struct AuditKey: Sendable, CustomStringConvertible {
     public static let minimumByteCount = 32
 
     let bytes: [UInt8]
+    /// The key set up in libcrypto once: every audit row on the write path is signed with it.
+    private let prepared: HMACSHA256Key
     /// Where it was read from, for the operator (`audit.keyFile /etc/…`, `$CREDENTIALS_DIRECTORY/audit-key`).
     public let source: String
 
@@ -19,6 +21,7 @@ public struct AuditKey: Sendable, CustomStringConvertible {
         }
         self.bytes = bytes
         self.source = source
+        prepared = try HMACSHA256Key(bytes)
         fingerprint = String(Crypto.hex(Crypto.hmacSHA256(key: bytes, message: Array("hyponatrack audit key fingerprint".utf8))).prefix(16))
     }
 
@@ -40,7 +43,7 @@ public struct AuditKey: Sendable, CustomStringConvertible {
     var hexText: String { Crypto.hex(bytes) }
 
     /// HMAC-SHA256 of `message` under this key.
-    func mac(_ message: [UInt8]) -> [UInt8] { Crypto.hmacSHA256(key: bytes, message: message) }
+    func mac(_ message: [UInt8]) -> [UInt8] { prepared.mac(message) }
 
     /// Names the key without revealing it: the first 16 hex digits of
     /// HMAC-SHA256(key, "hyponatrack audit key fingerprint"). Stored with the database

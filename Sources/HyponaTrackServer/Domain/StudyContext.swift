@@ -66,6 +66,15 @@ final class StudyContext: Sendable {
         return p
     }
 
+    /// A window that answers `contains(date)` for this one date: the window without its
+    /// extension when that already holds `date` (it is the shortest the window can be, so no
+    /// evaluation needs reading — the common case, asked by every submission, whose extension
+    /// query grows with the patient's evaluations), else the full window.
+    func window(_ db: Connection, _ patient: PatientRecord, _ rules: RuleSet, deciding date: LocalDate) throws -> MonitoringWindow {
+        let shortest = MonitoringWindow(profile: patient.profile, rules: rules.reminders, withdrawalDate: patient.withdrawalDate)
+        return shortest.contains(date) ? shortest : try window(db, patient, rules)
+    }
+
     func window(_ db: Connection, _ patient: PatientRecord, _ rules: RuleSet) throws -> MonitoringWindow {
         MonitoringWindow(profile: patient.profile, rules: rules.reminders,
                          alertPODs: try EvaluationRepository.alertPODs(db, patientId: patient.id),

@@ -32,23 +32,35 @@ enum DayRepository {
             d.restingHeartRate = try row.optionalInt(10)
             days[date] = d
         }
-        func attach(_ columns: String, _ table: String, _ add: (inout DailyEntry, Row) throws -> Void) throws {
-            for row in try db.query("""
-                SELECT date, \(columns) FROM \(table)
-                WHERE patient_id = ? AND date BETWEEN ? AND ? AND deleted_at IS NULL ORDER BY time, rowid
-                """, range) {
+        func attach(_ sql: String, _ add: (inout DailyEntry, Row) throws -> Void) throws {
+            for row in try db.query(sql, range) {
                 guard let date = LocalDate(try row.string(0)) else { continue }
                 var d = days[date] ?? DailyEntry(date: date)
                 try add(&d, row)
                 days[date] = d
             }
         }
-        try attach(ItemRows.symptomColumns, "symptom_entries") { d, r in d.symptoms.append(try ItemRows.symptom(r)) }
-        try attach(ItemRows.reactionColumns, "reaction_tests") { d, r in d.reactionTests.append(try ItemRows.reactionTest(r)) }
-        try attach(ItemRows.tappingColumns, "tapping_tests") { d, r in d.tappingTests.append(try ItemRows.tappingTest(r)) }
-        try attach(ItemRows.doseColumns, "desmopressin_doses") { d, r in d.desmopressinDoses.append(try ItemRows.desmopressinDose(r)) }
-        try attach(ItemRows.labColumns, "lab_values") { d, r in d.labSodium.append(try ItemRows.lab(r)) }
+        try attach(ItemSQL.symptoms) { d, r in d.symptoms.append(try ItemRows.symptom(r)) }
+        try attach(ItemSQL.reactionTests) { d, r in d.reactionTests.append(try ItemRows.reactionTest(r)) }
+        try attach(ItemSQL.tappingTests) { d, r in d.tappingTests.append(try ItemRows.tappingTest(r)) }
+        try attach(ItemSQL.doses) { d, r in d.desmopressinDoses.append(try ItemRows.desmopressinDose(r)) }
+        try attach(ItemSQL.labs) { d, r in d.labSodium.append(try ItemRows.lab(r)) }
         return days.values.sorted { $0.date < $1.date }
+    }
+
+    /// The item queries of `load`, built once (they run in every submission).
+    private enum ItemSQL {
+        static func live(_ columns: String, _ table: String) -> String {
+            """
+            SELECT date, \(columns) FROM \(table)
+            WHERE patient_id = ? AND date BETWEEN ? AND ? AND deleted_at IS NULL ORDER BY time, rowid
+            """
+        }
+        static let symptoms = live(ItemRows.symptomColumns, "symptom_entries")
+        static let reactionTests = live(ItemRows.reactionColumns, "reaction_tests")
+        static let tappingTests = live(ItemRows.tappingColumns, "tapping_tests")
+        static let doses = live(ItemRows.doseColumns, "desmopressin_doses")
+        static let labs = live(ItemRows.labColumns, "lab_values")
     }
 
     static func load(_ db: Connection, patientId: Int64, date: LocalDate) throws -> DailyEntry {
@@ -57,11 +69,12 @@ enum DayRepository {
 
     /// Client ids of items staff deleted on that day: a retried submission must not bring them back.
     static func deletedItemIds(_ db: Connection, patientId: Int64, date: LocalDate) throws -> Set<String> {
-        let union = ItemKind.allCases.map {
-            "SELECT client_id FROM \($0.table) WHERE patient_id = ?1 AND date = ?2 AND deleted_at IS NOT NULL"
-        }.joined(separator: " UNION ALL ")
-        return Set(try db.query(union, [patientId, date.description]).map { try $0.string("client_id") })
+        Set(try db.query(deletedItemsSQL, [patientId, date.description]).map { try $0.string(0) })
     }
+
+    private static let deletedItemsSQL = ItemKind.allCases.map {
+        "SELECT client_id FROM \($0.table) WHERE patient_id = ?1 AND date = ?2 AND deleted_at IS NOT NULL"
+    }.joined(separator: " UNION ALL ")
 
     /// Whether anything (patient data or lab values) is stored for the date.
     static func hasData(_ db: Connection, patientId: Int64, date: LocalDate) throws -> Bool {

@@ -40,16 +40,21 @@ enum ItemRows {
     /// Inserts or replaces a live item; an item staff deleted stays deleted.
     static func upsert(_ db: Connection, _ kind: ItemKind, _ patientId: Int64, _ date: String, _ clientId: String,
                        _ time: Timestamp, _ ms: Int64, _ values: [(any SQLiteBindable)?]) throws {
+        try db.execute(upsertSQL[kind]!, [patientId, date, clientId, time.description, ms] + values)
+    }
+
+    /// Each kind's upsert statement, built once (one runs for every item of every submission).
+    private static let upsertSQL: [ItemKind: String] = Dictionary(uniqueKeysWithValues: ItemKind.allCases.map { kind in
         let cols = kind.columns
         let placeholders = cols.indices.map { "?\($0 + 6)" }.joined(separator: ", ")
         let updates = cols.enumerated().map { "\($1) = ?\($0 + 6)" }.joined(separator: ", ")
-        try db.execute("""
+        return (kind, """
             INSERT INTO \(kind.table) (patient_id, date, client_id, time, updated_at, \(cols.joined(separator: ", ")))
             VALUES (?1, ?2, ?3, ?4, ?5, \(placeholders))
             ON CONFLICT (patient_id, date, client_id) DO UPDATE SET time = ?4, updated_at = ?5, \(updates)
             WHERE deleted_at IS NULL
-            """, [patientId, date, clientId, time.description, ms] + values)
-    }
+            """)
+    })
 
     // Column lists for `DayRepository.load`, read by position after the leading `date` (0).
     static let symptomColumns = "client_id, time, slot, nausea, headache, fatigue, confusion, muscle_cramps, vas"

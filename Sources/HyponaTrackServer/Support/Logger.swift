@@ -35,10 +35,20 @@ public final class Logger: Sendable {
     public func log(_ level: Level, _ message: String, _ metadata: [String: String] = [:]) {
         guard level >= minimum else { return }
         var line = journald ? "<\(level.rawValue)>" : "ts=\(iso8601UTC(milliseconds: epochMilliseconds(Date().timeIntervalSince1970))) "
-        line += "level=\(level.name) msg=\(Self.quote(message))"
-        for key in metadata.keys.sorted() { line += " \(key)=\(Self.quote(metadata[key]!))" }
+        line.reserveCapacity(160)
+        line += "level="
+        line += level.name
+        line += " msg="
+        Self.appendQuoted(message, to: &line)
+        for key in metadata.keys.sorted() {
+            line += " "
+            line += key
+            line += "="
+            Self.appendQuoted(metadata[key]!, to: &line)
+        }
         if let capture { capture(line); return }
-        sink.withLock { $0?.write(Data((line + "\n").utf8)) }
+        line += "\n"
+        sink.withLock { $0?.write(Data(line.utf8)) }
     }
 
     public func info(_ m: String, _ md: [String: String] = [:]) { log(.info, m, md) }
@@ -47,8 +57,36 @@ public final class Logger: Sendable {
     public func error(_ m: String, _ md: [String: String] = [:]) { log(.error, m, md) }
 
     static func quote(_ s: String) -> String {
-        if !s.isEmpty, s.allSatisfy({ $0.isLetter || $0.isNumber || "-_./:{}@+".contains($0) }) { return s }
-        return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n") + "\""
+        var out = ""
+        appendQuoted(s, to: &out)
+        return out
+    }
+
+    /// `s` bare when it is a non-empty run of ASCII letters, digits and `-_./:{}@+`, else in
+    /// double quotes with `\\`, `"` and newlines escaped. (Every request logs a line, so this
+    /// looks at bytes, not `Character`s.)
+    static func appendQuoted(_ s: String, to out: inout String) {
+        if !s.isEmpty, s.utf8.allSatisfy(isBare) { out += s; return }
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    private static func isBare(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ":"),
+             UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "@"), UInt8(ascii: "+"):
+            return true
+        default:
+            return false
+        }
     }
 }

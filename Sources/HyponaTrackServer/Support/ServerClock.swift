@@ -1,4 +1,5 @@
 import Foundation
+import HyponaTrackCore
 
 /// The daemon's source of "now". Everything time-dependent takes one, so tests can pin time.
 public protocol ServerClock: Sendable {
@@ -17,12 +18,12 @@ public func epochMilliseconds(_ seconds: Double) -> Int64 { Int64((seconds * 100
 
 /// ISO 8601 UTC with milliseconds, as shown in the API and the audit trail.
 public func iso8601UTC(milliseconds ms: Int64) -> String {
-    let seconds = Double(ms) / 1000
-    let date = Date(timeIntervalSince1970: seconds)
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
-    let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-    let millis = Int(((ms % 1000) + 1000) % 1000)
+    // Civil-date arithmetic (`LocalDate`), not `Calendar`: this stamps every log line and
+    // audit row, and a Foundation calendar per call cost more than the rest of the line.
+    let perDay: Int64 = 86_400_000
+    let days = ms >= 0 ? ms / perDay : -((-ms + perDay - 1) / perDay)
+    let inDay = Int(ms - days * perDay)
+    let date = LocalDate(daysSinceEpoch: Int(days))
     func pad(_ v: Int, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
-    return "\(pad(c.year!, 4))-\(pad(c.month!, 2))-\(pad(c.day!, 2))T\(pad(c.hour!, 2)):\(pad(c.minute!, 2)):\(pad(c.second!, 2)).\(pad(millis, 3))Z"
+    return "\(date)T\(pad(inDay / 3_600_000, 2)):\(pad(inDay / 60_000 % 60, 2)):\(pad(inDay / 1000 % 60, 2)).\(pad(inDay % 1000, 3))Z"
 }

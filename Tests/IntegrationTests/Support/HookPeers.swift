@@ -29,14 +29,9 @@ final class PeerProcess: @unchecked Sendable {
         p.standardOutput = out
         p.standardError = err
         p.standardInput = FileHandle.nullDevice
-        for (pipe, lines) in [(out, stdout), (err, stderr)] {
-            pipe.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
-                guard !data.isEmpty else { handle.readabilityHandler = nil; return }
-                lines.lines.withLock { $0.append(contentsOf: String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)) }
-            }
-        }
         try p.run()
+        try stdout.follow(out)
+        try stderr.follow(err)
         process = p
         Spawned.register(p.processIdentifier)
     }

@@ -40,17 +40,9 @@ final class REDCapEmulator: @unchecked Sendable {
         p.standardOutput = out
         p.standardError = err
         let stdoutLines = LogLines()
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            guard !data.isEmpty else { handle.readabilityHandler = nil; return }
-            stdoutLines.lines.withLock { $0.append(contentsOf: String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)) }
-        }
-        err.fileHandleForReading.readabilityHandler = { [stderrLines] handle in
-            let data = handle.availableData
-            guard !data.isEmpty else { handle.readabilityHandler = nil; return }
-            stderrLines.lines.withLock { $0.append(contentsOf: String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)) }
-        }
         try p.run()
+        try stdoutLines.follow(out)
+        try stderrLines.follow(err)
         process = p
         Spawned.register(p.processIdentifier)
         var ca: String?, port: Int?

@@ -74,14 +74,8 @@ final class TestDaemon: @unchecked Sendable {
         }
         p.environment = environment
         p.standardOutput = FileHandle.nullDevice
-        logLines.ended.withLock { $0 = false }
-        pipe.fileHandleForReading.readabilityHandler = { [logLines] handle in
-            let data = handle.availableData
-            guard !data.isEmpty else { handle.readabilityHandler = nil; logLines.ended.withLock { $0 = true }; return }
-            let text = String(decoding: data, as: UTF8.self)
-            logLines.lines.withLock { $0.append(contentsOf: text.split(separator: "\n").map(String.init)) }
-        }
         try p.run()
+        try logLines.follow(pipe)
         process = p
         Spawned.register(p.processIdentifier)
         let ready = poll(timeout: 20) {
@@ -168,11 +162,40 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// The daemon's stderr lines, appended from the pipe's reader thread.
+/// A child's output lines, appended from the pipe's reader thread.
 final class LogLines: Sendable {
     let lines = Mutex<[String]>([])
     /// Set when the reader saw the end of the stream (the process closed it: exited).
     let ended = Mutex(false)
+
+    /// Reads `pipe` to its end on a thread of its own, from a duplicate of its descriptor, so
+    /// nothing else can close it under the reader. (With a `readabilityHandler`, a restart
+    /// dropped the old pipe while its handler still ran, and `availableData` on the closed
+    /// descriptor is a fatal error that took the whole test process down on CI.) Call after
+    /// the child was started. Partial lines wait for their newline.
+    func follow(_ pipe: Pipe) throws {
+        ended.withLock { $0 = false }
+        let fd = dup(pipe.fileHandleForReading.fileDescriptor)
+        guard fd >= 0 else { throw TestFailure("dup of a child's output pipe") }
+        try? pipe.fileHandleForReading.close()
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            var pending: [UInt8] = []
+            while true {
+                let n = read(fd, &buffer, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                pending.append(contentsOf: buffer[0..<n])
+                guard let last = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+                let text = String(decoding: pending[...last], as: UTF8.self)
+                pending.removeSubrange(...last)
+                lines.withLock { $0.append(contentsOf: text.split(separator: "\n").map(String.init)) }
+            }
+            if !pending.isEmpty { lines.withLock { $0.append(String(decoding: pending, as: UTF8.self)) } }
+            close(fd)
+            ended.withLock { $0 = true }
+        }
+    }
 }
 
 /// Every daemon the tests started, killed when the test process exits (a suite-wide fixture is

@@ -25,7 +25,7 @@ struct SubmissionPlan {
         guard let patient = try PatientRepository.load(db, id: command.patientId), !patient.isWithdrawn else {
             throw DomainError.unauthenticated
         }
-        let window = try context.window(db, patient, snapshot.rules)
+        let window = try context.window(db, patient, snapshot.rules, deciding: date)
         guard window.contains(date) else {
             throw DomainError.invalid("date", "\(date) is outside the monitoring window \(window.first)–\(window.last)")
         }
