@@ -31,6 +31,11 @@ public enum ChartSVG {
         bands(&w, g)
         axes(&w, chart, g)
         thresholds(&w, g)
+        for m in g.markers {
+            // After the bands, so the label stays legible over them.
+            w.element("text", [("class", "ht-chart-marker-label"), ("x", n(m.labelPosition.x)), ("y", n(m.labelPosition.y)),
+                               ("text-anchor", "middle"), ("fill", Palette.axis)], text: m.label)
+        }
         series(&w, g)
         if let p = g.noDataPosition {
             w.element("text", [("class", "ht-chart-nodata"), ("x", n(p.x)), ("y", n(p.y)), ("text-anchor", "middle")],
@@ -71,8 +76,6 @@ public enum ChartSVG {
             w.open("g", [("class", "ht-chart-marker")])
             w.empty("rect", [("x", n(m.rect.x)), ("y", n(m.rect.y)), ("width", n(m.rect.width)), ("height", n(m.rect.height)),
                              ("fill", Palette.marker)])
-            w.element("text", [("x", n(m.labelPosition.x)), ("y", n(m.labelPosition.y)), ("text-anchor", "middle"),
-                               ("fill", Palette.axis)], text: m.label)
             w.close("g")
             w.newline()
         }
