@@ -37,12 +37,15 @@ let package = Package(
         .target(name: "HTTPTypes", swiftSettings: swift6),
         .target(name: "HTJSON", swiftSettings: swift6),
         .target(name: "HyponaTrackCore", dependencies: ["HTJSON"], swiftSettings: swift6),
+        // The trend-chart model, its layout and the SVG renderer: no dependencies, no I/O. The
+        // console's inline SVG and the PDF report draw the same layout.
+        .target(name: "Charts", swiftSettings: swift6),
         .target(name: "HyponaTrackKit",
                 dependencies: ["HyponaTrackCore", "HTJSON", "Crypto"],
                 swiftSettings: swift6),
         // The daemon's application: store, security, audit, API, lifecycle.
         .target(name: "HyponaTrackServer",
-                dependencies: ["HyponaTrackCore", "HyponaTrackKit", "HTJSON", "Crypto", "SQLite", "HTTPServer", "HTTPClient"],
+                dependencies: ["HyponaTrackCore", "HyponaTrackKit", "Charts", "HTJSON", "Crypto", "SQLite", "HTTPServer", "HTTPClient"],
                 swiftSettings: swift6),
         // The command line: offline evaluator and the staff commands (an HTTP client of the daemon).
         .target(name: "HyponaTrackCLI",
@@ -62,12 +65,13 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "HTJSONTests", dependencies: ["HTJSON"], swiftSettings: swift6),
+        .testTarget(name: "ChartsTests", dependencies: ["Charts"], swiftSettings: swift6),
         .testTarget(name: "HyponaTrackCoreTests", dependencies: ["HyponaTrackCore", "HyponaTrackKit", "HTJSON"],
                     swiftSettings: swift6),
         .testTarget(name: "HyponaTrackKitTests", dependencies: ["HyponaTrackKit", "HyponaTrackCLI", "HyponaTrackCore", "HTJSON"],
                     swiftSettings: swift6),
         .testTarget(name: "HyponaTrackServerTests",
-                    dependencies: ["HyponaTrackServer", "HyponaTrackCore", "HyponaTrackKit", "HTJSON", "SQLite", "Crypto"],
+                    dependencies: ["HyponaTrackServer", "HyponaTrackCore", "HyponaTrackKit", "Charts", "HTJSON", "SQLite", "Crypto"],
                     swiftSettings: swift6),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"], swiftSettings: swift6),
         // Runs the real hyponatrackd and hyponatrack binaries (built first by scripts/test).

@@ -35,11 +35,18 @@ public struct EscalationEngine: Sendable {
                         assessment: assessment ?? risk.assess(profile))
     }
 
+    /// f = fRisk × fWindow on a POD (docs/clinical-rules.md §2): what every §3 threshold of that
+    /// day is scaled by. The one place f is computed; the trend charts draw with it too.
+    public func factor(pod: Int, riskClass: RiskClass) -> Double {
+        let critical = rules.thresholds.criticalWindow.contains(pod)
+        return (rules.riskModel.riskFactor[riskClass] ?? 1.0) * (critical ? rules.thresholds.windowFactor : 1.0)
+    }
+
     func evaluate(profile: PatientProfile, today: DailyEntry?, previous: DailyEntry?, twoBefore: DailyEntry?,
                   date: LocalDate, assessment: RiskAssessment) -> Evaluation {
         let pod = profile.pod(at: date)
         let critical = rules.thresholds.criticalWindow.contains(pod)
-        let f = (rules.riskModel.riskFactor[assessment.riskClass] ?? 1.0) * (critical ? rules.thresholds.windowFactor : 1.0)
+        let f = factor(pod: pod, riskClass: assessment.riskClass)
         var result = Evaluation(date: date, level: .green, reasons: [], risk: assessment, pod: pod,
                                 criticalWindow: critical, factor: f, rulesVersion: rules.version)
         guard let today else { return result }

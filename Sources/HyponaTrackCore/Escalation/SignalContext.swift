@@ -40,7 +40,6 @@ struct SignalContext {
 
     /// Morning weight change against the baseline, percent.
     var weightChangePercent: Double? {
-        guard let w = today.weightMorningKg else { return nil }
-        return (w - profile.baselineWeightKg) / profile.baselineWeightKg * 100
+        today.weightMorningKg.map(profile.weightChangePercent)
     }
 }

@@ -81,6 +81,12 @@ public struct PatientProfile: Sendable, Equatable {
 
     /// The date of a post-operative day.
     public func date(ofPOD pod: Int) -> LocalDate { surgeryDate.adding(days: pod) }
+
+    /// A morning weight's change against the baseline, percent (docs/clinical-rules.md §3,
+    /// `weight_gain_pct`).
+    public func weightChangePercent(_ morningKg: Double) -> Double {
+        (morningKg - baselineWeightKg) / baselineWeightKg * 100
+    }
 }
 
 /// Kat B: intra- and early post-operative findings, entered by staff.

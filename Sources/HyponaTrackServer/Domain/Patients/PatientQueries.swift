@@ -23,15 +23,30 @@ public final class PatientQueries: Sendable {
         let now = context.clock.now()
         return try context.read { db in
             let patient = try context.patient(db, studyId: studyId)
-            let window = try context.window(db, patient, snapshot.rules)
-            let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
-            let days = try DayRepository.load(db, patientId: patient.id, from: patient.profile.surgeryDate,
-                                              to: max(window.last, patient.profile.surgeryDate).adding(days: 30))
+            let stored = try context.storedData(db, patient, snapshot.rules)
             return PatientDetail(summary: try context.summary(db, patient, snapshot: snapshot, now: now),
-                                 monitoringStarts: window.first,
-                                 timeline: days.map { StoredDay(day: $0, pod: patient.profile.pod(at: $0.date),
-                                                                evaluation: evaluations[$0.date]) })
+                                 monitoringStarts: stored.window.first,
+                                 timeline: stored.days.map { StoredDay(day: $0, pod: patient.profile.pod(at: $0.date),
+                                                                       evaluation: stored.evaluations[$0.date]) })
         }
+    }
+}
+
+/// A patient's monitoring window, stored days and the latest evaluation of each date.
+struct PatientStoredData {
+    var window: MonitoringWindow
+    var days: [DailyEntry]
+    var evaluations: [LocalDate: StoredEvaluation]
+}
+
+extension StudyContext {
+    /// Everything stored about a patient's days: from the surgery date to 30 days past the window.
+    func storedData(_ db: Connection, _ patient: PatientRecord, _ rules: RuleSet) throws -> PatientStoredData {
+        let window = try window(db, patient, rules)
+        let days = try DayRepository.load(db, patientId: patient.id, from: patient.profile.surgeryDate,
+                                          to: max(window.last, patient.profile.surgeryDate).adding(days: 30))
+        return PatientStoredData(window: window, days: days,
+                                 evaluations: try EvaluationRepository.latestPerDate(db, patientId: patient.id))
     }
 }
 

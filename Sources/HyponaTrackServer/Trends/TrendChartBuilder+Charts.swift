@@ -1,0 +1,136 @@
+import Charts
+import HyponaTrackCore
+
+/// The six charts (docs/product.md, "The clinician console"), each computed as its rule in
+/// docs/clinical-rules.md §3 computes the value it judges.
+extension TrendChartBuilder.Context {
+    /// `weight_gain_pct`: morning weight against the baseline.
+    func weightChart() -> Chart {
+        let points = days.compactMap { day -> ChartPoint? in
+            guard let kg = day.weightMorningKg else { return nil }
+            let pct = profile.weightChangePercent(kg)
+            return ChartPoint(x: Double(pod(day)), y: pct, flag: flag(.weightGainPercent, on: day.date, value: pct),
+                              note: "\(ChartNumber.format(kg, decimals: 2, trimZeros: true)) kg")
+        }
+        let unit = "%"
+        let lines = graded(thresholds.weightGainPercent, unit: unit, decimals: 3, direction: .atOrAbove) { $0 }
+        return chart(id: "weight", title: "Weight change from baseline",
+                     lead: "Morning weight change against the baseline of "
+                         + "\(ChartNumber.format(profile.baselineWeightKg, decimals: 2, trimZeros: true)) kg, in percent.",
+                     axis: ChartYAxis(title: "Weight change", unit: unit, include: [0], minimumSpan: 2, valueDecimals: 1),
+                     series: ChartSeries(name: "Weight change", points: points), thresholds: lines)
+    }
+
+    /// `fluid_excess`: intake against the limit. The rule grades (intake − limit) / limit × 100, so
+    /// a threshold of p % lies at limit × (1 + p / 100) mL.
+    func fluidChart() -> Chart {
+        let limit = profile.fluidLimitMl.flatMap { $0 > 0 ? $0 : nil }
+        let active = limit != nil && !profile.diabetesInsipidusActive
+        func toMl(_ pct: Double) -> Double { (limit ?? 0) * (1 + pct / 100) }
+        let points = days.compactMap { day -> ChartPoint? in
+            guard let ml = day.fluidIntakeMl else { return nil }
+            return ChartPoint(x: Double(pod(day)), y: ml,
+                              flag: active ? flag(.fluidExcess, on: day.date, value: ml, toChartUnit: toMl) : nil)
+        }
+        var lines: [ChartThreshold] = []
+        var lead = "Daily fluid intake in mL"
+        if let limit {
+            let text = "limit \(ChartNumber.format(limit, decimals: 0)) mL"
+            lines.append(ChartThreshold(kind: .reference, direction: .atOrAbove, tag: "limit", label: text,
+                                        segments: [ThresholdSegment(fromX: xAxis.domain.lowerBound, toX: xAxis.domain.upperBound,
+                                                                    y: limit)]))
+            lead += " against the patient's \(text)."
+            if active {
+                lines += graded(thresholds.fluidExcessPercent, unit: "mL", decimals: 1, direction: .atOrAbove, convert: toMl)
+            } else {
+                lead += " The fluid rules are off while diabetes insipidus is active."
+            }
+        } else {
+            lead += ". No fluid limit is set, so the fluid rules are off."
+        }
+        return chart(id: "fluid", title: "Fluid intake", lead: lead,
+                     axis: ChartYAxis(title: "Fluid intake", unit: "mL", include: limit.map { [$0] } ?? [],
+                                      minimumSpan: 500, valueDecimals: 0),
+                     series: ChartSeries(name: "Fluid intake", points: points), thresholds: lines)
+    }
+
+    /// `urine_sg_support`: SUPPORT only (§5.2), and only with an active fluid limit.
+    func urineSGChart() -> Chart {
+        let points = days.compactMap { day -> ChartPoint? in
+            day.urineSG.map { ChartPoint(x: Double(pod(day)), y: $0, flag: flag(.urineSGSupport, on: day.date, value: $0)) }
+        }
+        let active = profile.fluidLimitMl.map { $0 > 0 } == true && !profile.diabetesInsipidusActive
+        var lead = "Morning urine specific gravity."
+        var lines: [ChartThreshold] = []
+        if active, let line = stepped(.yellow, .atOrAbove, tag: "support", unit: "", decimals: 4,
+                                      value: { thresholds.urineSGSupport.yellow(scaledBy: $0) }) {
+            lines.append(line)
+            lead += " At or above the support line with intake at or over the limit it adds to another signal; alone it changes nothing."
+        } else {
+            lead += " SG support needs an active fluid limit, so it is off for this patient."
+        }
+        return chart(id: "urine-sg", title: "Urine specific gravity", lead: lead,
+                     axis: ChartYAxis(title: "Urine SG", unit: "", minimumSpan: 0.01, valueDecimals: 3),
+                     series: ChartSeries(name: "Urine SG", points: points), thresholds: lines)
+    }
+
+    /// `symptom_score`: the day's highest total score S.
+    func symptomChart() -> Chart {
+        let weights = thresholds.symptomWeights
+        let points = days.compactMap { day -> ChartPoint? in
+            guard let top = day.symptoms.max(by: { $0.totalScore(weights) < $1.totalScore(weights) }) else { return nil }
+            let score = Double(top.totalScore(weights))
+            return ChartPoint(x: Double(pod(day)), y: score, flag: flag(.symptomScore, on: day.date, value: score),
+                              note: top.slot.rawValue)
+        }
+        return chart(id: "symptoms", title: "Symptom score", lead: "The day's highest symptom score S (0–52).",
+                     axis: ChartYAxis(title: "Symptom score", unit: "", include: [0], minimumSpan: 10, valueDecimals: 0),
+                     series: ChartSeries(name: "Symptom score", points: points),
+                     thresholds: graded(thresholds.symptomScore, unit: "", decimals: 2, direction: .atOrAbove) { $0 })
+    }
+
+    /// `sodium_low`: the rule grades the deficit normal − Na, so a deficit threshold d lies at Na = normal − d.
+    func sodiumChart() -> Chart {
+        let normal = thresholds.normalSodium
+        let points = days.flatMap { day in
+            day.labSodium.map { lab in
+                ChartPoint(x: x(of: lab.time, filedUnder: day.date), y: lab.value,
+                           flag: flag(.sodiumLow, on: day.date, value: lab.value, direction: .atOrBelow) { normal - $0 },
+                           note: clock(lab.time))
+            }
+        }
+        return chart(id: "sodium", title: "Lab sodium",
+                     lead: "Lab sodium values in mmol/L, each at its time of day; low values are the alarming side.",
+                     axis: ChartYAxis(title: "Sodium", unit: "mmol/L", minimumSpan: 10, valueDecimals: 1),
+                     series: ChartSeries(name: "Lab sodium", points: points),
+                     thresholds: graded(thresholds.sodiumDeficit, unit: "mmol/L", decimals: 2, direction: .atOrBelow) { normal - $0 })
+    }
+
+    /// `reaction_time`: each session's slowing against the baseline; red needs two sessions.
+    func reactionTimeChart() -> Chart {
+        guard let baseline = profile.baselineReactionTimeMs, baseline > 0 else {
+            return chart(id: "reaction-time", title: "Reaction-time slowing",
+                         lead: "No reaction-time baseline is recorded, so slowing cannot be computed.",
+                         axis: ChartYAxis(title: "Slowing", unit: "%", include: [0], minimumSpan: 10, valueDecimals: 1),
+                         series: ChartSeries(name: "Slowing", points: []), thresholds: [])
+        }
+        let points = days.flatMap { day in
+            day.reactionTests.map { test in
+                let slowing = test.slowingPercent(baselineMs: baseline)
+                return ChartPoint(x: x(of: test.time, filedUnder: day.date), y: slowing,
+                                  flag: flag(.reactionTime, on: day.date, value: slowing),
+                                  note: "\(clock(test.time)), \(ChartNumber.format(test.medianMs, decimals: 0)) ms")
+            }
+        }
+        var lines = graded(thresholds.reactionTimePercent, unit: "%", decimals: 3, direction: .atOrAbove) { $0 }
+        let minutes = ChartNumber.format(thresholds.reactionConfirmationMinutes, decimals: 0)
+        for i in lines.indices where lines[i].kind == .red {
+            lines[i].label += " in two sessions at most \(minutes) min apart"
+        }
+        return chart(id: "reaction-time", title: "Reaction-time slowing",
+                     lead: "Each reaction-time session's median against the baseline of "
+                         + "\(ChartNumber.format(baseline, decimals: 0)) ms, in percent.",
+                     axis: ChartYAxis(title: "Slowing", unit: "%", include: [0], minimumSpan: 10, valueDecimals: 1),
+                     series: ChartSeries(name: "Slowing", points: points, joinsDaysApart: 1), thresholds: lines)
+    }
+}

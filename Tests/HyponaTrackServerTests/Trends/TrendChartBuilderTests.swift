@@ -1,0 +1,178 @@
+import Charts
+import HyponaTrackCore
+import Testing
+@testable import HyponaTrackServer
+
+/// The six console charts carry the patient's own scaled thresholds (docs/clinical-rules.md §2–§3),
+/// checked against values worked out by hand from config/thresholds.json and risk-model.json.
+@Suite struct TrendChartBuilderTests {
+    typealias F = TrendChartFixtures
+    let profile = F.highRisk()
+
+    func chart(_ id: String, _ charts: [Chart]) -> Chart { charts.first { $0.id == id }! }
+
+    /// The threshold of `kind` in force on a POD.
+    func line(_ chart: Chart, _ kind: ThresholdKind, pod: Int) -> Double? {
+        chart.thresholds.first { $0.kind == kind }?.value(at: Double(pod))
+    }
+
+    func expectClose(_ a: Double?, _ b: Double, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(a.map { abs($0 - b) < 1e-9 } == true, "\(String(describing: a)) ≠ \(b)", sourceLocation: sourceLocation)
+    }
+
+    @Test func theSixChartsComeInTheConsolesOrderOverTheMonitoringWindow() {
+        let charts = F.charts(profile, F.demoDays())
+        #expect(charts.map(\.id) == ["weight", "fluid", "urine-sg", "symptoms", "sodium", "reaction-time"])
+        for c in charts {
+            #expect(c.xAxis.firstDay == 1 && c.xAxis.lastDay == 14)
+            #expect(c.xAxis.name(ofDay: 5) == "POD 5, 2026-03-07")
+        }
+    }
+
+    /// Weight yellow 1.5 × f, red 4.0 × f: f = 0.8 → 1.2 / 3.2; f = 0.72 (POD 5–9) → 1.08 / 2.88.
+    @Test func weightThresholdsAreScaledPerDay() {
+        let weight = chart("weight", F.charts(profile, F.demoDays()))
+        expectClose(line(weight, .yellow, pod: 4), 1.2)
+        expectClose(line(weight, .yellow, pod: 5), 1.08)
+        expectClose(line(weight, .yellow, pod: 9), 1.08)
+        expectClose(line(weight, .yellow, pod: 10), 1.2)
+        expectClose(line(weight, .red, pod: 1), 3.2)
+        expectClose(line(weight, .red, pod: 7), 2.88)
+        #expect(weight.thresholds.first { $0.kind == .yellow }?.label == "yellow ≥ 1.2 % (POD 1–4, 10–14); ≥ 1.08 % (POD 5–9)")
+        #expect(weight.markers.map(\.label) == ["critical window POD 5–9"])
+        // 70.9 kg on 70 kg = +1.29 % ≥ 1.08 → yellow on POD 6, as the evaluation said.
+        let pod6 = weight.series[0].points.first { $0.x == 6 }!
+        expectClose(pod6.y, 0.9 / 70 * 100)
+        #expect(pod6.flag == .yellow)
+        #expect(weight.series[0].points.first { $0.x == 1 }?.flag == nil)
+    }
+
+    /// Fluid excess yellow 20 % × f, red 100 % × f of 1500 mL: POD 4 → 1740 / 2700 mL; POD 6 → 1716 / 2580 mL.
+    @Test func fluidThresholdsAreMillilitresOverTheLimit() {
+        let fluid = chart("fluid", F.charts(profile, F.demoDays()))
+        expectClose(line(fluid, .reference, pod: 3), 1500)
+        expectClose(line(fluid, .yellow, pod: 4), 1740)
+        expectClose(line(fluid, .yellow, pod: 6), 1716)
+        expectClose(line(fluid, .red, pod: 4), 2700)
+        expectClose(line(fluid, .red, pod: 6), 2580)
+        // 1760 mL on POD 6 reaches 1716 mL.
+        #expect(fluid.series[0].points.first { $0.x == 6 }?.flag == .yellow)
+        #expect(fluid.series[0].points.first { $0.x == 4 }?.flag == nil)
+    }
+
+    @Test func withoutALimitOrWithDIActiveTheFluidChartHasNoAlarmLines() {
+        let noLimit = chart("fluid", F.charts(F.highRisk { $0.fluidLimitMl = nil }, F.demoDays()))
+        #expect(noLimit.thresholds.isEmpty)
+        #expect(noLimit.summary.contains("No fluid limit is set"))
+        let di = chart("fluid", F.charts(F.highRisk { $0.diabetesInsipidusActive = true }, F.demoDays()))
+        #expect(di.thresholds.map(\.kind) == [.reference])
+        #expect(chart("urine-sg", F.charts(F.highRisk { $0.diabetesInsipidusActive = true }, F.demoDays())).thresholds.isEmpty)
+    }
+
+    /// SG support 1.010 + 0.010 × f: 1.018 at f = 0.8, 1.0172 at f = 0.72.
+    @Test func urineSGSupportIsScaledFromItsReference() {
+        let sg = chart("urine-sg", F.charts(profile, F.demoDays()))
+        #expect(sg.thresholds.map(\.tag) == ["support"])
+        expectClose(line(sg, .yellow, pod: 2), 1.018)
+        expectClose(line(sg, .yellow, pod: 7), 1.0172)
+        #expect(sg.table().rows[6].last == "1.0172")
+    }
+
+    /// Symptom score yellow 10 × f, red 20 × f: 8 / 16 outside, 7.2 / 14.4 inside the window.
+    /// POD 6: S = 3·2 + 3·1 + 2·1 + (10 − 6) = 15 ≥ 14.4 → red.
+    @Test func symptomScoreIsTheDaysHighestAgainstScaledThresholds() {
+        let s = chart("symptoms", F.charts(profile, F.demoDays()))
+        expectClose(line(s, .yellow, pod: 2), 8)
+        expectClose(line(s, .yellow, pod: 6), 7.2)
+        expectClose(line(s, .red, pod: 6), 14.4)
+        let pod6 = s.series[0].points.first { $0.x == 6 }!
+        #expect(pod6.y == 15)
+        #expect(pod6.flag == .red)
+    }
+
+    /// Sodium: Na = 140 − deficit × f: yellow 135.2 / 135.68, red 131.2 / 132.08; readings at their time of day.
+    @Test func sodiumLinesAreSodiumValuesOnTheLowSide() {
+        let na = chart("sodium", F.charts(profile, F.demoDays()))
+        expectClose(line(na, .yellow, pod: 2), 135.2)
+        expectClose(line(na, .yellow, pod: 6), 135.68)
+        expectClose(line(na, .red, pod: 2), 131.2)
+        expectClose(line(na, .red, pod: 7), 132.08)
+        #expect(na.thresholds.allSatisfy { $0.direction == .atOrBelow })
+        let pod6 = na.series[0].points.filter { na.xAxis.day(at: $0.x) == 6 }
+        #expect(pod6.map(\.note) == ["08:10", "16:40"])
+        #expect(pod6[0].x < pod6[1].x && pod6[0].x > 5.5 && pod6[1].x < 6.5)
+        // 134 is the day's lowest and reaches 135.68; 136 on the same day does not.
+        #expect(pod6.map(\.flag) == [nil, .yellow])
+        #expect(na.series[0].points.first { na.xAxis.day(at: $0.x) == 7 }?.flag == .red)
+    }
+
+    /// Reaction time yellow 10 % × f, red 25 % × f (two sessions): 7.2 / 18 on POD 7.
+    /// 720 and 730 ms on 600 ms = +20 % and +21.7 %, 30 min apart → confirmed red.
+    @Test func reactionTimeSessionsAgainstTheBaseline() {
+        let rt = chart("reaction-time", F.charts(profile, F.demoDays()))
+        expectClose(line(rt, .yellow, pod: 7), 7.2)
+        expectClose(line(rt, .red, pod: 7), 18)
+        expectClose(line(rt, .red, pod: 12), 20)
+        #expect(rt.thresholds.first { $0.kind == .red }?.label.hasSuffix("in two sessions at most 60 min apart") == true)
+        let pod7 = rt.series[0].points.filter { rt.xAxis.day(at: $0.x) == 7 }
+        #expect(pod7.map(\.flag) == [.red, .red])
+        let noBaseline = chart("reaction-time", F.charts(F.highRisk { $0.baselineReactionTimeMs = nil }, F.demoDays()))
+        #expect(noBaseline.series[0].points.isEmpty && noBaseline.thresholds.isEmpty)
+    }
+
+    /// Every drawn line agrees with what the engine reported for that day: the same scaled threshold.
+    @Test func drawnThresholdsEqualTheEvaluationsReportedThresholds() {
+        let days = F.demoDays()
+        let evaluations = F.evaluations(profile, days)
+        let charts = F.charts(profile, days)
+        let weight = chart("weight", charts), symptoms = chart("symptoms", charts)
+        for (date, e) in evaluations {
+            let pod = profile.pod(at: date)
+            for r in e.reasons {
+                guard let threshold = r.threshold else { continue }
+                let kind: ThresholdKind = r.level == .red ? .red : .yellow
+                switch r.code {
+                case "weight_gain_pct": expectClose(line(weight, kind, pod: pod), threshold)
+                case "symptom_score": expectClose(line(symptoms, kind, pod: pod), threshold)
+                default: break
+                }
+            }
+        }
+    }
+
+    /// Low risk: f = 1.0 outside and 0.9 inside the critical window (weight yellow 1.5 / 1.35).
+    @Test func lowRiskUsesTheWindowFactorOnly() {
+        let low = F.highRisk { $0.histology = "microadenoma"; $0.stalkDeviation = false; $0.age = 40; $0.bmi = 28 }
+        let weight = chart("weight", F.charts(low, []))
+        expectClose(line(weight, .yellow, pod: 3), 1.5)
+        expectClose(line(weight, .yellow, pod: 5), 1.35)
+        #expect(weight.summary.contains("risk class low"))
+        #expect(weight.summary.contains("f = 1 on POD 1–4, 10–14, f = 0.9 on POD 5–9"))
+    }
+
+    @Test func aPatientWithNoDaysGetsSixChartsThatSayNoDataRecorded() {
+        let charts = F.charts(profile, [])
+        #expect(charts.count == 6)
+        for c in charts {
+            #expect(!c.hasData)
+            #expect(c.summary.hasSuffix("No data recorded."))
+            let g = ChartLayout.layout(c)
+            #expect(g.noDataPosition != nil)
+            for t in c.thresholds { #expect(t.segments.allSatisfy { g.yScale.contains($0.y) }) }
+        }
+    }
+
+    @Test func theDateAxisLabelsDaysByDate() {
+        let weight = chart("weight", F.charts(profile, F.demoDays(), axis: .date))
+        #expect(weight.xAxis.title == "Date")
+        #expect(weight.xAxis.label(ofDay: 5) == "03-07")
+        #expect(weight.xAxis.name(ofDay: 5) == "2026-03-07 (POD 5)")
+    }
+
+    @Test func aDayOutsideTheWindowWidensTheAxisRatherThanVanishing() {
+        let late = DailyEntry(date: F.date(pod: 16), weightMorningKg: 70.2)
+        let weight = chart("weight", F.charts(profile, [late]))
+        #expect(weight.xAxis.lastDay == 16)
+        #expect(ChartLayout.layout(weight).series[0].points.count == 1)
+    }
+}
