@@ -1,5 +1,6 @@
 /// A small command-line parser: `--flag`, `--option value`, `--option=value`, repeatable
-/// options, positionals, `-h` for `--help`, `--` before positionals that start with a dash.
+/// options, positionals, `-h` for `--help`, `-o` for `--output`, `--` before positionals that
+/// start with a dash.
 /// Every spec accepts the global options (`GlobalOptions.names`) and `--help`. Unknown options
 /// are usage errors naming the option — unless `--help`/`-h` was given too: help always wins,
 /// so a half-typed command line can still ask for its usage.
@@ -69,6 +70,7 @@ public struct Arguments: Sendable {
     static func option(_ arg: String) -> (name: String, inline: String?)? {
         guard arg.hasPrefix("-"), arg != "-", arg != "--" else { return nil }
         if arg == "-h" { return ("help", nil) }
+        if arg == "-o" { return ("output", nil) }   // `export … -o FILE`, wherever a spec has --output
         guard arg.hasPrefix("--") else { return (arg, nil) }
         let body = arg.dropFirst(2)
         guard let eq = body.firstIndex(of: "=") else { return (String(body), nil) }

@@ -5,15 +5,21 @@ import HyponaTrackKit
 public struct CLIOutput: Sendable {
     public var out: @Sendable (String) -> Void
     public var error: @Sendable (String) -> Void
+    /// Bytes written to standard output as they are, no newline added (`export` without `-o`).
+    public var bytes: @Sendable ([UInt8]) -> Void
 
-    public init(out: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void) {
+    /// Without `bytes`, the bytes go to `out` as UTF-8 text.
+    public init(out: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void,
+                bytes: (@Sendable ([UInt8]) -> Void)? = nil) {
         self.out = out
         self.error = error
+        self.bytes = bytes ?? { out(String(decoding: $0, as: UTF8.self)) }
     }
 
     public static let standard = CLIOutput(
         out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-        error: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        error: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+        bytes: { FileHandle.standardOutput.write(Data($0)) })
 }
 
 /// `hyponatrack`: the nurse and data-manager command line.
@@ -37,6 +43,8 @@ public enum CLI {
           hooks       hooks status: deliveries, dead letters, disabled endpoints
           sync        REDCap sync: status, retry, resume, check, reconcile, export-all (admin)
           backup      a consistent online copy of the database (admin); prints its path
+          export      days or alerts as CSV (--patient ID, -o FILE; stdout without -o)
+          stats       cohort statistics: adherence, days per level, alert rates, times to ack
         Offline:
           evaluate FILE [--check] [--rules DIR]   evaluate case files (no server)
           version                                 print the version
@@ -51,8 +59,8 @@ public enum CLI {
           else the HYPONATRACK_TOKEN environment variable.
           -h, --help          usage of hyponatrack, of a command, or of a subcommand
 
-        Every staff command takes --json and then prints the server's answer as it is; the
-        offline commands refuse it (evaluate always prints JSON).
+        Every staff command takes --json and then prints the server's answer as it is, except
+        export (it writes CSV); the offline commands refuse it (evaluate always prints JSON).
 
         HyponaTrack is a study tool, not a validated medical device; its rules are defaults
         derived from published evidence, not a validated clinical rule.
@@ -65,7 +73,7 @@ public enum CLI {
         PatientCommands.enroll, PatientCommands.update, PatientCommands.reissue, OtherCommands.lab, OtherCommands.item,
         PatientCommands.patients, PatientCommands.show, OtherCommands.staff, OtherCommands.audit, AlertCommands.alerts,
         AlertCommands.ack, AlertCommands.resolve, AlertCommands.hooks, SyncCommand.group, OtherCommands.backup,
-        EvaluateCommand(), VersionCommand(),
+        ExportCommands.export, ExportCommands.stats, EvaluateCommand(), VersionCommand(),
     ]
 
     /// Global options and `-h`/`--help`/`--version` may stand before the command; the global

@@ -31,12 +31,18 @@ enum Help {
     }
 }
 
+/// A subcommand of a `CommandGroup`: its synopsis lines and the options it reads.
+protocol GroupMember: CLICommand {
+    var usage: [String] { get }
+    var spec: Arguments.Spec { get }
+}
+
 /// A command whose first positional names a subcommand (`sync retry`, `staff add NAME`, …).
 /// Options may stand before the subcommand too; `-h` without a subcommand prints the group's help.
 struct CommandGroup: CLICommand {
     let name: String
     let about: String
-    let subcommands: [StaffCommand]
+    let subcommands: [any GroupMember]
 
     var help: String { Help.text(subcommands.flatMap(\.usage), about) }
     var commandLines: [String] { [name] + subcommands.map(\.name) }

@@ -46,7 +46,7 @@ import HTJSON
         let lines = Set(Self.commandLines)
         for line in ["enroll", "update", "reissue", "lab", "item", "patients", "show", "alerts", "ack", "resolve",
                      "staff add", "staff list", "staff revoke", "sync status", "sync retry", "sync resume", "sync check",
-                     "sync reconcile", "sync export-all", "hooks status", "audit verify", "audit checkpoint", "audit list", "backup", "evaluate",
+                     "sync reconcile", "sync export-all", "hooks status", "audit verify", "audit checkpoint", "audit list", "backup", "export days", "export alerts", "stats", "evaluate",
                      "version"] {
             #expect(lines.contains(line), "\(line)")
         }
@@ -142,7 +142,8 @@ import HTJSON
     // MARK: --json and usage errors
 
     @Test func commandsWithoutAJSONFormRefuseJSONNamingTheOption() {
-        for args in [["version", "--json"], ["evaluate", "cases.json", "--json"]] {
+        for args in [["version", "--json"], ["evaluate", "cases.json", "--json"], ["export", "days", "--json"],
+                     ["export", "--json", "alerts"]] {
             let (code, c) = run(args)
             #expect(code == 64, "\(args)")
             #expect(c.stderr.contains("--json"), "\(args): \(c.stderr)")
@@ -152,7 +153,7 @@ import HTJSON
     @Test func theStaffCommandsAcceptJSON() {
         // Parsed, then refused by the unreachable server (69), not by the parser (64).
         for line in ["sync retry", "sync resume", "sync export-all", "sync status", "staff list", "audit verify", "patients",
-                     "show X", "reissue X", "hooks status", "backup", "alerts"] {
+                     "show X", "reissue X", "hooks status", "backup", "alerts", "stats", "stats --patient X"] {
             let (code, c) = run(line.split(separator: " ").map(String.init) + ["--json", "--server", Self.nowhere, "--token", "hts_x"])
             #expect(code == 69, "\(line): \(c.stderr)")
         }

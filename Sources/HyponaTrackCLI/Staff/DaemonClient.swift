@@ -31,19 +31,32 @@ struct DaemonClient {
     func patch(_ path: String, _ body: JSONValue) throws(Failure) -> JSONValue { try send(.patch, path, body: body) }
 
     func send(_ method: HTTPClientRequest.Method, _ path: String, body: JSONValue?) throws(Failure) -> JSONValue {
+        let response = try exchange(method, path, body: body, accept: "application/json")
+        return (try? JSONParser.parse(response.body)) ?? .null
+    }
+
+    /// A GET whose answer is a file (CSV): its bytes as the server sent them.
+    func download(_ path: String, accept: String) throws(Failure) -> [UInt8] {
+        try exchange(.get, path, body: nil, accept: accept).body
+    }
+
+    /// One request; a refusal becomes a `Failure` with the server's message and the exit code.
+    private func exchange(_ method: HTTPClientRequest.Method, _ path: String, body: JSONValue?,
+                          accept: String) throws(Failure) -> HTTPClientResponse {
         guard let token, !token.isEmpty else {
             throw Failure(exitCode: ExitCode.permission, message: "no staff token: pass --token-file PATH or --token TOKEN, or set HYPONATRACK_TOKEN")
         }
         var headers = HTTPHeaders()
         headers.add(name: "Authorization", value: "Bearer \(token)")
+        headers.add(name: "Accept", value: accept)
         let request = HTTPClientRequest.json(method: method, url: server + path, body: body.map { JSONSerializer.string($0) },
                                              headers: headers)
         let response: HTTPClientResponse
         do { response = try http.send(request) } catch {
             throw Failure(exitCode: ExitCode.unavailable, message: "cannot reach the server at \(server): \(error.kind.rawValue)")
         }
+        if response.isSuccess { return response }
         let json = (try? JSONParser.parse(response.body)) ?? .null
-        if response.isSuccess { return json }
         var message = "the server answered \(response.status)"
         if case .object(let o) = json, case .object(let e)? = o["error"] {
             var text = ""

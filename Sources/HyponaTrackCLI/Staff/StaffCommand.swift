@@ -13,7 +13,7 @@ struct Reply {
 /// anything else is checked), resolve server and token, run, print the reply or `--json` the
 /// daemon's answer, map failures to exit codes. Every daemon route answers JSON, so every staff
 /// command takes `--json`.
-struct StaffCommand: CLICommand {
+struct StaffCommand: GroupMember {
     /// The command line after `hyponatrack`: `enroll`, `sync retry`.
     let name: String
     /// Synopsis lines after `hyponatrack `.
@@ -43,12 +43,23 @@ struct StaffCommand: CLICommand {
             let reply = try body(parsed, client)
             if parsed.flag("json") { io.out(JSONSerializer.string(reply.json, pretty: true)) } else { reply.show(io) }
             return reply.status
-        } catch let failure as DaemonClient.Failure {
+        } catch {
+            return failed(error, io: io)
+        }
+    }
+}
+
+extension GroupMember {
+    /// A command that failed after parsing: the daemon's refusal with its exit code, a usage
+    /// error found late, or anything else as a failure (exit 1), each printed after the name.
+    func failed(_ error: any Error, io: CLIOutput) -> Int32 {
+        switch error {
+        case let failure as DaemonClient.Failure:
             io.error("\(name): \(failure.message)")
             return failure.exitCode
-        } catch let usage as UsageError {
+        case let usage as UsageError:
             return usageError(usage, usage: self.usage, io: io)
-        } catch {
+        default:
             io.error("\(name): \(error)")
             return ExitCode.failure
         }

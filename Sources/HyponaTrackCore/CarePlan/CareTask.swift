@@ -66,12 +66,20 @@ public enum CarePlan {
         for back in 1...rules.adherenceDays {
             let date = today.adding(days: -back)
             guard window.contains(date), let activation = activationDate, date >= activation else { continue }
-            let day = days.first { $0.date == date }
-            for status in tasks(for: profile, on: day, rules: rules) where status.state != .hidden {
-                scheduled += 1
-                if status.state == .done { done += 1 }
-            }
+            let count = taskCount(for: profile, on: days.first { $0.date == date })
+            scheduled += count.scheduled
+            done += count.done
         }
         return scheduled == 0 ? 1.0 : Double(done) / Double(scheduled)
+    }
+
+    /// The day's scheduled tasks (hidden ones do not count) and how many of them its data completes.
+    public static func taskCount(for profile: PatientProfile, on day: DailyEntry?) -> (scheduled: Int, done: Int) {
+        var scheduled = 0, done = 0
+        for task in CareTask.allCases where !task.isHidden(for: profile) {
+            scheduled += 1
+            if task.isDone(on: day) { done += 1 }
+        }
+        return (scheduled, done)
     }
 }

@@ -44,6 +44,8 @@ public enum OpenAPIDocument {
                     r["content"] = ["application/json": ["schema": schema]]
                 } else if route.template == "/metrics" {
                     r["content"] = ["text/plain": ["schema": S.anyString]]
+                } else if route.template.hasSuffix(".csv") {
+                    r["content"] = ["text/csv": ["schema": S.anyString]]
                 }
                 responses[status.description] = .object(r)
             }
@@ -99,6 +101,9 @@ public enum OpenAPIDocument {
                     ["name": "to", "in": "query", "required": false, "schema": S.date]]
         case ("GET", "/v1/alerts"):
             return [["name": "open", "in": "query", "required": false, "schema": S.oneOf(["true", "false"])]]
+        case ("GET", "/v1/export/alerts.csv"), ("GET", "/v1/statistics"):
+            return [["name": "studyId", "in": "query", "required": false, "schema": S.studyId,
+                     "description": "only this patient's (absent: every patient's)"]]
         case ("GET", "/v1/audit"): return AuditParameters.spec
         case ("GET", "/v1/audit/verify"): return AuditParameters.verifySpec
         default: return []
@@ -202,6 +207,7 @@ public enum OpenAPIDocument {
                                        required: ["studyId", "riskClass", "riskScore", "katBPending", "activationCode",
                                                   "activationExpiresAt"]),
                 "PatientSummary": summary,
+                "Statistics": StatisticsJSON.schema,
                 "Health": S.object([("status", S.oneOf(["ok", "unavailable"])), ("database", S.anyString),
                                     ("sync", S.openObject()), ("scheduler", S.openObject()),
                                     ("escalation", S.object([("configured", S.bool)], required: ["configured"])),

@@ -175,7 +175,7 @@ enum AlertRepository {
         try db.execute("DELETE FROM alert_log_backfill", [])
     }
 
-    private static func logEntry(_ r: Row) throws -> AlertLogEntry {
+    static func logEntry(_ r: Row) throws -> AlertLogEntry {
         guard let instance = try r.optionalInt64(2) else { throw StoreCorruption("alert \(try r.int64(0)) has no instance") }
         return AlertLogEntry(alertId: try r.int64(0), studyId: try r.string(1), instance: Int(instance), kind: try enumValue(r.string(3)),
                              level: try enumValue(r.string(4)), date: try date(r.string(5)), pod: try r.int(6),

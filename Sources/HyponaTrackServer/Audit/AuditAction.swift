@@ -36,6 +36,9 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case syncRetry = "sync.retry"
     case syncResume = "sync.resume"
     case syncExportAll = "sync.export_all"
+    /// A CSV export of days or alerts (`GET /v1/export/…`, `…/export.csv`): who took which data.
+    case exportDays = "export.days"
+    case exportAlerts = "export.alerts"
     // The trail itself
     case auditRekey = "audit.rekey"
     case auditCheckpoint = "audit.checkpoint"

@@ -19,6 +19,10 @@ public final class StudyService: Sendable {
     public let audit: AuditService
     /// Checked online copies of the database.
     public let backup: BackupService
+    /// CSV exports of days and alerts (audited).
+    public let exports: ExportService
+    /// Cohort figures: adherence, days per level, alert rates, times to acknowledgement.
+    public let statistics: StatisticsService
 
     public var database: Database { context.database }
     public var rules: ActiveRules { context.rules }
@@ -38,5 +42,7 @@ public final class StudyService: Sendable {
         audit = AuditService(transactions: context.transactions, key: database.auditKey,
                              checkpoints: AuditCheckpoints(hooks: configuration.hooks, zone: context.studyZone), clock: clock)
         backup = BackupService(transactions: context.transactions, clock: clock, dataDirectory: configuration.dataDirectory)
+        exports = ExportService(context: context)
+        statistics = StatisticsService(context: context)
     }
 }

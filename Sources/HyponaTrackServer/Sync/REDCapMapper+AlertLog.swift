@@ -6,7 +6,20 @@ extension REDCapMapper {
     /// resolution and their minutes) is blank and filled by a later row. In a longitudinal
     /// project the row goes to the daily event, beside `daily_monitoring`.
     func alertLog(_ a: AlertLogEntry) -> Row {
-        let v: [String: String] = [
+        let v = alertLogValues(a)
+        var row: Row = [("record_id", a.studyId)]
+        if let dailyEvent { row.append(("redcap_event_name", dailyEvent)) }
+        row += [("redcap_repeat_instrument", REDCapFields.alertLogForm), ("redcap_repeat_instance", String(a.instance))]
+        for column in REDCapFields.columns(REDCapFields.alertLog, form: REDCapFields.alertLogForm) {
+            row.append((column, v[column] ?? ""))
+        }
+        return row
+    }
+
+    /// The `alert_log` values of an alert by column: the REDCap row above and the CSV export
+    /// (`AlertExport`) both read them.
+    func alertLogValues(_ a: AlertLogEntry) -> [String: String] {
+        [
             "alert_id": String(a.alertId), "alert_kind": a.kind.rawValue, "alert_log_level": a.level.rawValue,
             "alert_date": a.date.description, "alert_pod": String(a.pod), "alert_log_reasons": a.reasonCodes.joined(separator: ","),
             "alert_opened_at": datetimeSeconds(milliseconds: a.openedAt),
@@ -19,13 +32,6 @@ extension REDCapMapper {
             // Unverified while the alert is open or acknowledged, complete once resolved.
             "alert_log_complete": a.resolvedAt == nil ? "1" : "2",
         ]
-        var row: Row = [("record_id", a.studyId)]
-        if let dailyEvent { row.append(("redcap_event_name", dailyEvent)) }
-        row += [("redcap_repeat_instrument", REDCapFields.alertLogForm), ("redcap_repeat_instance", String(a.instance))]
-        for column in REDCapFields.columns(REDCapFields.alertLog, form: REDCapFields.alertLogForm) {
-            row.append((column, v[column] ?? ""))
-        }
-        return row
     }
 
     /// Minutes between two instants (ms since the epoch) to one decimal; blank while `end` is unknown.

@@ -55,6 +55,20 @@ struct REDCapMapper: Sendable {
     func daily(_ p: PatientRecord, day: DailyEntry, alert: DailyAlert?, rules: RuleSet) -> Row? {
         let pod = p.profile.pod(at: day.date)
         guard pod >= 1 else { return nil }
+        let v = dailyValues(p, day: day, alert: alert, rules: rules)
+        var row: Row = [("record_id", p.studyId)]
+        if let dailyEvent { row.append(("redcap_event_name", dailyEvent)) }
+        row += [("redcap_repeat_instrument", REDCapFields.dailyForm), ("redcap_repeat_instance", String(pod))]
+        for column in REDCapFields.columns(REDCapFields(rules: rules).daily, form: REDCapFields.dailyForm) {
+            row.append((column, v[column] ?? ""))
+        }
+        return row
+    }
+
+    /// The `daily_monitoring` values of a day by column (blank columns absent), whatever its POD:
+    /// the REDCap row above and the CSV export (`DayExport`) both read them, so they never disagree.
+    func dailyValues(_ p: PatientRecord, day: DailyEntry, alert: DailyAlert?, rules: RuleSet) -> [String: String] {
+        let pod = p.profile.pod(at: day.date)
         let fields = REDCapFields(rules: rules)
         let weights = rules.thresholds.symptomWeights
         var v: [String: String] = [
@@ -118,13 +132,7 @@ struct REDCapMapper: Sendable {
             v["daily_rules_version"] = e.rulesVersion
             v["evaluated_at"] = datetime(milliseconds: e.evaluatedAt)
         }
-        var row: Row = [("record_id", p.studyId)]
-        if let dailyEvent { row.append(("redcap_event_name", dailyEvent)) }
-        row += [("redcap_repeat_instrument", REDCapFields.dailyForm), ("redcap_repeat_instance", String(pod))]
-        for column in REDCapFields.columns(fields.daily, form: REDCapFields.dailyForm) {
-            row.append((column, v[column] ?? ""))
-        }
-        return row
+        return v
     }
 
     /// A total order on items: by instant, then by client id.

@@ -1,0 +1,142 @@
+import Foundation
+import HTJSON
+
+/// export days|alerts, stats.
+enum ExportCommands {
+    static let export = CommandGroup(name: "export", about: """
+        CSV exports (RFC 4180: UTF-8, CRLF, a header row of REDCap field names, record_id first;
+        times in each patient's time zone). Each export is recorded in the audit trail.
+        `hyponatrack export SUBCOMMAND --help` describes one subcommand.
+        """, subcommands: [days, alerts])
+
+    static let days = ExportCommand(kind: "days", about: """
+        One row per patient-day with any stored measurement or lab value: every measurement, the
+        level and the reason codes, the columns of REDCap's daily_monitoring instrument (several
+        entries of a day flattened as the REDCap row is). Every patient, or --patient ID.
+        Without -o the CSV goes to standard output.
+        """)
+
+    static let alerts = ExportCommand(kind: "alerts", about: """
+        One row per alert: the columns of REDCap's alert_log instrument (opened, first
+        acknowledged, resolved, minutes to each) plus alert_ack_by and alert_resolved_by (staff
+        names). Every patient, or --patient ID. Without -o the CSV goes to standard output.
+        """)
+
+    static let stats = StaffCommand(name: "stats", usage: ["stats [--patient ID] [--json]"], about: """
+        Cohort statistics (all, and per risk class): patients enrolled, active, finished,
+        withdrawn; patient-days; adherence (done / due tasks over completed monitored days);
+        days per level; alerts per 100 patient-days by level and kind; median and p90 minutes to
+        acknowledgement and to resolution; missing-data alerts. --patient ID: one patient's.
+        """, spec: .init(options: ["patient"])) { a, client in
+        let r = try client.get("/v1/statistics" + (a.value("patient").map { "?studyId=\(DaemonClient.segment($0))" } ?? ""))
+        return Reply(json: r) { io in io.out(StatisticsTable.text(r)) }
+    }
+}
+
+/// `export days` / `export alerts`: a GET of the CSV, written to FILE or to standard output as
+/// it came (no newline added, no --json: the answer is not JSON).
+struct ExportCommand: GroupMember {
+    let kind: String
+    let about: String
+    var name: String { "export \(kind)" }
+    var usage: [String] { ["export \(kind) [--patient ID] [-o FILE]"] }
+    var spec: Arguments.Spec { .init(options: ["patient", "output"]) }
+    var help: String {
+        Help.text(usage, about + "\n-o FILE, --output FILE: write the CSV to FILE (created owner-only, 0600) and print a summary.")
+    }
+
+    func path(patient: String?) -> String {
+        let id = patient.map(DaemonClient.segment)
+        switch (kind, id) {
+        case ("days", let id?): return "/v1/patients/\(id)/export.csv"
+        case ("days", nil): return "/v1/export/days.csv"
+        case (_, let id?): return "/v1/export/alerts.csv?studyId=\(id)"
+        default: return "/v1/export/alerts.csv"
+        }
+    }
+
+    func run(_ args: [String], io: CLIOutput) -> Int32 {
+        let parsed: Arguments
+        do throws(UsageError) {
+            parsed = try Arguments(args, spec: spec)
+            if parsed.flag("help") { io.out(help); return ExitCode.success }
+            if let extra = parsed.positionals.first { throw UsageError("unexpected argument \(extra)") }
+            if parsed.value("patient")?.isEmpty == true { throw UsageError("--patient needs a study ID") }
+            if parsed.value("output")?.isEmpty == true { throw UsageError("-o needs a file name") }
+        } catch {
+            return usageError(error, usage: usage, io: io)
+        }
+        do {
+            let client = DaemonClient(server: parsed.value("server"), token: try GlobalOptions.token(parsed))
+            let csv = try client.download(path(patient: parsed.value("patient")), accept: "text/csv")
+            guard let file = parsed.value("output") else { io.bytes(csv); return ExitCode.success }
+            try Self.write(csv, to: file)
+            let rows = max(0, csv.split(separator: 10, omittingEmptySubsequences: false).count - 2)
+            io.out("Wrote \(rows) \(kind == "days" ? "day" : "alert") rows to \(file).")
+            return ExitCode.success
+        } catch {
+            return failed(error, io: io)
+        }
+    }
+
+    struct WriteFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Replaces FILE with the bytes, owner-only (the export holds pseudonymous clinical data).
+    static func write(_ bytes: [UInt8], to file: String) throws {
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw WriteFailure(description: "cannot write \(file): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw WriteFailure(description: "cannot write \(file): \(String(cString: strerror(errno)))") }
+            offset += n
+        }
+    }
+}
+
+/// `stats` without --json: one column per cohort.
+enum StatisticsTable {
+    static func text(_ r: JSONValue) -> String {
+        guard case .array(let cohorts)? = Show.field(r, "cohorts") else { return "No statistics." }
+        func value(_ c: JSONValue, _ path: [String]) -> JSONValue? {
+            path.reduce(Optional(c)) { v, key in v.flatMap { Show.field($0, key) } }
+        }
+        func number(_ c: JSONValue, _ path: [String]) -> String { Show.string(value(c, path)) }
+        func percent(_ c: JSONValue, _ path: [String]) -> String {
+            guard case .number(let v)? = value(c, path) else { return "-" }
+            return String(format: "%.1f %%", v * 100)
+        }
+        let lines: [(String, (JSONValue) -> String)] = [
+            ("patients enrolled", { number($0, ["patients", "enrolled"]) }),
+            ("  active", { number($0, ["patients", "active"]) }),
+            ("  finished", { number($0, ["patients", "finished"]) }),
+            ("  withdrawn", { number($0, ["patients", "withdrawn"]) }),
+            ("patient-days", { number($0, ["patientDays"]) }),
+            ("adherence", { percent($0, ["adherence"]) }),
+            ("days green", { number($0, ["daysByLevel", "green"]) }),
+            ("days yellow", { number($0, ["daysByLevel", "yellow"]) }),
+            ("days red", { number($0, ["daysByLevel", "red"]) }),
+            ("days no data", { number($0, ["daysByLevel", "none"]) }),
+            ("yellow alerts /100 days", { number($0, ["alertsPer100PatientDays", "byLevel", "yellow"]) }),
+            ("red alerts /100 days", { number($0, ["alertsPer100PatientDays", "byLevel", "red"]) }),
+            ("evaluation alerts /100 days", { number($0, ["alertsPer100PatientDays", "byKind", "evaluation"]) }),
+            ("missing check-in /100 days", { number($0, ["alertsPer100PatientDays", "byKind", "missing_checkin"]) }),
+            ("no data 2 days /100 days", { number($0, ["alertsPer100PatientDays", "byKind", "no_data_2d"]) }),
+            ("minutes to ack, median", { number($0, ["ackMinutes", "median"]) }),
+            ("minutes to ack, p90", { number($0, ["ackMinutes", "p90"]) }),
+            ("alerts acknowledged", { number($0, ["ackMinutes", "n"]) }),
+            ("minutes to resolve, median", { number($0, ["resolveMinutes", "median"]) }),
+            ("minutes to resolve, p90", { number($0, ["resolveMinutes", "p90"]) }),
+            ("alerts resolved", { number($0, ["resolveMinutes", "n"]) }),
+            ("missing-data alerts", { number($0, ["missingDataAlerts"]) }),
+        ]
+        let header = [Show.text(r, "studyId") == "-" ? "" : "patient \(Show.text(r, "studyId"))"]
+            + cohorts.map { Show.text($0, "cohort").uppercased() }
+        return Show.table(header, lines.map { label, cell in [label] + cohorts.map(cell) })
+            + "\n\nGenerated at \(Show.text(r, "generatedAt")). Adherence: done / due tasks over completed monitored days."
+    }
+}

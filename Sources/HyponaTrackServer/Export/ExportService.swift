@@ -1,0 +1,114 @@
+import HTJSON
+import HyponaTrackCore
+import SQLite
+
+/// What a CSV export holds: one row per stored day, or one row per alert.
+public enum ExportKind: String, Sendable, CaseIterable {
+    case days, alerts
+}
+
+/// `GET /v1/patients/{studyId}/export.csv`, `GET /v1/export/days.csv`, `GET /v1/export/alerts.csv`:
+/// every patient's rows, or one patient's (`studyId`).
+public struct ExportCSV: Sendable {
+    public var kind: ExportKind
+    public var studyId: String?
+    public var actor: String
+
+    public init(kind: ExportKind, studyId: String?, actor: String) {
+        self.kind = kind
+        self.studyId = studyId
+        self.actor = actor
+    }
+}
+
+/// A finished export: the CSV file and what it covers.
+public struct CSVExport: Sendable {
+    public var kind: ExportKind
+    /// The patient's study ID as stored (nil: every patient).
+    public var studyId: String?
+    public var document: CSVDocument
+    /// ms since the epoch.
+    public var createdAt: Int64
+
+    /// `hyponatrack-days-HT-007.csv`, `hyponatrack-alerts-all.csv`.
+    public var fileName: String { "hyponatrack-\(kind.rawValue)-\(studyId ?? "all").csv" }
+}
+
+/// CSV exports of the stored data (docs/product.md, "Exports and statistics", "CSV"). The rows are
+/// the REDCap rows (`REDCapMapper`), with times in each patient's own time zone; the whole file
+/// is read in one read transaction (a consistent snapshot), a patient at a time. Every export is
+/// audited (who, what, when) before it is handed out.
+public final class ExportService: Sendable {
+    let context: StudyContext
+
+    init(context: StudyContext) { self.context = context }
+
+    public func export(_ command: ExportCSV) throws -> CSVExport {
+        let rules = context.rules.snapshot.rules
+        let (studyId, document) = try context.transactions.longRead { db -> (String?, CSVDocument) in
+            let patients = try command.studyId.map { [try context.patient(db, studyId: $0)] } ?? PatientRepository.all(db)
+            let mappers = { (p: PatientRecord) in REDCapMapper(studyZone: self.context.zone(p.profile), baselineEvent: nil, dailyEvent: nil) }
+            let document: CSVDocument
+            switch command.kind {
+            case .days: document = try DayExport.document(db, patients: patients, rules: rules, mapper: mappers)
+            case .alerts:
+                document = try AlertExport.document(db, patients: patients, onePatient: command.studyId != nil, mapper: mappers)
+            }
+            return (command.studyId == nil ? nil : patients.first?.studyId, document)
+        }
+        let ms = epochMilliseconds(context.clock.now())
+        try context.write { db in
+            try AuditLog.append(db, at: ms, actor: command.actor, action: command.kind == .days ? .exportDays : .exportAlerts,
+                                subject: studyId, details: ["format": "csv", "studyId": .string(studyId), "rows": .int(document.rows)])
+        }
+        return CSVExport(kind: command.kind, studyId: studyId, document: document, createdAt: ms)
+    }
+}
+
+/// The days CSV: `record_id`, then the `daily_monitoring` columns in dictionary order. A row for
+/// every date with any stored measurement or lab value (a lab value on the day of surgery, POD 0,
+/// too, which REDCap's repeating instrument cannot hold).
+enum DayExport {
+    static func header(_ rules: RuleSet) -> [String] {
+        ["record_id"] + REDCapFields.columns(REDCapFields(rules: rules).daily, form: REDCapFields.dailyForm)
+    }
+
+    static func document(_ db: Connection, patients: [PatientRecord], rules: RuleSet,
+                         mapper: (PatientRecord) -> REDCapMapper) throws -> CSVDocument {
+        let columns = header(rules)
+        var csv = CSVDocument(header: columns)
+        for patient in patients {
+            let m = mapper(patient)
+            let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
+            let surgery = patient.profile.surgeryDate
+            for day in try DayRepository.load(db, patientId: patient.id, from: surgery, to: surgery.adding(days: 400)) {
+                var v = m.dailyValues(patient, day: day, alert: evaluations[day.date].map(DailyAlert.init), rules: rules)
+                v["record_id"] = patient.studyId
+                csv.append(columns.map { v[$0] ?? "" })
+            }
+        }
+        return csv
+    }
+}
+
+/// The alerts CSV: `record_id`, the `alert_log` columns in dictionary order, then `alert_ack_by`
+/// and `alert_resolved_by` (staff names).
+enum AlertExport {
+    static let header = ["record_id"] + REDCapFields.columns(REDCapFields.alertLog, form: REDCapFields.alertLogForm)
+        + ["alert_ack_by", "alert_resolved_by"]
+
+    static func document(_ db: Connection, patients: [PatientRecord], onePatient: Bool,
+                         mapper: (PatientRecord) -> REDCapMapper) throws -> CSVDocument {
+        var csv = CSVDocument(header: header)
+        let byId = Dictionary(uniqueKeysWithValues: patients.map { ($0.id, $0) })
+        for entry in try AlertRepository.exportEntries(db, patientId: onePatient ? patients.first?.id : nil) {
+            guard let patient = byId[entry.patientId] else { continue }
+            var v = mapper(patient).alertLogValues(entry.log)
+            v["record_id"] = entry.log.studyId
+            v["alert_ack_by"] = entry.firstAcknowledgedBy ?? ""
+            v["alert_resolved_by"] = entry.resolvedBy ?? ""
+            csv.append(header.map { v[$0] ?? "" })
+        }
+        return csv
+    }
+}
