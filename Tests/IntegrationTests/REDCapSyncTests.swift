@@ -435,6 +435,32 @@ import HTJSON
         #expect(try emu.counter("newInstances") == 0 && emu.counter("autoNumbered") == 0)
     }
 
+    @Test func aRequestTheDaemonDiedWaitingForCannotLeaveOlderValuesInREDCap() throws {
+        // REDCap applies a request it was still working on when the daemon was killed — after the
+        // restarted daemon sent the newer version of the same row. The row is sent once more
+        // after `settleSeconds`, so REDCap ends with the newest values.
+        var options = SyncConfig.Options()
+        options.settleSeconds = 12
+        let rig = try SyncRig(options)
+        let emu = rig.emulator
+        let id = "SYNC-LATE-1"
+        let token = try Study.enrollAndActivate(rig.daemon, id)
+        try rig.waitUntilDrained()
+        let day = Study.date(-1)                                   // POD 5
+        let weight = { try emu.records()[id]?.instances[5]?["weight_morning_kg"] }
+        try emu.control(["mode": "slow", "slowSeconds": 6, "count": 1])
+        try Self.putDay(rig, token, day, ["weightMorningKg": 80.1])
+        try rig.waitUntil("the first version is in flight") { try emu.modeCount("slow") >= 1 }
+        try Self.putDay(rig, token, day, ["weightMorningKg": 80.9])    // queued while it is in flight
+        rig.daemon.kill9()
+        try rig.daemon.start()
+        try rig.waitUntil(timeout: 5.5, "the restarted daemon sent the newer version") { try weight() == "80.9" }
+        try rig.waitUntil(timeout: 12, "the request the daemon died waiting for landed late") { try weight() == "80.1" }
+        try rig.waitUntilDrained(timeout: 30)
+        #expect(try weight() == "80.9")
+        #expect(try rig.reconcile()["inSync"] == true)
+    }
+
     // MARK: 8. the rate cap
 
     @Test func theRateCapIsNeverExceeded() throws {

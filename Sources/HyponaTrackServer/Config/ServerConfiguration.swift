@@ -36,6 +36,9 @@ public struct ServerConfiguration: Sendable {
         public var dailyEvent: String?
         /// Staff are told (`sync.unhealthy`) when the oldest pending row is older than this.
         public var unhealthyAfterMinutes: Double = 60
+        /// How long a request whose outcome is unknown may still be applied by REDCap: its rows
+        /// are sent once more after this, so an older row landing late cannot stay there.
+        public var settleSeconds: Double = 60
     }
 
     public struct Audit: Sendable {
@@ -140,6 +143,7 @@ public struct ServerConfiguration: Sendable {
                 try er.finish()
             }
             config.redcap?.unhealthyAfterMinutes = try rc.optional("unhealthyAfterMinutes", .number(1...10_080)) ?? 60
+            config.redcap?.settleSeconds = try rc.optional("settleSeconds", .number(0...3600)) ?? 60
             try rc.finish()
         }
         if let hooks = try r.optional("hooks", .any) {

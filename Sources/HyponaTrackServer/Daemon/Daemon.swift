@@ -170,6 +170,7 @@ public final class Daemon: Sendable {
         var settings = REDCapSync.Settings()
         settings.batchSize = rc.batchSize
         settings.unhealthyAfterSeconds = rc.unhealthyAfterMinutes * 60
+        settings.settleSeconds = rc.settleSeconds
         let worker = REDCapSync(database: database, client: client, settings: settings, logger: logger, metrics: metrics, clock: clock,
                                 onEvent: onEvent)
         let outbox = SyncOutbox(mapper: mapper, wake: { worker.wake() })

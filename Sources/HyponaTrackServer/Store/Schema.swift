@@ -22,6 +22,8 @@ enum Schema {
         ("v5_scheduler_daily_marks", { try $0.execute(SchedulerSchema.v2) }),
         // Patient revisions for submissions worked out off the writer (PatientsSchema.v2).
         ("v6_patient_revision", { try $0.execute(PatientsSchema.v2) }),
+        // Outbox rows whose last request has an unknown outcome are confirmed once more (SyncSchema.v3).
+        ("v7_sync_in_flight", { try $0.execute(SyncSchema.v3) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

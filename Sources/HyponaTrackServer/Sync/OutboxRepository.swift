@@ -43,17 +43,53 @@ enum OutboxRepository {
         }
     }
 
-    /// Removes rows REDCap confirmed, unless a newer version was queued meanwhile.
-    static func markSent(_ db: Connection, _ rows: [OutboxRow], at ms: Int64) throws {
-        for row in rows { try db.execute("DELETE FROM sync_outbox WHERE id = ? AND version = ?", [row.id, row.version]) }
+    /// Marks rows as put on the wire at `ms`, before the request. A row still marked from an
+    /// earlier request (the daemon died waiting for its answer) has an unknown outcome since then.
+    static func markInFlight(_ db: Connection, _ rows: [OutboxRow], at ms: Int64) throws {
+        for row in rows {
+            try db.execute("""
+                UPDATE sync_outbox SET uncertain_since = COALESCE(uncertain_since, in_flight_at), in_flight_at = ? WHERE id = ?
+                """, [ms, row.id])
+        }
+    }
+
+    /// The request for these rows got a definite answer that applied nothing (a rejection).
+    static func concluded(_ db: Connection, _ rows: [OutboxRow]) throws {
+        for row in rows { try db.execute("UPDATE sync_outbox SET in_flight_at = NULL WHERE id = ?", [row.id]) }
+    }
+
+    /// Removes rows REDCap confirmed, unless a newer version was queued meanwhile, or an earlier
+    /// request for the row has an unknown outcome: REDCap may still apply that one, so the row is
+    /// sent once more `settleMs` after it started. Returns how many rows wait for that.
+    @discardableResult
+    static func markSent(_ db: Connection, _ rows: [OutboxRow], settleMs: Int64, at ms: Int64) throws -> Int {
+        var confirming = 0
+        for row in rows {
+            if try db.execute("DELETE FROM sync_outbox WHERE id = ? AND version = ? AND uncertain_since IS NULL", [row.id, row.version]) == 1 {
+                continue
+            }
+            confirming += try db.execute("""
+                UPDATE sync_outbox SET in_flight_at = NULL, uncertain_since = NULL, attempts = 0,
+                    next_attempt_at = MAX(?, uncertain_since + ?)
+                WHERE id = ? AND version = ? AND uncertain_since IS NOT NULL
+                """, [ms, settleMs, row.id, row.version])
+            // A newer version is pending: this request is settled, an older unknown one is not.
+            try db.execute("UPDATE sync_outbox SET in_flight_at = NULL WHERE id = ? AND version <> ?", [row.id, row.version])
+        }
         try db.execute("""
             UPDATE sync_state SET last_success_at = ?, consecutive_failures = 0, sent_rows = sent_rows + ? WHERE id = 1
             """, [ms, rows.count])
+        return confirming
     }
 
-    /// Transient failure: retry these rows later.
+    /// Transient failure: retry these rows later. Whether REDCap applied the request is unknown
+    /// (a timeout, a dropped connection, a 5xx, an error page), so its rows are confirmed once
+    /// more after a later success (`markSent`).
     static func postpone(_ db: Connection, _ rows: [OutboxRow], until next: Int64, error: String, at ms: Int64) throws {
         for row in rows {
+            try db.execute("""
+                UPDATE sync_outbox SET uncertain_since = COALESCE(uncertain_since, in_flight_at), in_flight_at = NULL WHERE id = ?
+                """, [row.id])
             try db.execute("""
                 UPDATE sync_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ? AND version = ?
                 """, [next, error, row.id, row.version])
@@ -66,7 +102,8 @@ enum OutboxRepository {
     /// A row REDCap rejected: kept with REDCap's message until a person acts.
     static func deadLetter(_ db: Connection, _ row: OutboxRow, error: String, at ms: Int64) throws {
         try db.execute("""
-            UPDATE sync_outbox SET state = 'dead', attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ? AND version = ?
+            UPDATE sync_outbox SET state = 'dead', attempts = attempts + 1, last_error = ?, updated_at = ?, in_flight_at = NULL
+            WHERE id = ? AND version = ?
             """, [error, ms, row.id, row.version])
     }
 

@@ -23,6 +23,10 @@ final class REDCapSync: BackgroundService {
         /// After a wake, wait this long before sending, so rows committed together travel in one
         /// request (fewer requests against the per-IP limit).
         var linger: Double = 0.25
+        /// A request whose outcome is unknown (a kill, timeout, dropped connection, 5xx) may be
+        /// applied late, after a newer version of its rows: those rows are sent once more this
+        /// long after that request started before they leave the outbox (`redcap.settleSeconds`).
+        var settleSeconds: Double = 60
     }
 
     let database: Database
@@ -109,18 +113,28 @@ final class REDCapSync: BackgroundService {
         guard !signal.isStopRequested, client.pacer.waitForSlot(unless: { signal.isStopRequested }) else { return }
         let data = "[" + rows.map(\.payload).joined(separator: ",") + "]"
         let records = Set(rows.map { $0.record.lowercased() }).count
+        // Durable before the request: a crash from here on leaves the rows marked in flight.
+        let started = epochMilliseconds(clock.now())
+        try database.write { try OutboxRepository.markInFlight($0, rows, at: started) }
         let outcome = client.importRecords(data)
         let ms = epochMilliseconds(clock.now())
         switch outcome {
         case .imported(let count) where count == records:
-            try database.write { try OutboxRepository.markSent($0, rows, at: ms) }
+            let settle = Int64((settings.settleSeconds * 1000).rounded())
+            let confirming = try database.write { try OutboxRepository.markSent($0, rows, settleMs: settle, at: ms) }
             metrics.sent(rows: rows.count)
+            if confirming > 0 {
+                logger.info("redcap sync: rows after an unknown outcome will be sent once more",
+                            ["rows": String(confirming), "settle_s": String(settings.settleSeconds)])
+            }
         case .imported(let count):
             try postpone(rows, "REDCap imported \(count) records, expected \(records)", ms)
         case .transient(let message):
             try postpone(rows, message, ms)
         case .rejected(let message):
             metrics.failure("rejected")
+            // REDCap refused the whole request: nothing of it was applied.
+            try database.write { try OutboxRepository.concluded($0, rows) }
             if rows.count == 1 {
                 try database.write { try OutboxRepository.deadLetter($0, rows[0], error: message, at: ms) }
                 logger.warning("redcap sync: row rejected and dead-lettered",
@@ -134,7 +148,10 @@ final class REDCapSync: BackgroundService {
             }
         case .halt(let reason):
             metrics.failure("halt")
-            try database.write { try OutboxRepository.halt($0, reason: reason, at: ms) }
+            try database.write {
+                try OutboxRepository.concluded($0, rows)                  // refused: nothing applied
+                try OutboxRepository.halt($0, reason: reason, at: ms)
+            }
             logger.error("redcap sync halted; fix the cause, then run `hyponatrack sync resume`", ["reason": reason])
             onEvent(.syncHalted, ["reason": .string(reason)])
         }

@@ -70,3 +70,16 @@ extension SyncSchema {
         CREATE INDEX sync_outbox_due ON sync_outbox (state, next_attempt_at, id);
         """
 }
+
+/// Migration `v7_sync_in_flight`: a request whose outcome is unknown (killed daemon, timeout, a
+/// dropped connection, a 5xx) may still be applied by REDCap after a newer version of its row
+/// was sent, leaving the older values there. Rows remember when they were last put on the wire
+/// (`in_flight_at`, set before the request) and since when an earlier attempt's outcome is
+/// unknown (`uncertain_since`); such a row is sent once more after the late request could have
+/// landed (REDCapSync.Settings.settleSeconds) before it leaves the outbox.
+extension SyncSchema {
+    static let v3 = """
+        ALTER TABLE sync_outbox ADD COLUMN in_flight_at INTEGER;
+        ALTER TABLE sync_outbox ADD COLUMN uncertain_since INTEGER;
+        """
+}

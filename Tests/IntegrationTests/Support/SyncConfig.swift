@@ -21,6 +21,8 @@ struct SyncConfig {
         var tokenMode: mode_t = 0o600
         var events: (baseline: String, daily: String)?
         var unhealthyAfterMinutes: Double?
+        /// The emulator's slow answers here take at most a few seconds (the daemon's default: 60).
+        var settleSeconds: Double = 3
     }
 
     let directory: URL
@@ -45,6 +47,7 @@ struct SyncConfig {
         if let ca = options.caFile ?? caFile { redcap.append(("caFile", .string(ca))) }
         if let e = options.events { redcap.append(("events", ["baseline": .string(e.baseline), "daily": .string(e.daily)])) }
         if let u = options.unhealthyAfterMinutes { redcap.append(("unhealthyAfterMinutes", .number(u))) }
+        redcap.append(("settleSeconds", .number(options.settleSeconds)))
         let config: JSONValue = [
             "listen": "127.0.0.1:8750", "defaultTimeZone": "Europe/Berlin", "studyTimeZone": "Europe/Berlin",
             "rules": ["riskModel": "risk-model.json", "thresholds": "thresholds.json",
