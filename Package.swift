@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CMHDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
@@ -31,6 +32,8 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite", "CSQLiteShims"], swiftSettings: swift6),
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShims", "Crypto", "HTTPTypes"], swiftSettings: swift6),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMHDShims", "HTJSON", "HTTPTypes"], swiftSettings: swift6),
+        // Zip archives (central directory, streamed inflate of one entry) over zlib.
+        .target(name: "Zip", dependencies: ["CZlib"], swiftSettings: swift6),
 
         // MARK: Pure Swift
         // HTTP vocabulary (headers, method, status) shared by the server and the client wrappers.
@@ -40,12 +43,16 @@ let package = Package(
         // The trend-chart model, its layout and the SVG renderer: no dependencies, no I/O. The
         // console's inline SVG and the PDF report draw the same layout.
         .target(name: "Charts", swiftSettings: swift6),
+        // Imports without I/O policy: FHIR sodium Observations, the Apple Health export's streaming
+        // XML reader and its per-day reductions (docs/product.md, "Imports, proposed then confirmed").
+        .target(name: "Imports", dependencies: ["HyponaTrackCore", "HTJSON", "Zip"], swiftSettings: swift6),
         .target(name: "HyponaTrackKit",
                 dependencies: ["HyponaTrackCore", "HTJSON", "Crypto"],
                 swiftSettings: swift6),
         // The daemon's application: store, security, audit, API, lifecycle.
         .target(name: "HyponaTrackServer",
-                dependencies: ["HyponaTrackCore", "HyponaTrackKit", "Charts", "HTJSON", "Crypto", "SQLite", "HTTPServer", "HTTPClient"],
+                dependencies: ["HyponaTrackCore", "HyponaTrackKit", "Charts", "HTJSON", "Crypto", "SQLite", "HTTPServer", "HTTPClient",
+                               "Imports"],
                 swiftSettings: swift6),
         // The command line: offline evaluator and the staff commands (an HTTP client of the daemon).
         .target(name: "HyponaTrackCLI",
@@ -59,6 +66,10 @@ let package = Package(
         .executableTarget(name: "hyponatrack", dependencies: ["HyponaTrackCLI"], swiftSettings: swift6),
         .executableTarget(name: "bench-core", dependencies: ["HyponaTrackCore", "HyponaTrackKit"],
                           path: "Benchmarks/bench-core", swiftSettings: swift6),
+
+        // Parse and reduce an Apple Health export.xml (the import's speed and peak RSS).
+        .executableTarget(name: "bench-import", dependencies: ["Imports", "HyponaTrackCore"],
+                          path: "Benchmarks/bench-import", swiftSettings: swift6),
 
         .executableTarget(name: "bench-ingest", dependencies: ["SQLite", "HTJSON", "Crypto"],
                           path: "Benchmarks/bench-ingest", swiftSettings: swift6),
@@ -76,6 +87,7 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"], swiftSettings: swift6),
         // Runs the real hyponatrackd and hyponatrack binaries (built first by scripts/test).
         .testTarget(name: "IntegrationTests", dependencies: ["HTJSON", "HTTPClient", "Crypto"], swiftSettings: swift6),
+        .testTarget(name: "ImportsTests", dependencies: ["Imports", "Zip", "HyponaTrackCore", "HTJSON"], swiftSettings: swift6),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: swift6),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swift6),
         .testTarget(name: "WrapperSmokeTests", dependencies: ["SQLite", "HTTPClient", "HTTPServer", "Crypto"],

@@ -13,8 +13,11 @@ public struct HTTPRequest: Sendable {
     public var query: HTTPQueryParameters
     /// Request header fields in arrival order; lookup ignores case.
     public var headers: HTTPHeaders
-    /// The request body (empty when none was sent).
+    /// The request body (empty when none was sent, or when it was spooled to `bodyFile`).
     public var body: [UInt8]
+    /// The file a large upload was spooled to (``HTTPServerConfiguration/spool``); the server
+    /// removes it once the response is sent. nil: the body is in `body`.
+    public var bodyFile: String? = nil
     /// The peer's IP address as text (`127.0.0.1`, `::1`); IPv4-mapped IPv6 addresses are
     /// shown as plain IPv4. Empty when unknown (e.g. a Unix-domain listen socket).
     public var clientAddress: String

@@ -131,10 +131,17 @@ public final class APIHandler: Sendable {
     }
 
     func parseBody(_ request: HTTPRequest, _ route: Route) throws -> JSONValue {
+        let type = request.headers["content-type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        if let accepted = route.uploadTypes {
+            // An upload: the handler reads the bytes (or the spool file) itself.
+            guard let type, accepted.contains(type) else {
+                throw APIError(status: 415, code: "unsupported_media_type", message: "send the file as one of \(accepted.joined(separator: ", "))")
+            }
+            return .null
+        }
         guard route.requestSchema != nil else {
             return .null
         }
-        let type = request.headers["content-type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         if request.body.isEmpty && type == nil { return .object(JSONObject()) }
         guard type == "application/json" else {
             throw APIError(status: 415, code: "unsupported_media_type", message: "send the body as application/json")

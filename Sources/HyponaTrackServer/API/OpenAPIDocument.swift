@@ -28,8 +28,17 @@ public enum OpenAPIDocument {
                 op["requestBody"] = ["required": .bool(requiresMembers(request)),
                                      "content": ["application/json": ["schema": request]]]
             }
+            if let types = route.uploadTypes {
+                var content = JSONObject()
+                for t in types { content[t] = ["schema": ["type": "string", "format": "binary"]] }
+                op["requestBody"] = ["required": true, "content": .object(content)]
+            }
             var responses = JSONObject()
             var all = route.responses
+            if let types = route.uploadTypes {
+                all[413] = ("body larger than imports.maxUploadBytes", S.error)
+                all[415] = ("not one of \(types.joined(separator: ", "))", S.error)
+            }
             if route.limit != nil, all[429] == nil {
                 all[429] = ("too many refused attempts from this address (rate_limited); see retry-after", S.error)
             }
@@ -104,6 +113,10 @@ public enum OpenAPIDocument {
         case ("GET", "/v1/export/alerts.csv"), ("GET", "/v1/statistics"):
             return [["name": "studyId", "in": "query", "required": false, "schema": S.studyId,
                      "description": "only this patient's (absent: every patient's)"]]
+        case ("GET", "/v1/proposals"):
+            return [["name": "status", "in": "query", "required": false, "schema": S.oneOf(ProposalStatus.allCases.map(\.rawValue))],
+                    ["name": "studyId", "in": "query", "required": false, "schema": S.studyId,
+                     "description": "only this patient's (absent: every patient's)"]]
         case ("GET", "/v1/audit"): return AuditParameters.spec
         case ("GET", "/v1/audit/verify"): return AuditParameters.verifySpec
         default: return []
@@ -175,6 +188,8 @@ public enum OpenAPIDocument {
                                         ("timeZone", S.anyString), ("monitoringEnds", S.date)],
                                        required: ["token", "studyId", "surgeryDate", "timeZone", "monitoringEnds"]),
                 "DayPatch": dayPatch,
+                "Proposal": ImportJSON.proposalSchema,
+                "ImportReport": ImportJSON.reportSchema,
                 "DayResult": S.object([("date", S.date), ("pod", S.anyInteger), ("level", S.oneOf(["green", "yellow", "red"])),
                                        ("reasons", S.array(reason)), ("instructions", instructions),
                                        ("morningCheckComplete", S.bool), ("eveningCheckComplete", S.bool),

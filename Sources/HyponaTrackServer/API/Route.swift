@@ -60,6 +60,9 @@ public struct Route: Sendable {
     public let limit: AnonymousLimit?
     public let summary: String
     public let requestSchema: JSONValue?
+    /// A route that takes the body as a file upload (not JSON): the content types it accepts.
+    /// Such bodies may be as large as `imports.maxUploadBytes` and are spooled to disk.
+    public let uploadTypes: [String]?
     public let responses: [HTTPStatus: (description: String, schema: JSONValue?)]
     public let handler: @Sendable (RequestContext) throws -> RouteResult
     let segments: [Segment]
@@ -70,7 +73,7 @@ public struct Route: Sendable {
     }
 
     public init(_ method: HTTPMethod, _ template: String, access: Access, limit: AnonymousLimit? = nil, summary: String,
-                request: JSONValue? = nil, responses: [HTTPStatus: (description: String, schema: JSONValue?)],
+                request: JSONValue? = nil, upload: [String]? = nil, responses: [HTTPStatus: (description: String, schema: JSONValue?)],
                 handler: @escaping @Sendable (RequestContext) throws -> RouteResult) {
         self.method = method
         self.template = template
@@ -78,6 +81,7 @@ public struct Route: Sendable {
         self.limit = limit
         self.summary = summary
         self.requestSchema = request
+        self.uploadTypes = upload
         self.responses = responses
         self.handler = handler
         segments = template.split(separator: "/").map { part in

@@ -6,10 +6,17 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case patientUpdate = "patient.update"
     case patientWithdraw = "patient.withdraw"
     case daySubmit = "day.submit"
+    /// A staff correction of a day (`PATCH /v1/patients/{studyId}/days/{date}`, a confirmed import).
+    case dayCorrect = "day.correct"
     case evaluationRecord = "evaluation.record"
     case labAdd = "lab.add"
     case labDelete = "lab.delete"
     case itemDelete = "item.delete"
+    // Imports (proposed, then confirmed or rejected by a nurse)
+    case importFhir = "import.fhir"
+    case importAppleHealth = "import.apple_health"
+    case proposalConfirm = "proposal.confirm"
+    case proposalReject = "proposal.reject"
     // Activation
     case activationReissue = "activation.reissue"
     case activationSuccess = "activation.success"

@@ -70,6 +70,8 @@ public struct ServerConfiguration: Sendable {
     public var limits = Limits()
     public var tokens = Tokens()
     public var audit = Audit()
+    /// `imports.*` (ServerConfiguration+Imports.swift).
+    public var imports = Imports()
 
     /// The defaults with everything under `directory` (tests, `--config`-less starts).
     public init(baseDirectory directory: URL, dataDirectory: URL) {
@@ -181,6 +183,7 @@ public struct ServerConfiguration: Sendable {
             try hr.finish()
         }
         try parseLimitsAndTokens(r, into: &config)
+        try parseImports(r, into: &config)
         if let a = try r.optional("audit", .any) {
             let ar = try ObjectReader(a, path: "audit")
             config.audit.keyFile = try ar.optional("keyFile", .string(length: 1...4096)).map { resolve($0).path }

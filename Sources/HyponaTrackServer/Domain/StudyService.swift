@@ -13,6 +13,10 @@ public final class StudyService: Sendable {
     public let corrections: CorrectionService
     /// Patient lists and timelines.
     public let patients: PatientQueries
+    /// Imported values: list, confirm, reject.
+    public let proposals: ProposalService
+    /// FHIR and Apple Health imports: read, reduce, propose.
+    public let imports: ImportService
     /// Alerts: list, acknowledge, resolve.
     public let alerts: AlertService
     /// The audit trail: read a page, verify the chain, checkpoint its head.
@@ -38,6 +42,8 @@ public final class StudyService: Sendable {
         days = DayService(context: context)
         corrections = CorrectionService(context: context)
         patients = PatientQueries(context: context)
+        proposals = ProposalService(context: context, corrections: corrections)
+        imports = ImportService(context: context)
         alerts = AlertService(transactions: context.transactions, alerting: alerting, clock: clock)
         audit = AuditService(transactions: context.transactions, key: database.auditKey,
                              checkpoints: AuditCheckpoints(hooks: configuration.hooks, zone: context.studyZone), clock: clock)

@@ -3,11 +3,22 @@ import HyponaTrackCore
 import HyponaTrackKit
 import SQLite
 
-/// `PUT /v1/me/days/{date}`: the patient's measurements for one day, decoded.
+/// `PUT /v1/me/days/{date}`: the patient's measurements for one day, decoded. With
+/// `correctedBy`, the same merge made by staff (`PATCH /v1/patients/{studyId}/days/{date}`, a
+/// confirmed import): audited as `day.correct` under that actor, evaluated as a correction.
 public struct SubmitDay: Sendable {
     public var patientId: Int64
     public var date: LocalDate
     public var patch: DayPatch
+    public var correctedBy: String? = nil
+}
+
+/// `PATCH /v1/patients/{studyId}/days/{date}`: a staff correction of a day.
+public struct CorrectDay: Sendable {
+    public var studyId: String
+    public var date: LocalDate
+    public var patch: DayPatch
+    public var actor: String
 }
 
 /// The day's traffic light after a submission.
@@ -59,6 +70,20 @@ public final class DayService: Sendable {
         return try context.write { db in
             let plan = try planned.isCurrent(db)
                 ? planned : SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now)
+            try plan.apply(db, context: context, snapshot: snapshot, at: ms)
+            return plan.result(snapshot)
+        }
+    }
+
+    /// A staff correction: the patient's merge rules, checks and re-evaluation, audited as the
+    /// staff member's change. A withdrawn patient's days no longer change.
+    public func correct(_ command: CorrectDay) throws -> DayResult {
+        let snapshot = context.rules.snapshot
+        let (now, ms) = context.nowMilliseconds()
+        return try context.write { db in
+            let patient = try context.activePatient(db, studyId: command.studyId, withdrawnMessage: "the patient is withdrawn")
+            let submit = SubmitDay(patientId: patient.id, date: command.date, patch: command.patch, correctedBy: command.actor)
+            let plan = try SubmissionPlan.make(db, submit, context: context, snapshot: snapshot, now: now)
             try plan.apply(db, context: context, snapshot: snapshot, at: ms)
             return plan.result(snapshot)
         }

@@ -10,6 +10,8 @@ import SQLite
 /// the write lock, so the outcome is always what a fully serial submission would have stored.
 struct SubmissionPlan {
     let patient: PatientRecord
+    /// The staff member correcting the day; nil: the patient's own submission.
+    let correctedBy: String?
     let date: LocalDate
     let patch: DayPatch
     let after: DailyEntry
@@ -48,7 +50,7 @@ struct SubmissionPlan {
         let forDate = try context.evaluations(db, patient, dates: [date], snapshot: snapshot, preloaded: days)
         let changedLater = later.isEmpty ? [] : try context.evaluations(db, patient, dates: later, snapshot: snapshot,
                                                                          onlyIfChanged: true, preloaded: days).filter(\.isNew)
-        return SubmissionPlan(patient: patient, date: date, patch: patch, after: after,
+        return SubmissionPlan(patient: patient, correctedBy: command.correctedBy, date: date, patch: patch, after: after,
                               audit: DayAudit.changes(date: date, before: before, after: after, patch: patch),
                               evaluations: forDate + changedLater)
     }
@@ -62,10 +64,12 @@ struct SubmissionPlan {
     /// REDCap rows). Inside the write transaction.
     func apply(_ db: Connection, context: StudyContext, snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
         try DayRepository.save(db, patientId: patient.id, day: after, patch: patch, at: ms)
-        let actor = "patient:\(patient.studyId)"
-        try AuditLog.append(db, at: ms, actor: actor, action: .daySubmit, subject: patient.studyId, details: audit)
+        let actor = correctedBy ?? "patient:\(patient.studyId)"
+        try AuditLog.append(db, at: ms, actor: actor, action: correctedBy == nil ? .daySubmit : .dayCorrect,
+                            subject: patient.studyId, details: audit)
         for item in evaluations {
-            try context.record(db, patient, item, cause: .submission, actor: actor, snapshot: snapshot, at: ms)
+            try context.record(db, patient, item, cause: correctedBy == nil ? .submission : .correction, actor: actor,
+                               snapshot: snapshot, at: ms)
         }
     }
 

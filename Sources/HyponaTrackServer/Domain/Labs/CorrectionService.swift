@@ -61,22 +61,27 @@ public final class CorrectionService: Sendable {
             } else {
                 time = zone.timestamp(atEpochSeconds: (now * 1000).rounded() / 1000)
             }
-            let date = zone.localDate(atEpochSeconds: time.epochSeconds)
-            guard date >= patient.profile.surgeryDate else { throw DomainError.invalid("time", "the lab time is before the surgery date") }
-            let limit = context.configuration.limits.itemsPerList
-            guard try DayRepository.labCount(db, patientId: patient.id, date: date) < limit else {
-                throw DomainError.limitReached(field: "labSodium", limit: limit)
-            }
-            let labId = try DayRepository.addLab(db, patientId: patient.id, date: date, time: time, sodium: command.sodium,
-                                                 by: command.actor, at: ms)
-            try AuditLog.append(db, at: ms, actor: command.actor, action: .labAdd, subject: patient.studyId,
-                                details: ["labId": .number(Double(labId)), "date": .string(date.description),
-                                          "time": .string(time.description), "sodium": .number(command.sodium)])
-            let dates = try context.datesAffected(by: date, db, patientId: patient.id)
-            let results = try context.evaluate(db, patient, dates: dates, cause: .lab, actor: command.actor, snapshot: snapshot, at: ms)
-            return LabEntry(labId: labId, studyId: patient.studyId, date: date, time: time, sodium: command.sodium,
-                            evaluation: results[date])
+            return try addLab(db, patient, time: time, sodium: command.sodium, actor: command.actor, snapshot: snapshot, at: ms)
         }
+    }
+
+    /// Stores a lab value at `time` inside the caller's write transaction, audits it and
+    /// re-evaluates its day and the two after it (a confirmed lab import comes here too).
+    func addLab(_ db: Connection, _ patient: PatientRecord, time: Timestamp, sodium: Double, actor: String,
+                snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> LabEntry {
+        let date = context.zone(patient.profile).localDate(atEpochSeconds: time.epochSeconds)
+        guard date >= patient.profile.surgeryDate else { throw DomainError.invalid("time", "the lab time is before the surgery date") }
+        let limit = context.configuration.limits.itemsPerList
+        guard try DayRepository.labCount(db, patientId: patient.id, date: date) < limit else {
+            throw DomainError.limitReached(field: "labSodium", limit: limit)
+        }
+        let labId = try DayRepository.addLab(db, patientId: patient.id, date: date, time: time, sodium: sodium, by: actor, at: ms)
+        try AuditLog.append(db, at: ms, actor: actor, action: .labAdd, subject: patient.studyId,
+                            details: ["labId": .number(Double(labId)), "date": .string(date.description),
+                                      "time": .string(time.description), "sodium": .number(sodium)])
+        let dates = try context.datesAffected(by: date, db, patientId: patient.id)
+        let results = try context.evaluate(db, patient, dates: dates, cause: .lab, actor: actor, snapshot: snapshot, at: ms)
+        return LabEntry(labId: labId, studyId: patient.studyId, date: date, time: time, sodium: sodium, evaluation: results[date])
     }
 
     /// Kept, marked deleted; returns the date it was on.
@@ -85,16 +90,23 @@ public final class CorrectionService: Sendable {
         let (_, ms) = context.nowMilliseconds()
         return try context.write { db in
             let patient = try context.patient(db, studyId: command.studyId)
-            guard let deleted = try DayRepository.deleteLab(db, patientId: patient.id, labId: command.labId, by: command.actor,
-                                                            reason: command.reason, at: ms)
-            else { throw DomainError.notFound("no lab value \(command.labId) for \(patient.studyId)") }
-            try AuditLog.append(db, at: ms, actor: command.actor, action: .labDelete, subject: patient.studyId,
-                                details: ["labId": .number(Double(command.labId)), "date": .string(deleted.date.description),
-                                          "before": ["sodium": .number(deleted.sodium)], "reason": .string(command.reason)])
-            let dates = try context.datesAffected(by: deleted.date, db, patientId: patient.id)
-            try context.evaluate(db, patient, dates: dates, cause: .correction, actor: command.actor, snapshot: snapshot, at: ms)
-            return deleted.date
+            return try deleteLab(db, patient, labId: command.labId, reason: command.reason, actor: command.actor,
+                                 snapshot: snapshot, at: ms)
         }
+    }
+
+    /// Soft-deletes a live lab value inside the caller's write transaction, audits it and
+    /// re-evaluates; returns the date it was on.
+    func deleteLab(_ db: Connection, _ patient: PatientRecord, labId: Int64, reason: String, actor: String,
+                   snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> LocalDate {
+        guard let deleted = try DayRepository.deleteLab(db, patientId: patient.id, labId: labId, by: actor, reason: reason, at: ms)
+        else { throw DomainError.notFound("no lab value \(labId) for \(patient.studyId)") }
+        try AuditLog.append(db, at: ms, actor: actor, action: .labDelete, subject: patient.studyId,
+                            details: ["labId": .number(Double(labId)), "date": .string(deleted.date.description),
+                                      "before": ["sodium": .number(deleted.sodium)], "reason": .string(reason)])
+        let dates = try context.datesAffected(by: deleted.date, db, patientId: patient.id)
+        try context.evaluate(db, patient, dates: dates, cause: .correction, actor: actor, snapshot: snapshot, at: ms)
+        return deleted.date
     }
 
     /// Removes a wrong list item (kept, marked deleted; a retried submission cannot bring it back).

@@ -1,0 +1,91 @@
+import HyponaTrackCore
+import Imports
+import SQLite
+
+/// How one imported day value becomes a proposal: never when the day already holds it or the
+/// same value is pending from the same source; a different value supersedes the pending one.
+enum DayProposals {
+    static func propose(_ db: Connection, patientId: Int64, field: ProposalField, date: LocalDate, value: Double, current: Double?,
+                        source: ProposalSource, actor: String, at ms: Int64, into report: inout ImportReport) throws {
+        let entry = "\(field.rawValue) \(date)"
+        guard field.accepts(value) else { return report.refuse(entry, .outOfRange, "\(value) is outside the range of \(field.rawValue)") }
+        guard current != value else { return report.refuse(entry, .duplicate, "the day already holds \(ProposalService.text(value))") }
+        let pending = try ProposalRepository.pending(db, patientId: patientId, source: source, field: field, date: date)
+        if pending.contains(where: { $0.value == value }) {
+            return report.refuse(entry, .duplicate, "already proposed and pending")
+        }
+        for p in pending { try ProposalRepository.decide(db, id: p.id, status: .superseded, by: nil, note: nil, at: ms) }
+        report.proposed.append(try ProposalRepository.insert(db, Proposal(
+            id: 0, patientId: patientId, studyId: "", source: source, field: field, date: date, value: value, replaces: current,
+            status: .pending, createdAt: ms, createdBy: actor)))
+    }
+}
+
+/// How a sodium Observation becomes a lab proposal (docs/product.md, "Import details"): the
+/// same Observation twice proposes once; `amended`/`corrected` supersedes a pending one, or
+/// proposes to replace the value in force; `entered-in-error` withdraws a pending one, or
+/// proposes deleting the confirmed value.
+enum LabProposals {
+    static func propose(_ db: Connection, _ o: SodiumObservation, source: ProposalSource, patient: PatientRecord,
+                        window: MonitoringWindow, context: StudyContext, actor: String, now: Double, at ms: Int64,
+                        into report: inout ImportReport) throws {
+        let earlier = try o.key.map { try ProposalRepository.forSourceKey(db, patientId: patient.id, key: $0) } ?? []
+        if o.status == .enteredInError { return try withdraw(db, o, earlier, patient: patient, actor: actor, at: ms, into: &report) }
+        guard let time = o.time, let value = o.value else { return report.refuse(o.entry, .noTime, "no time") }
+        let date = time.localDate(in: context.zone(patient.profile))
+        guard window.contains(date) else {
+            return report.refuse(o.entry, .outsideWindow, "\(date) is outside the monitoring window \(window.first)–\(window.last)")
+        }
+        guard date <= context.today(patient.profile, now: now) else {
+            return report.refuse(o.entry, .outsideWindow, "\(date) is in the future")
+        }
+        if let latest = earlier.last, latest.value == value, latest.status != .superseded, latest.status != .withdrawn {
+            return report.refuse(o.entry, .duplicate, "this Observation was imported before (proposal \(latest.id), \(latest.status.rawValue))")
+        }
+        if o.key == nil {
+            let same = try ProposalRepository.pending(db, patientId: patient.id, source: source, field: .labSodium, date: date)
+            if same.contains(where: { $0.value == value && $0.sourceKey == nil }) {
+                return report.refuse(o.entry, .duplicate, "the same value is already proposed for \(date)")
+            }
+        }
+        for p in earlier where p.status == .pending {
+            try ProposalRepository.decide(db, id: p.id, status: .superseded, by: nil, note: nil, at: ms)
+        }
+        // What it would replace: the value a confirmed import of this Observation put in force.
+        var target: Int64?, replaces: Double?
+        if let confirmed = earlier.last(where: { $0.status == .confirmed && $0.labId != nil }), let labId = confirmed.labId,
+           let live = try ProposalRepository.liveLabSodium(db, patientId: patient.id, labId: labId) {
+            target = labId
+            replaces = live
+        }
+        var labTime: Timestamp?
+        if case .instant(let t) = time { labTime = t }
+        report.proposed.append(try ProposalRepository.insert(db, Proposal(
+            id: 0, patientId: patient.id, studyId: patient.studyId, source: source, field: .labSodium, date: date, value: value,
+            replaces: replaces, status: .pending, sourceKey: o.key, labTime: labTime, targetLabId: target, createdAt: ms,
+            createdBy: actor)))
+    }
+
+    static func withdraw(_ db: Connection, _ o: SodiumObservation, _ earlier: [Proposal], patient: PatientRecord, actor: String,
+                         at ms: Int64, into report: inout ImportReport) throws {
+        guard o.key != nil, !earlier.isEmpty else {
+            return report.refuse(o.entry, .status, "entered-in-error, and no earlier import of this Observation (by id or identifier)")
+        }
+        var changed = false
+        for p in earlier where p.status == .pending && p.value != nil {
+            try ProposalRepository.decide(db, id: p.id, status: .withdrawn, by: actor, note: "entered-in-error", at: ms)
+            report.withdrawn.append(p.id)
+            changed = true
+        }
+        let deletionPending = earlier.contains { $0.status == .pending && $0.value == nil }
+        if !deletionPending, let confirmed = earlier.last(where: { $0.status == .confirmed && $0.labId != nil }),
+           let labId = confirmed.labId, let live = try ProposalRepository.liveLabSodium(db, patientId: patient.id, labId: labId) {
+            report.proposed.append(try ProposalRepository.insert(db, Proposal(
+                id: 0, patientId: patient.id, studyId: patient.studyId, source: confirmed.source, field: .labSodium,
+                date: confirmed.date, value: nil, replaces: live, status: .pending, sourceKey: o.key, labTime: confirmed.labTime,
+                targetLabId: labId, createdAt: ms, createdBy: actor)))
+            changed = true
+        }
+        if !changed { report.refuse(o.entry, .duplicate, "entered-in-error: nothing of this Observation is pending or in force") }
+    }
+}

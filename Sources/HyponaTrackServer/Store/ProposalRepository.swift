@@ -1,0 +1,79 @@
+import HyponaTrackCore
+import SQLite
+
+/// The SQL of `import_proposals` (ProposalsSchema). Callers run it inside their transaction.
+enum ProposalRepository {
+    static let columns = """
+        p.id, p.patient_id, pt.study_id, p.source, p.field, p.date, p.value, p.replaces, p.status, p.source_key,
+        p.lab_time, p.target_lab_id, p.lab_id, p.created_at, p.created_by, p.decided_at, p.decided_by, p.note
+        """
+    static let from = "FROM import_proposals p JOIN patients pt ON pt.id = p.patient_id"
+
+    static func insert(_ db: Connection, _ p: Proposal) throws -> Int64 {
+        try db.execute("""
+            INSERT INTO import_proposals (patient_id, source, field, date, value, replaces, status, source_key, lab_time,
+                                          target_lab_id, created_at, created_by)
+            VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)
+            """, [p.patientId, p.source.rawValue, p.field.rawValue, p.date.description, p.value, p.replaces, p.sourceKey,
+                  p.labTime?.description, p.targetLabId, p.createdAt, p.createdBy])
+        return db.lastInsertRowID
+    }
+
+    static func load(_ db: Connection, id: Int64) throws -> Proposal? {
+        try db.queryOne("SELECT \(columns) \(from) WHERE p.id = ?", [id]).map(proposal)
+    }
+
+    /// Proposals, oldest first; nil filters mean all.
+    static func list(_ db: Connection, status: ProposalStatus?, patientId: Int64?, limit: Int) throws -> [Proposal] {
+        var sql = "SELECT \(columns) \(from) WHERE 1 = 1"
+        var args: [(any SQLiteBindable)?] = []
+        if let status { sql += " AND p.status = ?"; args.append(status.rawValue) }
+        if let patientId { sql += " AND p.patient_id = ?"; args.append(patientId) }
+        sql += " ORDER BY p.id LIMIT ?"
+        args.append(limit)
+        return try db.query(sql, args).map(proposal)
+    }
+
+    /// Every proposal made from one FHIR Observation for a patient, oldest first.
+    static func forSourceKey(_ db: Connection, patientId: Int64, key: String) throws -> [Proposal] {
+        try db.query("SELECT \(columns) \(from) WHERE p.patient_id = ? AND p.source_key = ? ORDER BY p.id", [patientId, key])
+            .map(proposal)
+    }
+
+    /// The pending proposals of one patient, field and date from one source.
+    static func pending(_ db: Connection, patientId: Int64, source: ProposalSource, field: ProposalField,
+                        date: LocalDate) throws -> [Proposal] {
+        try db.query("""
+            SELECT \(columns) \(from) WHERE p.patient_id = ? AND p.source = ? AND p.field = ? AND p.date = ? AND p.status = 'pending'
+            ORDER BY p.id
+            """, [patientId, source.rawValue, field.rawValue, date.description]).map(proposal)
+    }
+
+    /// Marks a pending proposal decided; false when it was no longer pending.
+    @discardableResult
+    static func decide(_ db: Connection, id: Int64, status: ProposalStatus, by actor: String?, note: String?, labId: Int64? = nil,
+                       at ms: Int64) throws -> Bool {
+        try db.execute("""
+            UPDATE import_proposals SET status = ?, decided_at = ?, decided_by = ?, note = ?, lab_id = COALESCE(?, lab_id)
+            WHERE id = ? AND status = 'pending'
+            """, [status.rawValue, ms, actor, note, labId, id]) == 1
+    }
+
+    /// A live lab value's sodium (nil: deleted or not this patient's).
+    static func liveLabSodium(_ db: Connection, patientId: Int64, labId: Int64) throws -> Double? {
+        try db.queryOne("SELECT sodium FROM lab_values WHERE id = ? AND patient_id = ? AND deleted_at IS NULL",
+                        [labId, patientId])?.double(0)
+    }
+
+    static func proposal(_ r: Row) throws -> Proposal {
+        guard let source = ProposalSource(rawValue: try r.string(3)), let field = ProposalField(rawValue: try r.string(4)),
+              let date = LocalDate(try r.string(5)), let status = ProposalStatus(rawValue: try r.string(8))
+        else { throw SQLiteError(extendedCode: SQLiteError.Code.mismatch, message: "import_proposals row \(try r.int64(0)) does not parse") }
+        return Proposal(id: try r.int64(0), patientId: try r.int64(1), studyId: try r.string(2), source: source, field: field,
+                        date: date, value: try r.optionalDouble(6), replaces: try r.optionalDouble(7), status: status,
+                        sourceKey: try r.optionalString(9), labTime: try r.optionalString(10).flatMap(Timestamp.init),
+                        targetLabId: try r.optionalInt64(11), labId: try r.optionalInt64(12), createdAt: try r.int64(13),
+                        createdBy: try r.string(14), decidedAt: try r.optionalInt64(15), decidedBy: try r.optionalString(16),
+                        note: try r.optionalString(17))
+    }
+}

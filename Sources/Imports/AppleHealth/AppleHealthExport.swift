@@ -1,0 +1,99 @@
+import HTJSON
+import HyponaTrackCore
+import Zip
+
+/// The Health app's export, as `export.zip` or its `export.xml`: read in one pass, streamed
+/// (one chunk of the XML and zlib's window in memory), reduced to days of the monitoring
+/// window, with the sodium results of `clinical-records/*.json`. `export_cda.xml` is ignored.
+public enum AppleHealthExport {
+    /// Reads the file at `path`; throws, having reduced nothing usable, when it is not a
+    /// complete export (malformed XML, a truncated or damaged zip, neither zip nor XML).
+    public static func read(path: String, studyId: String, zone: ZoneRules,
+                            window: ClosedRange<LocalDate>) throws(ImportFileError) -> HealthSummary {
+        let head: [UInt8]
+        do { head = try FileByteStream(path: path).peek(512) } catch { throw ImportFileError(error.message) }
+        if head.starts(with: [0x50, 0x4B]) { return try readZip(path: path, studyId: studyId, zone: zone, window: window) }
+        guard head.first(where: { !XMLScanner.isSpace($0) && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) == UInt8(ascii: "<") else {
+            throw ImportFileError("neither an export.zip nor an export.xml from the Health app")
+        }
+        var stream: FileByteStream
+        do { stream = try FileByteStream(path: path) } catch { throw ImportFileError(error.message) }
+        return try reduceXML(&stream, zone: zone, window: window).finish()
+    }
+
+    public static func reduceXML<S: ByteStream>(_ stream: inout S, zone: ZoneRules,
+                                                window: ClosedRange<LocalDate>) throws(ImportFileError) -> HealthReducer {
+        var reducer = HealthReducer(zone: zone, window: window)
+        try XMLScanner().scan(&stream) { (tag) throws(ImportFileError) in try reducer.element(tag) }
+        return reducer
+    }
+
+    static func readZip(path: String, studyId: String, zone: ZoneRules,
+                        window: ClosedRange<LocalDate>) throws(ImportFileError) -> HealthSummary {
+        do {
+            let archive = try ZipArchive(path: path)
+            guard let xml = exportEntry(archive.entries) else {
+                throw ImportFileError("the zip archive holds no export.xml (is it the Health app's export?)")
+            }
+            var stream = try archive.open(xml)
+            var summary = try reduceXML(&stream, zone: zone, window: window).finish()
+            for entry in archive.entries where isClinicalRecord(entry.name) {
+                try clinicalRecord(archive, entry, studyId: studyId, zone: zone, window: window, into: &summary)
+            }
+            return summary
+        } catch let error as ZipError {
+            throw ImportFileError(error.message)
+        } catch let error as ImportFileError {
+            throw error
+        } catch {
+            throw ImportFileError("\(error)")
+        }
+    }
+
+    /// `apple_health_export/export.xml` (the name in any folder, any case).
+    static func exportEntry(_ entries: [ZipArchive.Entry]) -> ZipArchive.Entry? {
+        entries.first { ($0.name.split(separator: "/").last ?? "").lowercased() == "export.xml" }
+    }
+
+    static func isClinicalRecord(_ name: String) -> Bool {
+        let parts = name.split(separator: "/")
+        return parts.count >= 2 && parts[parts.count - 2] == "clinical-records" && name.lowercased().hasSuffix(".json")
+    }
+
+    /// One FHIR resource of `clinical-records/`: a sodium Observation becomes a lab reading of
+    /// this patient; anything else is reported as refused, with the file's name.
+    static func clinicalRecord(_ archive: ZipArchive, _ entry: ZipArchive.Entry, studyId: String, zone: ZoneRules,
+                               window: ClosedRange<LocalDate>, into summary: inout HealthSummary) throws {
+        let name = String(entry.name.split(separator: "/").last ?? "")
+        guard entry.uncompressedSize <= 16 << 20 else {
+            summary.refused.append(ImportRefusal(entry: name, reason: .otherCode, detail: "larger than 16 MiB"))
+            return
+        }
+        var stream = try archive.open(entry)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+        }
+        guard let json = try? JSONParser.parse(bytes) else {
+            summary.refused.append(ImportRefusal(entry: name, reason: .otherCode, detail: "not a FHIR resource in JSON"))
+            return
+        }
+        do {
+            let result = try FHIRReader.read(json, subject: .given(studyId))
+            for var o in result.observations {
+                o.entry = name
+                if let date = o.time?.localDate(in: zone), !window.contains(date) {
+                    summary.skippedOutsideWindow += 1
+                } else {
+                    summary.labs.append(o)
+                }
+            }
+            summary.refused += result.refused.map { ImportRefusal(entry: name, reason: $0.reason, detail: $0.detail) }
+        } catch {
+            summary.refused.append(ImportRefusal(entry: name, reason: .otherCode, detail: error.message))
+        }
+    }
+}

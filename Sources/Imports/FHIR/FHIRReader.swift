@@ -1,0 +1,129 @@
+import HTJSON
+import HyponaTrackCore
+
+/// Reads a FHIR R4 `Observation` or a `Bundle` (collection, transaction, batch, searchset) into
+/// sodium Observations and per-entry refusals (docs/product.md, "Imports, proposed then
+/// confirmed"). Pure: matching study IDs to patients and windows is the service's.
+public enum FHIRReader {
+    /// Serum/plasma (2951-2) and blood (2947-0) sodium.
+    public static let sodiumCodes: Set<String> = ["2951-2", "2947-0"]
+    public static let loincSystem = "http://loinc.org"
+    public static let ucumSystem = "http://unitsofmeasure.org"
+    public static let bundleTypes: Set<String> = ["collection", "transaction", "batch", "searchset"]
+
+    /// Whose Observations these are: named by `subject` (identifier with `system`, or a
+    /// reference to a Patient in the same Bundle), or one patient given by the caller (the
+    /// clinical records of that patient's own Apple Health export).
+    public enum Subject: Sendable {
+        case identifierSystem(String)
+        case given(String)
+    }
+
+    public struct Result: Sendable, Equatable {
+        public var observations: [SodiumObservation] = []
+        public var refused: [ImportRefusal] = []
+    }
+
+    /// Throws when the document is not an Observation or a Bundle of an accepted type.
+    public static func read(_ json: JSONValue, subject: Subject) throws(ImportFileError) -> Result {
+        guard case .object(let root) = json else { throw ImportFileError(field: nil, "expected a FHIR resource (a JSON object)") }
+        var result = Result()
+        switch root["resourceType"] {
+        case .string("Observation"):
+            classify(root, entry: label(nil, root, index: nil), subject: subject, patients: [:], into: &result)
+        case .string("Bundle"):
+            guard case .string(let type)? = root["type"], bundleTypes.contains(type) else {
+                throw ImportFileError(field: "type", "a Bundle of type collection, transaction, batch or searchset")
+            }
+            let entries: [JSONValue]
+            switch root["entry"] {
+            case nil, .null?: entries = []
+            case .array(let a)?: entries = a
+            default: throw ImportFileError(field: "entry", "expected an array of entries")
+            }
+            let patients = patientIdentifiers(entries, subject: subject)
+            for (i, e) in entries.enumerated() {
+                guard case .object(let entry) = e else { throw ImportFileError(field: "entry[\(i)]", "expected an object") }
+                let fullUrl = string(entry["fullUrl"])
+                guard case .object(let resource)? = entry["resource"] else {
+                    result.refused.append(ImportRefusal(entry: fullUrl ?? "entry[\(i)]", reason: .otherCode, detail: "the entry has no resource"))
+                    continue
+                }
+                let name = label(fullUrl, resource, index: i)
+                switch string(resource["resourceType"]) {
+                case "Observation": classify(resource, entry: name, subject: subject, patients: patients, into: &result)
+                case "Patient": continue
+                case let other:
+                    result.refused.append(ImportRefusal(entry: name, reason: .otherCode,
+                                                        detail: "a \(other ?? "resource without resourceType"), not an Observation"))
+                }
+            }
+        case .string(let other):
+            throw ImportFileError(field: "resourceType", "expected Observation or Bundle, not \(other.prefix(40))")
+        default:
+            throw ImportFileError(field: "resourceType", "expected Observation or Bundle")
+        }
+        return result
+    }
+
+    /// Every way an entry of this Bundle can refer to one of its Patients (`fullUrl`,
+    /// `Patient/ID`) → the study ID its identifiers name.
+    static func patientIdentifiers(_ entries: [JSONValue], subject: Subject) -> [String: String] {
+        guard case .identifierSystem(let system) = subject else { return [:] }
+        var map: [String: String] = [:]
+        for e in entries {
+            guard case .object(let entry) = e, case .object(let r)? = entry["resource"], string(r["resourceType"]) == "Patient",
+                  let studyId = identifierValue(r["identifier"], system: system) else { continue }
+            if let url = string(entry["fullUrl"]) { map[url] = studyId }
+            if let id = string(r["id"]) { map["Patient/\(id)"] = studyId }
+        }
+        return map
+    }
+
+    static func classify(_ o: JSONObject, entry: String, subject: Subject, patients: [String: String], into result: inout Result) {
+        func refuse(_ reason: RefusalReason, _ detail: String) {
+            result.refused.append(ImportRefusal(entry: entry, reason: reason, detail: detail))
+        }
+        let codes = codings(o["code"])
+        guard codes.contains(where: { $0.system == loincSystem && sodiumCodes.contains($0.code) }) else {
+            let seen = codes.map { "\($0.system.isEmpty ? "" : $0.system + "|")\($0.code)" }.prefix(3).joined(separator: ", ")
+            return refuse(.otherCode, "not a sodium Observation (LOINC 2951-2 or 2947-0)" + (seen.isEmpty ? "" : "; code \(seen)"))
+        }
+        let studyId: String?
+        switch subject {
+        case .given(let id): studyId = id
+        case .identifierSystem(let system):
+            studyId = subjectStudyId(o["subject"], system: system, patients: patients)
+            guard studyId != nil else {
+                return refuse(.unknownPatient, "subject has no identifier with system \(system) (nor a reference to such a Patient in the Bundle)")
+            }
+        }
+        let statusText = string(o["status"]) ?? ""
+        guard let status = SodiumObservation.Status(rawValue: statusText) else {
+            return refuse(.status, "status \(statusText.isEmpty ? "missing" : statusText.prefix(40)): only final, amended and corrected are proposed")
+        }
+        let key = observationKey(o)
+        let time = observationTime(o)
+        if status == .enteredInError {
+            result.observations.append(SodiumObservation(entry: entry, key: key, studyId: studyId, status: status,
+                                                         value: quantity(o["valueQuantity"])?.value, time: time))
+            return
+        }
+        guard let q = quantity(o["valueQuantity"]), let value = q.value else {
+            return refuse(.outOfRange, "no numeric valueQuantity.value")
+        }
+        if let code = q.code, q.system == nil || q.system == ucumSystem {
+            guard code == "mmol/L" || code == "meq/L" else { return refuse(.unit, "UCUM code \(code.prefix(40)): expected mmol/L or meq/L") }
+        } else {
+            let unit = (q.unit ?? "").lowercased()
+            guard unit == "mmol/l" || unit == "meq/l" else {
+                return refuse(.unit, "unit \(q.unit.map { String($0.prefix(40)) } ?? "missing"): expected mmol/L or mEq/L")
+            }
+        }
+        guard ValueRanges.sodium.contains(value) else {
+            return refuse(.outOfRange, "\(value) mmol/L is outside \(Int(ValueRanges.sodium.lowerBound))–\(Int(ValueRanges.sodium.upperBound))")
+        }
+        guard let time else { return refuse(.noTime, "no effectiveDateTime, effectivePeriod.start or issued with a date") }
+        result.observations.append(SodiumObservation(entry: entry, key: key, studyId: studyId, status: status, value: value, time: time))
+    }
+}
