@@ -16,11 +16,14 @@ public struct ImportRefusal: Sendable, Equatable {
     public var entry: String
     public var reason: RefusalReason
     public var detail: String
+    /// The entry's place in the document (reports list refusals in document order).
+    public var position: Int
 
-    public init(entry: String, reason: RefusalReason, detail: String) {
+    public init(entry: String, reason: RefusalReason, detail: String, position: Int = 0) {
         self.entry = entry
         self.reason = reason
         self.detail = detail
+        self.position = position
     }
 }
 

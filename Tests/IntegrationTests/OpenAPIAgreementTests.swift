@@ -19,7 +19,9 @@ import HTJSON
         ("get", "/v1/sync/reconcile"), ("post", "/v1/sync/export-all"), ("post", "/v1/backup"),
         ("get", "/v1/alerts"), ("post", "/v1/alerts/{alertId}/acknowledgement"), ("post", "/v1/alerts/{alertId}/resolution"),
         ("get", "/v1/hooks/status"), ("get", "/v1/patients/{studyId}/export.csv"), ("get", "/v1/export/days.csv"),
-        ("get", "/v1/export/alerts.csv"), ("get", "/v1/statistics"), ("get", "/healthz"), ("get", "/metrics"), ("get", "/openapi.json"),
+        ("get", "/v1/export/alerts.csv"), ("get", "/v1/statistics"), ("patch", "/v1/patients/{studyId}/days/{date}"), ("post", "/v1/imports/fhir"),
+        ("post", "/v1/patients/{studyId}/imports/apple-health"), ("get", "/v1/proposals"),
+        ("post", "/v1/proposals/{proposalId}/confirm"), ("post", "/v1/proposals/{proposalId}/reject"), ("get", "/healthz"), ("get", "/metrics"), ("get", "/openapi.json"),
     ]
 
     func operations(_ spec: JSONValue) -> [(String, String)] {
@@ -45,6 +47,7 @@ import HTJSON
                 .replacingOccurrences(of: "{studyId}", with: "NOBODY").replacingOccurrences(of: "{labId}", with: "1")
                 .replacingOccurrences(of: "{list}", with: "symptoms").replacingOccurrences(of: "{itemId}", with: "x")
                 .replacingOccurrences(of: "{name}", with: "nobody").replacingOccurrences(of: "{alertId}", with: "999")
+                .replacingOccurrences(of: "{proposalId}", with: "999")
             let r = try d.request(.init(rawValue: method.uppercased())!, concrete, token: d.adminToken,
                                   body: method == "get" ? nil : ["probe": true])
             #expect(r.status != 405, "\(method) \(path) is documented but not routed")

@@ -30,7 +30,7 @@ public enum FHIRReader {
         var result = Result()
         switch root["resourceType"] {
         case .string("Observation"):
-            classify(root, entry: label(nil, root, index: nil), subject: subject, patients: [:], into: &result)
+            classify(root, entry: label(nil, root, index: nil), position: 0, subject: subject, patients: [:], into: &result)
         case .string("Bundle"):
             guard case .string(let type)? = root["type"], bundleTypes.contains(type) else {
                 throw ImportFileError(field: "type", "a Bundle of type collection, transaction, batch or searchset")
@@ -46,16 +46,18 @@ public enum FHIRReader {
                 guard case .object(let entry) = e else { throw ImportFileError(field: "entry[\(i)]", "expected an object") }
                 let fullUrl = string(entry["fullUrl"])
                 guard case .object(let resource)? = entry["resource"] else {
-                    result.refused.append(ImportRefusal(entry: fullUrl ?? "entry[\(i)]", reason: .otherCode, detail: "the entry has no resource"))
+                    result.refused.append(ImportRefusal(entry: fullUrl ?? "entry[\(i)]", reason: .otherCode, detail: "the entry has no resource",
+                                                        position: i))
                     continue
                 }
                 let name = label(fullUrl, resource, index: i)
                 switch string(resource["resourceType"]) {
-                case "Observation": classify(resource, entry: name, subject: subject, patients: patients, into: &result)
+                case "Observation": classify(resource, entry: name, position: i, subject: subject, patients: patients, into: &result)
                 case "Patient": continue
                 case let other:
                     result.refused.append(ImportRefusal(entry: name, reason: .otherCode,
-                                                        detail: "a \(other ?? "resource without resourceType"), not an Observation"))
+                                                        detail: "a \(other ?? "resource without resourceType"), not an Observation",
+                                                        position: i))
                 }
             }
         case .string(let other):
@@ -80,9 +82,10 @@ public enum FHIRReader {
         return map
     }
 
-    static func classify(_ o: JSONObject, entry: String, subject: Subject, patients: [String: String], into result: inout Result) {
+    static func classify(_ o: JSONObject, entry: String, position: Int, subject: Subject, patients: [String: String],
+                         into result: inout Result) {
         func refuse(_ reason: RefusalReason, _ detail: String) {
-            result.refused.append(ImportRefusal(entry: entry, reason: reason, detail: detail))
+            result.refused.append(ImportRefusal(entry: entry, reason: reason, detail: detail, position: position))
         }
         let codes = codings(o["code"])
         guard codes.contains(where: { $0.system == loincSystem && sodiumCodes.contains($0.code) }) else {
@@ -106,7 +109,7 @@ public enum FHIRReader {
         let time = observationTime(o)
         if status == .enteredInError {
             result.observations.append(SodiumObservation(entry: entry, key: key, studyId: studyId, status: status,
-                                                         value: quantity(o["valueQuantity"])?.value, time: time))
+                                                         value: quantity(o["valueQuantity"])?.value, time: time, position: position))
             return
         }
         guard let q = quantity(o["valueQuantity"]), let value = q.value else {
@@ -124,6 +127,7 @@ public enum FHIRReader {
             return refuse(.outOfRange, "\(value) mmol/L is outside \(Int(ValueRanges.sodium.lowerBound))–\(Int(ValueRanges.sodium.upperBound))")
         }
         guard let time else { return refuse(.noTime, "no effectiveDateTime, effectivePeriod.start or issued with a date") }
-        result.observations.append(SodiumObservation(entry: entry, key: key, studyId: studyId, status: status, value: value, time: time))
+        result.observations.append(SodiumObservation(entry: entry, key: key, studyId: studyId, status: status, value: value, time: time,
+                                                     position: position))
     }
 }

@@ -33,4 +33,6 @@ public struct SodiumObservation: Sendable, Equatable {
     public var value: Double?
     /// nil only for `entered-in-error` without a time.
     public var time: Time?
+    /// The entry's place in the Bundle (0 for a lone Observation).
+    public var position = 0
 }

@@ -45,13 +45,15 @@ public final class ImportService: Sendable {
                     patients[key] = ValueRanges.isValidStudyId(studyId) ? try PatientRepository.load(db, studyId: studyId) : nil
                 }
                 guard let patient = patients[key] ?? nil else {
-                    report.refuse(o.entry, .unknownPatient, "no patient with study ID \(studyId.prefix(64))")
+                    report.refuse(o.entry, .unknownPatient, "no patient with study ID \(studyId.prefix(64))", position: o.position)
                     continue
                 }
                 let window = try context.window(db, patient, snapshot.rules)
                 try LabProposals.propose(db, o, source: .fhir, patient: patient, window: window, context: context,
                                          actor: command.actor, now: now, at: ms, into: &report)
             }
+            report.refused = report.refused.enumerated().sorted { ($0.element.position, $0.offset) < ($1.element.position, $1.offset) }
+                .map(\.element)
             try AuditLog.append(db, at: ms, actor: command.actor, action: .importFhir, subject: nil, details: Self.audit(report))
             return report
         }
@@ -113,7 +115,7 @@ public final class ImportService: Sendable {
 }
 
 extension ImportReport {
-    mutating func refuse(_ entry: String, _ reason: Reason, _ detail: String) {
-        refused.append(Refusal(entry: entry, reason: reason, detail: detail))
+    mutating func refuse(_ entry: String, _ reason: Reason, _ detail: String, position: Int = 0) {
+        refused.append(Refusal(entry: entry, reason: reason, detail: detail, position: position))
     }
 }

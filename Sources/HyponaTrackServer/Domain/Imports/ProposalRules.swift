@@ -31,21 +31,21 @@ enum LabProposals {
                         into report: inout ImportReport) throws {
         let earlier = try o.key.map { try ProposalRepository.forSourceKey(db, patientId: patient.id, key: $0) } ?? []
         if o.status == .enteredInError { return try withdraw(db, o, earlier, patient: patient, actor: actor, at: ms, into: &report) }
-        guard let time = o.time, let value = o.value else { return report.refuse(o.entry, .noTime, "no time") }
+        guard let time = o.time, let value = o.value else { return report.refuse(o.entry, .noTime, "no time", position: o.position) }
         let date = time.localDate(in: context.zone(patient.profile))
         guard window.contains(date) else {
-            return report.refuse(o.entry, .outsideWindow, "\(date) is outside the monitoring window \(window.first)–\(window.last)")
+            return report.refuse(o.entry, .outsideWindow, "\(date) is outside the monitoring window \(window.first)–\(window.last)", position: o.position)
         }
         guard date <= context.today(patient.profile, now: now) else {
-            return report.refuse(o.entry, .outsideWindow, "\(date) is in the future")
+            return report.refuse(o.entry, .outsideWindow, "\(date) is in the future", position: o.position)
         }
         if let latest = earlier.last, latest.value == value, latest.status != .superseded, latest.status != .withdrawn {
-            return report.refuse(o.entry, .duplicate, "this Observation was imported before (proposal \(latest.id), \(latest.status.rawValue))")
+            return report.refuse(o.entry, .duplicate, "this Observation was imported before (proposal \(latest.id), \(latest.status.rawValue))", position: o.position)
         }
         if o.key == nil {
             let same = try ProposalRepository.pending(db, patientId: patient.id, source: source, field: .labSodium, date: date)
             if same.contains(where: { $0.value == value && $0.sourceKey == nil }) {
-                return report.refuse(o.entry, .duplicate, "the same value is already proposed for \(date)")
+                return report.refuse(o.entry, .duplicate, "the same value is already proposed for \(date)", position: o.position)
             }
         }
         for p in earlier where p.status == .pending {
@@ -69,7 +69,7 @@ enum LabProposals {
     static func withdraw(_ db: Connection, _ o: SodiumObservation, _ earlier: [Proposal], patient: PatientRecord, actor: String,
                          at ms: Int64, into report: inout ImportReport) throws {
         guard o.key != nil, !earlier.isEmpty else {
-            return report.refuse(o.entry, .status, "entered-in-error, and no earlier import of this Observation (by id or identifier)")
+            return report.refuse(o.entry, .status, "entered-in-error, and no earlier import of this Observation (by id or identifier)", position: o.position)
         }
         var changed = false
         for p in earlier where p.status == .pending && p.value != nil {
@@ -86,6 +86,6 @@ enum LabProposals {
                 targetLabId: labId, createdAt: ms, createdBy: actor)))
             changed = true
         }
-        if !changed { report.refuse(o.entry, .duplicate, "entered-in-error: nothing of this Observation is pending or in force") }
+        if !changed { report.refuse(o.entry, .duplicate, "entered-in-error: nothing of this Observation is pending or in force", position: o.position) }
     }
 }
