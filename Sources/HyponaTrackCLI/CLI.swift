@@ -45,6 +45,10 @@ public enum CLI {
           backup      a consistent online copy of the database (admin); prints its path
           export      days or alerts as CSV (--patient ID, -o FILE; stdout without -o)
           stats       cohort statistics: adherence, days per level, alert rates, times to ack
+          import      import fhir FILE, import apple-health ID FILE: lab and wearable values, proposed
+          proposals   imported values waiting for a nurse [ID] [--status S]
+          confirm     confirm PROPOSAL... [--note T] [--override]: applied as a staff correction
+          reject      reject PROPOSAL... [--note T]
         Offline:
           evaluate FILE [--check] [--rules DIR]   evaluate case files (no server)
           version                                 print the version
@@ -73,7 +77,8 @@ public enum CLI {
         PatientCommands.enroll, PatientCommands.update, PatientCommands.reissue, OtherCommands.lab, OtherCommands.item,
         PatientCommands.patients, PatientCommands.show, OtherCommands.staff, OtherCommands.audit, AlertCommands.alerts,
         AlertCommands.ack, AlertCommands.resolve, AlertCommands.hooks, SyncCommand.group, OtherCommands.backup,
-        ExportCommands.export, ExportCommands.stats, EvaluateCommand(), VersionCommand(),
+        ExportCommands.export, ExportCommands.stats, ImportCommands.group, ImportCommands.proposals, ImportCommands.confirm,
+        ImportCommands.reject, EvaluateCommand(), VersionCommand(),
     ]
 
     /// Global options and `-h`/`--help`/`--version` may stand before the command; the global

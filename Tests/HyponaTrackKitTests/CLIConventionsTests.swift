@@ -47,6 +47,7 @@ import HTJSON
         for line in ["enroll", "update", "reissue", "lab", "item", "patients", "show", "alerts", "ack", "resolve",
                      "staff add", "staff list", "staff revoke", "sync status", "sync retry", "sync resume", "sync check",
                      "sync reconcile", "sync export-all", "hooks status", "audit verify", "audit checkpoint", "audit list", "backup", "export days", "export alerts", "stats", "evaluate",
+                     "import fhir", "import apple-health", "proposals", "confirm", "reject",
                      "version"] {
             #expect(lines.contains(line), "\(line)")
         }
@@ -153,7 +154,8 @@ import HTJSON
     @Test func theStaffCommandsAcceptJSON() {
         // Parsed, then refused by the unreachable server (69), not by the parser (64).
         for line in ["sync retry", "sync resume", "sync export-all", "sync status", "staff list", "audit verify", "patients",
-                     "show X", "reissue X", "hooks status", "backup", "alerts", "stats", "stats --patient X"] {
+                     "show X", "reissue X", "hooks status", "backup", "alerts", "stats", "stats --patient X",
+                     "proposals", "proposals X --status rejected", "confirm 1 2", "reject 3"] {
             let (code, c) = run(line.split(separator: " ").map(String.init) + ["--json", "--server", Self.nowhere, "--token", "hts_x"])
             #expect(code == 69, "\(line): \(c.stderr)")
         }

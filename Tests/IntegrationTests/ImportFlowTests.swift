@@ -180,4 +180,34 @@ import Testing
         let audit = try d.request(.get, "/v1/audit?subject=\(id)", token: d.adminToken)
         #expect(audit.text.contains("day.correct") && audit.text.contains("staff:nurse.patch"), "\(audit.text.prefix(400))")
     }
+
+    @Test func theCLIImportsListsAndConfirms() throws {
+        let d = try TestDaemon()
+        defer { d.stop() }
+        let id = "IMP-CLI-1"
+        _ = try Study.enrollAndActivate(d, id)
+        let nurse = try Study.staff(d, "nurse.cli", role: "nurse")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imp-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bundle = dir.appendingPathComponent("labs.json"), export = dir.appendingPathComponent("export.xml")
+        try Data(JSONSerializer.bytes(Self.bundle([Self.sodium("c1", id, date: Study.date(-1)),
+                                                   Self.sodium("c2", id, date: Study.date(-1), code: "2823-3")]))).write(to: bundle)
+        try Data(Self.export(Study.date(-2)).utf8).write(to: export)
+        let fhir = try CLIRunner.run(["import", "fhir", bundle.path], server: d.baseURL, token: nurse)
+        #expect(fhir.status == 0 && fhir.stdout.contains("Proposed 1 value") && fhir.stdout.contains("other_code"), "\(fhir.stdout)\(fhir.stderr)")
+        let health = try CLIRunner.run(["import", "apple-health", id, export.path], server: d.baseURL, token: nurse)
+        #expect(health.status == 0 && health.stdout.contains("Proposed 2 values"), "\(health.stdout)\(health.stderr)")
+        let listed = try CLIRunner.run(["proposals", id, "--json"], server: d.baseURL, token: nurse)
+        guard case .array(let items) = try JSONParser.parse(listed.stdout) else { Issue.record("\(listed.stdout)"); return }
+        #expect(items.count == 3)
+        let ids = items.compactMap { if case .object(let o) = $0, case .number(let n)? = o["id"] { String(Int(n)) } else { nil } }
+        let confirmed = try CLIRunner.run(["confirm"] + ids + ["--note", "checked"], server: d.baseURL, token: nurse)
+        #expect(confirmed.status == 0 && confirmed.stdout.components(separatedBy: "confirmed.").count == 4, "\(confirmed.stdout)\(confirmed.stderr)")
+        let none = try CLIRunner.run(["proposals", id], server: d.baseURL, token: nurse)
+        #expect(none.stdout.contains("No proposals."))
+        try Data("<HealthData>".utf8).write(to: export)
+        let broken = try CLIRunner.run(["import", "apple-health", id, export.path], server: d.baseURL, token: nurse)
+        #expect(broken.status == 1 && broken.stderr.contains("truncated"), "\(broken.status) \(broken.stdout) \(broken.stderr)")
+    }
 }

@@ -40,17 +40,35 @@ struct DaemonClient {
         try exchange(.get, path, body: nil, accept: accept).body
     }
 
-    /// One request; a refusal becomes a `Failure` with the server's message and the exit code.
-    private func exchange(_ method: HTTPClientRequest.Method, _ path: String, body: JSONValue?,
-                          accept: String) throws(Failure) -> HTTPClientResponse {
+    /// A POST of a file's bytes as `contentType` (imports); the answer is JSON.
+    func upload(_ path: String, _ bytes: [UInt8], contentType: String) throws(Failure) -> JSONValue {
+        var headers = try authorization(accept: "application/json")
+        headers.add(name: "Content-Type", value: contentType)
+        // An export can take a while to read and reduce on the server.
+        let request = HTTPClientRequest(method: .post, url: server + path, headers: headers, body: bytes, timeout: .seconds(600))
+        let response = try exchange(request)
+        return (try? JSONParser.parse(response.body)) ?? .null
+    }
+
+    private func authorization(accept: String) throws(Failure) -> HTTPHeaders {
         guard let token, !token.isEmpty else {
             throw Failure(exitCode: ExitCode.permission, message: "no staff token: pass --token-file PATH or --token TOKEN, or set HYPONATRACK_TOKEN")
         }
         var headers = HTTPHeaders()
         headers.add(name: "Authorization", value: "Bearer \(token)")
         headers.add(name: "Accept", value: accept)
-        let request = HTTPClientRequest.json(method: method, url: server + path, body: body.map { JSONSerializer.string($0) },
-                                             headers: headers)
+        return headers
+    }
+
+    /// One request; a refusal becomes a `Failure` with the server's message and the exit code.
+    private func exchange(_ method: HTTPClientRequest.Method, _ path: String, body: JSONValue?,
+                          accept: String) throws(Failure) -> HTTPClientResponse {
+        let headers = try authorization(accept: accept)
+        return try exchange(HTTPClientRequest.json(method: method, url: server + path, body: body.map { JSONSerializer.string($0) },
+                                                   headers: headers))
+    }
+
+    private func exchange(_ request: HTTPClientRequest) throws(Failure) -> HTTPClientResponse {
         let response: HTTPClientResponse
         do { response = try http.send(request) } catch {
             throw Failure(exitCode: ExitCode.unavailable, message: "cannot reach the server at \(server): \(error.kind.rawValue)")

@@ -19,10 +19,23 @@ struct StaffCommand: GroupMember {
     /// Synopsis lines after `hyponatrack `.
     let usage: [String]
     let about: String
-    /// The positionals it requires, in order (e.g. ["ID"]); anything more is a usage error.
+    /// The positionals it requires, in order (e.g. ["ID"]); anything more is a usage error
+    /// unless `repeatsLast` (`confirm PROPOSAL…`).
     var operands: [String] = []
+    var repeatsLast = false
     let spec: Arguments.Spec
     let body: @Sendable (Arguments, DaemonClient) throws -> Reply
+
+    init(name: String, usage: [String], about: String, operands: [String] = [], repeatsLast: Bool = false, spec: Arguments.Spec,
+         body: @escaping @Sendable (Arguments, DaemonClient) throws -> Reply) {
+        self.name = name
+        self.usage = usage
+        self.about = about
+        self.operands = operands
+        self.repeatsLast = repeatsLast
+        self.spec = spec
+        self.body = body
+    }
 
     var help: String { Help.text(usage, about) }
 
@@ -33,7 +46,7 @@ struct StaffCommand: GroupMember {
         do { parsed = try Arguments(args, spec: spec) } catch { return usageError(error, usage: usage, io: io) }
         if parsed.flag("help") { io.out(help); return ExitCode.success }
         do {
-            if parsed.positionals.count > operands.count {
+            if parsed.positionals.count > operands.count, !repeatsLast {
                 throw UsageError("unexpected argument \(parsed.positionals[operands.count])")
             }
             if parsed.positionals.count < operands.count {
