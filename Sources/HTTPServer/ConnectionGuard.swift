@@ -153,6 +153,11 @@ final class ConnectionGuard: Sendable {
         update(key) { $0.phase = .body; $0.deadline = now + limits.bodyTimeout }
     }
 
+    /// A large upload (``UploadSpool``) gets its own, longer body deadline.
+    func extendBodyDeadline(_ key: UInt, by timeout: Duration, now: ContinuousClock.Instant = .now) {
+        update(key) { $0.deadline = now + timeout }
+    }
+
     /// The request is with its handler: no deadline until it has been answered.
     func dispatched(_ key: UInt) {
         update(key) { $0.phase = .handler; $0.deadline = nil }

@@ -80,8 +80,8 @@ public final class HTTPServer: Sendable {
             bodyTimeout: .milliseconds(Int64(configuration.bodyTimeoutSeconds * 1000)),
             perIP: configuration.perIPConnectionLimit, exempt: configuration.perIPExempt,
             evictAt: max(1, configuration.connectionLimit - max(1, configuration.connectionLimit / 16)))
-        let core = ServerCore(maxBodyBytes: configuration.maxBodyBytes, handlerThreads: configuration.handlerThreads,
-                              limits: limits, handler: handler, accessLog: accessLog, diagnostics: diagnostics)
+        let core = ServerCore(maxBodyBytes: configuration.maxBodyBytes, spool: configuration.spool,
+                              handlerThreads: configuration.handlerThreads, limits: limits, handler: handler, accessLog: accessLog, diagnostics: diagnostics)
         var address = try configuration.listenSocket == nil
             ? SocketAddress.bindable(host: configuration.host, port: configuration.port)
             : SocketAddress.Bindable()

@@ -44,6 +44,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// Largest request body the server buffers. A larger body is answered with 413 and the
     /// `too_large` error envelope without calling the handler.
     public var maxBodyBytes: Int = 64 * 1024
+    /// Routes whose (larger) bodies are written to disk instead (imports); nil: none.
+    public var spool: UploadSpool? = nil
 
     /// The defaults.
     public init() {}

@@ -34,6 +34,10 @@ final class RequestContext {
     /// Set once the body passed the cap; later chunks are counted and dropped.
     var bodyTooLarge = false
     var discardedBodyBytes = 0
+    /// The body cap of this request: the server's, or the spool's for a spooled upload.
+    var bodyLimit = 0
+    /// Where a spooled upload is being written (``UploadSpool``); removed on completion.
+    var spoolFile: SpoolFile?
 
     // For the access log.
     var method = HTTPMethod(rawValue: "")

@@ -13,9 +13,7 @@ final class ServerCore: Sendable {
     typealias Handler = @Sendable (HTTPRequest, HTTPResponder) -> Void
 
     let maxBodyBytes: Int
-    /// Past this many body bytes we stop being polite: the connection is dropped instead of
-    /// reading on just to be able to send a 413.
-    let discardLimit: Int
+    let spool: UploadSpool?
     let handler: Handler
     let accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)?
     let diagnostics: (@Sendable (String) -> Void)?
@@ -33,6 +31,7 @@ final class ServerCore: Sendable {
 
     init(
         maxBodyBytes: Int,
+        spool: UploadSpool? = nil,
         handlerThreads: Int,
         limits: ConnectionGuard.Limits,
         handler: @escaping Handler,
@@ -40,7 +39,7 @@ final class ServerCore: Sendable {
         diagnostics: (@Sendable (String) -> Void)?
     ) {
         self.maxBodyBytes = maxBodyBytes
-        self.discardLimit = max(maxBodyBytes * 4, 1 << 20)
+        self.spool = spool
         self.handler = handler
         self.accessLog = accessLog
         self.diagnostics = diagnostics
@@ -65,6 +64,7 @@ final class ServerCore: Sendable {
         guard let slot, let raw = slot.pointee else { return }
         slot.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+        context.spoolFile?.remove()
         if let connection { guardian.answered(Self.key(connection)) }
         if let status = context.status, let accessLog {
             accessLog(HTTPAccessLogEntry(
@@ -106,8 +106,10 @@ final class ServerCore: Sendable {
             guardian.headersReceived(context.connectionKey)
             context.method = HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "")
             context.clientAddress = SocketAddress.ipString(ht_mhd_client_address(connection))
-            if shouldRejectBodyUpFront(connection) {
-                return queue(tooLargeResponse(), on: connection, for: context)
+            context.bodyLimit = maxBodyBytes
+            if let spool, let refusal = startSpool(spool, connection, context) { return queue(refusal, on: connection, for: context) }
+            if shouldRejectBodyUpFront(connection, context) {
+                return queue(tooLargeResponse(context), on: connection, for: context)
             }
             return .YES
 
@@ -118,9 +120,13 @@ final class ServerCore: Sendable {
                 // The chunk is only valid during this call, hence the copy above.
                 // "the method must update this value to the number of bytes NOT processed"
                 uploadSize.pointee = 0
-                return context.discardedBodyBytes > discardLimit ? .NO : .YES
+                return context.discardedBodyBytes > Self.discardLimit(context) ? .NO : .YES
             }
-            if context.bodyTooLarge { return queue(tooLargeResponse(), on: connection, for: context) }
+            if context.bodyTooLarge { return queue(tooLargeResponse(context), on: connection, for: context) }
+            if context.spoolFile?.failed == true {
+                return queue(.jsonError(.serviceUnavailable, code: "unavailable", message: "The upload could not be stored; try again later."),
+                             on: connection, for: context)
+            }
             switch request(from: connection, context) {
             case .refused(let refusal): return queue(refusal, on: connection, for: context)
             case .built(let request):
@@ -146,8 +152,43 @@ final class ServerCore: Sendable {
 
     // MARK: - Body
 
+    /// Past this many body bytes we stop being polite: the connection is dropped instead of
+    /// reading on just to be able to send a 413.
+    static func discardLimit(_ context: RequestContext) -> Int {
+        context.spoolFile == nil ? max(context.bodyLimit * 4, 1 << 20) : context.bodyLimit + (1 << 20)
+    }
+
+    /// A route that spools (``UploadSpool``): the file to write to, or the answer to give at once.
+    private func startSpool(_ spool: UploadSpool, _ connection: OpaquePointer, _ context: RequestContext) -> HTTPResponse? {
+        guard let target = try? RequestTarget(parsing: context.rawTarget) else { return nil }
+        switch spool.decide(context.method, target.path, MHDRequestHeaders.read(from: connection)) {
+        case .buffer: return nil
+        case .refuse(let response): return response
+        case .spool:
+            guard let file = SpoolFile(directory: spool.directory) else {
+                diagnostics?("cannot create a spool file in \(spool.directory): \(String(cString: strerror(errno)))")
+                return .jsonError(.serviceUnavailable, code: "unavailable", message: "The upload could not be stored; try again later.")
+            }
+            context.spoolFile = file
+            context.bodyLimit = spool.maxBytes
+            guardian.extendBodyDeadline(context.connectionKey, by: .milliseconds(Int64(spool.bodyTimeoutSeconds * 1000)))
+            return nil
+        }
+    }
+
     private func receiveChunk(_ data: UnsafePointer<CChar>?, size: Int, into context: RequestContext) {
-        if !context.bodyTooLarge, context.body.count + size <= maxBodyBytes, let data {
+        if let file = context.spoolFile, !context.bodyTooLarge {
+            if file.written + size <= context.bodyLimit, let data {
+                file.write(data, count: size)
+                return
+            }
+            file.remove()
+            context.spoolFile = nil
+            context.bodyTooLarge = true
+            context.discardedBodyBytes = file.written + size
+            return
+        }
+        if !context.bodyTooLarge, context.body.count + size <= context.bodyLimit, let data {
             context.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size))
             return
         }
@@ -163,18 +204,18 @@ final class ServerCore: Sendable {
     /// it sent `Expect: 100-continue` (so it waits for us and sends no body), or the body
     /// is so large that we would not read it anyway. Otherwise a client that already sent
     /// its body would see the connection reset instead of the 413, so we read and discard.
-    private func shouldRejectBodyUpFront(_ connection: OpaquePointer) -> Bool {
+    private func shouldRejectBodyUpFront(_ connection: OpaquePointer, _ context: RequestContext) -> Bool {
         guard let lengthText = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-            let length = UInt64(String(cString: lengthText)), length > UInt64(maxBodyBytes)
+            let length = UInt64(String(cString: lengthText)), length > UInt64(context.bodyLimit)
         else { return false }
-        if length > UInt64(discardLimit) { return true }
+        if length > UInt64(Self.discardLimit(context)) || context.spoolFile != nil { return true }
         guard let expect = MHD_lookup_connection_value(connection, .HEADER_KIND, "Expect") else { return false }
         return String(cString: expect).lowercased() == "100-continue"
     }
 
-    private func tooLargeResponse() -> HTTPResponse {
+    private func tooLargeResponse(_ context: RequestContext) -> HTTPResponse {
         .jsonError(.payloadTooLarge, code: "too_large",
-                   message: "The request body is larger than the limit of \(maxBodyBytes) bytes.")
+                   message: "The request body is larger than the limit of \(context.bodyLimit) bytes.")
     }
 
     // MARK: - Handler
@@ -192,7 +233,7 @@ final class ServerCore: Sendable {
             return .refused(.jsonError(.badRequest, code: "invalid_value", message: error.message))
         }
         context.logPath = target.path
-        let request = HTTPRequest(
+        var request = HTTPRequest(
             method: context.method,
             path: target.path,
             rawPath: target.rawPath,
@@ -203,6 +244,8 @@ final class ServerCore: Sendable {
             clientAddress: context.clientAddress,
             requestID: context.requestID)
         context.body = []
+        context.spoolFile?.finish()
+        request.bodyFile = context.spoolFile?.path
         return .built(request)
     }
 

@@ -154,6 +154,23 @@ public final class APIHandler: Sendable {
         }
     }
 
+    /// For the HTTP server, when a request's headers are complete: an upload route's body is
+    /// spooled to disk, but only for a caller allowed to send it with an accepted content type
+    /// (anyone else is answered before a byte of a large body is stored). Other routes buffer.
+    public func spoolDecision(method: HTTPMethod, path: String, headers: HTTPHeaders) -> UploadSpool.Decision {
+        let request = HTTPRequest(method: method, path: path, headers: headers)
+        guard let (route, params) = try? resolve(request), route.uploadTypes != nil else { return .buffer }
+        do {
+            _ = try authorize(request, route, params)
+            _ = try parseBody(request, route)
+            return .spool
+        } catch let error as APIError {
+            return .refuse(Self.error(error))
+        } catch {
+            return .refuse(Self.error(APIError(status: 500, code: "internal", message: "the server could not check the request")))
+        }
+    }
+
     /// The client's address: the peer, or, when the peer is a trusted proxy, the rightmost
     /// `X-Forwarded-For` hop that is not a trusted proxy.
     func clientIP(_ request: HTTPRequest) -> String {

@@ -119,6 +119,14 @@ public final class Daemon: Sendable {
         http.headerTimeoutSeconds = configuration.http.headerTimeoutSeconds
         http.bodyTimeoutSeconds = configuration.http.bodyTimeoutSeconds
         http.connectionTimeoutSeconds = configuration.http.timeoutSeconds
+        // Import uploads (up to imports.maxUploadBytes) go to DATA_DIR/spool/; a crash may have left some behind.
+        let spool = configuration.spoolDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: spool.path)) ?? [] where name.hasPrefix("upload-") {
+            try? FileManager.default.removeItem(at: spool.appendingPathComponent(name))
+        }
+        http.spool = UploadSpool(directory: spool.path, maxBytes: configuration.imports.maxUploadBytes) { method, path, headers in
+            handler.spoolDecision(method: method, path: path, headers: headers)
+        }
         do {
             server = try HTTPServer(configuration: http, diagnostics: { message in
                 logger.warning("http server", ["detail": message])
