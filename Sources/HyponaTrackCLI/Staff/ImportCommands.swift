@@ -81,11 +81,27 @@ enum ImportCommands {
         }
     }
 
+    /// The file's bytes, read straight into one array (an export is hundreds of MB: no second copy).
     static func file(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DaemonClient.Failure(exitCode: ExitCode.failure, message: "cannot read \(path)")
+        let failure = DaemonClient.Failure(exitCode: ExitCode.failure, message: "cannot read \(path)")
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw failure }
+        let size = Int(st.st_size)
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while count < size {
+                let n = read(fd, buffer.baseAddress! + count, size - count)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { complete = n == 0 && count == size; break }
+                count += n
+            }
+            complete = complete && count == size
         }
-        return Array(data)
+        guard complete else { throw failure }
+        return bytes
     }
 
     static func report(_ r: JSONValue, _ io: CLIOutput) {
