@@ -99,7 +99,8 @@ public final class ProposalService: Sendable {
     /// The value in force now for what the proposal would change.
     static func current(_ db: Connection, _ p: Proposal) throws -> Double? {
         if p.field == .labSodium {
-            guard let target = p.targetLabId ?? (p.status == .confirmed ? p.labId : nil) else { return nil }
+            // Once confirmed, the value in force is the lab row the confirmation stored (if any).
+            guard let target = p.status == .confirmed ? (p.labId ?? p.targetLabId) : p.targetLabId else { return nil }
             return try ProposalRepository.liveLabSodium(db, patientId: p.patientId, labId: target)
         }
         return p.field.value(on: try DayRepository.load(db, patientId: p.patientId, date: p.date))
