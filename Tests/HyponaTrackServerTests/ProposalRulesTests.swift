@@ -130,6 +130,8 @@ import HyponaTrackCore
         #expect(try proposal(sim, second.proposed[0]).value == 6000)
         #expect(try decide(sim, second.proposed[0], confirm: false).proposal.status == .rejected)
         #expect(throws: DomainError.self) { try decide(sim, second.proposed[0]) }
+        let again = try appleHealth(sim, try export(sim, [("HKQuantityTypeIdentifierStepCount", "2026-11-18 09:00:00 +0100", "6000", "count")]))
+        #expect(again.proposed.isEmpty && again.refused.map(\.detail) == ["proposed before and rejected"])
     }
 
     @Test func aWithdrawnPatientsProposalCannotBeConfirmed() throws {

@@ -28,6 +28,7 @@ import Testing
             "hello": "text before",
             "": "no root element",
             "<r><a v=\"1\"w=\"2\"/></r>": "separated by spaces",
+            String(repeating: "<r>", count: 300): "nested deeper",
         ]
         for (text, reason) in cases {
             #expect {

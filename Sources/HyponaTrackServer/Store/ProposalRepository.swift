@@ -40,13 +40,13 @@ enum ProposalRepository {
             .map(proposal)
     }
 
-    /// The pending proposals of one patient, field and date from one source.
-    static func pending(_ db: Connection, patientId: Int64, source: ProposalSource, field: ProposalField,
-                        date: LocalDate) throws -> [Proposal] {
+    /// The proposals of one patient, field and date from one source with `status`.
+    static func with(_ status: ProposalStatus, _ db: Connection, patientId: Int64, source: ProposalSource, field: ProposalField,
+                     date: LocalDate) throws -> [Proposal] {
         try db.query("""
-            SELECT \(columns) \(from) WHERE p.patient_id = ? AND p.source = ? AND p.field = ? AND p.date = ? AND p.status = 'pending'
+            SELECT \(columns) \(from) WHERE p.patient_id = ? AND p.source = ? AND p.field = ? AND p.date = ? AND p.status = ?
             ORDER BY p.id
-            """, [patientId, source.rawValue, field.rawValue, date.description]).map(proposal)
+            """, [patientId, source.rawValue, field.rawValue, date.description, status.rawValue]).map(proposal)
     }
 
     /// Marks a pending proposal decided; false when it was no longer pending.

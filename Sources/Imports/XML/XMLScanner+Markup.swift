@@ -134,6 +134,7 @@ extension XMLScanner {
         try handler(XMLStartTag(base: UnsafePointer(buffer), nameStart: nameStart, nameEnd: nameEnd,
                                 spans: UnsafeBufferPointer(start: spans, count: count), offset: consumed + p))
         if !selfClosing {
+            guard nameEnds.count < Self.maxDepth else { throw error(p, "elements nested deeper than \(Self.maxDepth)") }
             names.append(contentsOf: UnsafeBufferPointer(start: buffer + nameStart, count: nameEnd - nameStart))
             nameEnds.append(names.count)
         }

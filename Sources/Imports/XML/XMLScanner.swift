@@ -17,6 +17,8 @@ public final class XMLScanner {
     public typealias Handler = (XMLStartTag) throws(ImportFileError) -> Void
 
     static let maxTagBytes = 64 << 20
+    /// The export nests three deep; a hostile file must not grow the name stack with its size.
+    static let maxDepth = 256
     var buffer: UnsafeMutablePointer<UInt8>
     var capacity: Int
     /// Bytes of the document dropped before `buffer[0]`.

@@ -27,7 +27,7 @@ public final class ImportService: Sendable {
     public func fhir(_ command: ImportFHIR) throws -> ImportReport {
         let json: JSONValue
         do { json = try JSONParser.parse(command.document) } catch {
-            throw DomainError.invalid(nil, "not valid JSON: \(error.description)")
+            throw DomainError.invalid(error.path.isEmpty ? nil : error.path, "not valid JSON: \(error.description)")
         }
         let result: FHIRReader.Result
         do { result = try FHIRReader.read(json, subject: .identifierSystem(context.configuration.imports.fhirPatientIdentifierSystem)) }

@@ -10,9 +10,14 @@ enum DayProposals {
         let entry = "\(field.rawValue) \(date)"
         guard field.accepts(value) else { return report.refuse(entry, .outOfRange, "\(value) is outside the range of \(field.rawValue)") }
         guard current != value else { return report.refuse(entry, .duplicate, "the day already holds \(ProposalService.text(value))") }
-        let pending = try ProposalRepository.pending(db, patientId: patientId, source: source, field: field, date: date)
+        let pending = try ProposalRepository.with(.pending, db, patientId: patientId, source: source, field: field, date: date)
         if pending.contains(where: { $0.value == value }) {
             return report.refuse(entry, .duplicate, "already proposed and pending")
+        }
+        // A value a nurse rejected is not asked about again by the next import of the same export.
+        if try ProposalRepository.with(.rejected, db, patientId: patientId, source: source, field: field, date: date)
+            .contains(where: { $0.value == value }) {
+            return report.refuse(entry, .duplicate, "proposed before and rejected")
         }
         for p in pending { try ProposalRepository.decide(db, id: p.id, status: .superseded, by: nil, note: nil, at: ms) }
         report.proposed.append(try ProposalRepository.insert(db, Proposal(
@@ -43,7 +48,7 @@ enum LabProposals {
             return report.refuse(o.entry, .duplicate, "this Observation was imported before (proposal \(latest.id), \(latest.status.rawValue))", position: o.position)
         }
         if o.key == nil {
-            let same = try ProposalRepository.pending(db, patientId: patient.id, source: source, field: .labSodium, date: date)
+            let same = try ProposalRepository.with(.pending, db, patientId: patient.id, source: source, field: .labSodium, date: date)
             if same.contains(where: { $0.value == value && $0.sourceKey == nil }) {
                 return report.refuse(o.entry, .duplicate, "the same value is already proposed for \(date)", position: o.position)
             }
