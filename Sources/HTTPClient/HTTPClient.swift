@@ -74,8 +74,14 @@ public final class HTTPClient: Sendable {
 
         try policy(for: request).apply(to: handle)
         try configureHTTP(handle, for: request, headers: headerList, state: state)
-        let failure = withExtendedLifetime((state, headerList)) {
-            performWithBody(handle, request.body, sendsBody: request.body != nil || request.method.alwaysHasBody)
+        let failure: CurlFailure?
+        if let path = request.bodyFile {
+            guard let upload = FileUpload(path: path) else { throw CurlFailure(kind: .other, detail: "cannot read \(path)") }
+            failure = withExtendedLifetime((state, headerList, upload)) { performWithFile(handle, upload) }
+        } else {
+            failure = withExtendedLifetime((state, headerList)) {
+                performWithBody(handle, request.body, sendsBody: request.body != nil || request.method.alwaysHasBody)
+            }
         }
         if let failure { throw explain(failure, state: state) }
 
@@ -99,7 +105,7 @@ public final class HTTPClient: Sendable {
         if !request.headers.contains("Expect") { try list.append("Expect:") }
         // With CURLOPT_POSTFIELDS libcurl labels any body application/x-www-form-urlencoded;
         // an unlabelled body should go out unlabelled rather than mislabelled.
-        if request.body != nil || request.method.alwaysHasBody, !request.headers.contains("Content-Type") {
+        if request.body != nil || request.bodyFile != nil || request.method.alwaysHasBody, !request.headers.contains("Content-Type") {
             try list.append("Content-Type:")
         }
     }
@@ -122,7 +128,7 @@ public final class HTTPClient: Sendable {
             try handle.set(CURLOPT_XFERINFODATA, pointer: context)
             try handle.set(CURLOPT_NOPROGRESS, false)
         }
-        try configureMethod(handle, request.method, hasBody: request.body != nil)
+        try configureMethod(handle, request.method, hasBody: request.body != nil || request.bodyFile != nil)
         try configureRedirects(handle, url: request.url)
         if configuration.maxResponseBytes > 0, request.method != .head {
             // Refuses a response whose Content-Length is already too large before any body
@@ -190,6 +196,20 @@ public final class HTTPClient: Sendable {
             }
             return handle.perform()
         }
+    }
+
+    /// A POST whose body libcurl reads from the file as it sends: its size up front
+    /// (CURLOPT_POSTFIELDSIZE_LARGE), no CURLOPT_POSTFIELDS, so "libcurl will instead use the read
+    /// callback" (https://curl.se/libcurl/c/CURLOPT_POST.html).
+    private func performWithFile(_ handle: CurlEasyHandle, _ upload: FileUpload) -> CurlFailure? {
+        do throws(CurlFailure) {
+            try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: upload.size)
+            try handle.set(CURLOPT_READFUNCTION, callback: FileUpload.read)
+            try handle.set(CURLOPT_READDATA, pointer: Unmanaged.passUnretained(upload).toOpaque())
+        } catch {
+            return error
+        }
+        return handle.perform()
     }
 
     /// Replaces libcurl's generic report of a callback abort (CURLE_WRITE_ERROR,

@@ -20,6 +20,9 @@ public struct HTTPClientRequest: Sendable {
     /// The body; nil sends none. `POST`, `PUT` and `PATCH` always carry a body
     /// (`Content-Length: 0` when nil); `GET` and `HEAD` must not have one.
     public var body: [UInt8]?
+    /// A file sent as the body instead of `body`, read while it is sent (large uploads); a
+    /// file that cannot be opened fails the request before anything is sent.
+    public var bodyFile: String? = nil
     /// The whole transfer's time limit, overriding the client's
     /// ``HTTPClientConfiguration/timeout``.
     public var timeout: Duration?

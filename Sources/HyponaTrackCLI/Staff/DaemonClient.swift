@@ -40,12 +40,14 @@ struct DaemonClient {
         try exchange(.get, path, body: nil, accept: accept).body
     }
 
-    /// A POST of a file's bytes as `contentType` (imports); the answer is JSON.
-    func upload(_ path: String, _ bytes: [UInt8], contentType: String) throws(Failure) -> JSONValue {
+    /// A POST of the file at `file` as `contentType` (imports), streamed from disk as it is
+    /// sent (an export is hundreds of MB); the answer is JSON.
+    func upload(_ path: String, file: String, contentType: String) throws(Failure) -> JSONValue {
         var headers = try authorization(accept: "application/json")
         headers.add(name: "Content-Type", value: contentType)
-        // An export can take a while to read and reduce on the server.
-        let request = HTTPClientRequest(method: .post, url: server + path, headers: headers, body: bytes, timeout: .seconds(600))
+        // An export can take a while to send, read and reduce on the server.
+        var request = HTTPClientRequest(method: .post, url: server + path, headers: headers, timeout: .seconds(1800))
+        request.bodyFile = file
         let response = try exchange(request)
         return (try? JSONParser.parse(response.body)) ?? .null
     }

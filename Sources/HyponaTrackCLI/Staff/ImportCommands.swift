@@ -15,8 +15,9 @@ enum ImportCommands {
         the reason. Exit 0 when the file was read (even with refused entries), 1 when it is not a
         valid file (then nothing is proposed).
         """, operands: ["FILE"], spec: .init()) { a, client in
-        let bytes = try file(a.positionals[0])
-        let r = try client.upload("/v1/imports/fhir", bytes, contentType: "application/fhir+json")
+        let path = a.positionals[0]
+        _ = try head(path)
+        let r = try client.upload("/v1/imports/fhir", file: path, contentType: "application/fhir+json")
         return Reply(json: r) { io in report(r, io) }
     }
 
@@ -27,9 +28,9 @@ enum ImportCommands {
         clinical records. Exit 0 when the file was read, 1 when it is damaged or truncated.
         """, operands: ["ID", "FILE"], spec: .init()) { a, client in
         let id = a.positionals[0]
-        let bytes = try file(a.positionals[1])
-        let type = bytes.starts(with: [0x50, 0x4B]) ? "application/zip" : "application/xml"
-        let r = try client.upload("/v1/patients/\(DaemonClient.segment(id))/imports/apple-health", bytes, contentType: type)
+        let path = a.positionals[1]
+        let type = try head(path).starts(with: [0x50, 0x4B]) ? "application/zip" : "application/xml"
+        let r = try client.upload("/v1/patients/\(DaemonClient.segment(id))/imports/apple-health", file: path, contentType: type)
         return Reply(json: r) { io in report(r, io) }
     }
 
@@ -81,27 +82,15 @@ enum ImportCommands {
         }
     }
 
-    /// The file's bytes, read straight into one array (an export is hundreds of MB: no second copy).
-    static func file(_ path: String) throws -> [UInt8] {
-        let failure = DaemonClient.Failure(exitCode: ExitCode.failure, message: "cannot read \(path)")
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw failure }
-        let size = Int(st.st_size)
-        var complete = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            while count < size {
-                let n = read(fd, buffer.baseAddress! + count, size - count)
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 { complete = n == 0 && count == size; break }
-                count += n
-            }
-            complete = complete && count == size
+    /// The first bytes of a readable regular file (the zip signature decides the content type).
+    static func head(_ path: String) throws -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let handle = FileHandle(forReadingAtPath: path) else {
+            throw DaemonClient.Failure(exitCode: ExitCode.failure, message: "cannot read \(path)")
         }
-        guard complete else { throw failure }
-        return bytes
+        defer { try? handle.close() }
+        return Array((try? handle.read(upToCount: 4)) ?? Data())
     }
 
     static func report(_ r: JSONValue, _ io: CLIOutput) {
