@@ -61,7 +61,7 @@ extension Routes {
             Route(.post, "/v1/proposals/{proposalId}/reject", access: .staff(.write), summary: "Reject a proposal (with a note)",
                   request: S.body([ImportBodies.note.member]),
                   responses: with([200: ("rejected", S.ref("Proposal")), 409: ("not pending", S.error)])) { ctx in
-                let command = try ImportBodies.decision(ctx)
+                let command = try ImportBodies.decision(ctx, overridable: false)
                 return .json(.ok, ImportJSON.proposal(try service.proposals.reject(command)))
             },
         ]
@@ -73,10 +73,12 @@ enum ImportBodies {
     static let note = BodyField.text("note", length: 1...1000)
     static let override = BodyField.bool("override")
 
-    static func decision(_ ctx: RequestContext) throws -> DecideProposal {
+    /// `{"note", "override"}` (confirm) or `{"note"}` (reject: `override` is an unknown member there).
+    static func decision(_ ctx: RequestContext, overridable: Bool = true) throws -> DecideProposal {
         guard let id = Int64(ctx.parameter("proposalId")), id > 0 else { throw APIError.invalid("proposalId", "not a proposal id") }
         return try decodeBody(ctx.body) { r throws(FieldError) in
-            DecideProposal(id: id, note: try r.optional(note), override: try r.optional(override) ?? false, actor: ctx.actor)
+            DecideProposal(id: id, note: try r.optional(note), override: overridable ? try r.optional(override) ?? false : false,
+                           actor: ctx.actor)
         }
     }
 }
