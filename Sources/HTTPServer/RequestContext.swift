@@ -38,6 +38,8 @@ final class RequestContext {
     var bodyLimit = 0
     /// Where a spooled upload is being written (``UploadSpool``); removed on completion.
     var spoolFile: SpoolFile?
+    /// Whether this request's body goes to a spool file (it stays true once the file is gone).
+    var spooled = false
 
     // For the access log.
     var method = HTTPMethod(rawValue: "")

@@ -64,7 +64,8 @@ final class ServerCore: Sendable {
         guard let slot, let raw = slot.pointee else { return }
         slot.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
-        context.spoolFile?.remove()
+        context.spoolFile?.remove()   // a connection that ended before its answer
+        context.spoolFile = nil
         if let connection { guardian.answered(Self.key(connection)) }
         if let status = context.status, let accessLog {
             accessLog(HTTPAccessLogEntry(
@@ -155,7 +156,7 @@ final class ServerCore: Sendable {
     /// Past this many body bytes we stop being polite: the connection is dropped instead of
     /// reading on just to be able to send a 413.
     static func discardLimit(_ context: RequestContext) -> Int {
-        context.spoolFile == nil ? max(context.bodyLimit * 4, 1 << 20) : context.bodyLimit + (1 << 20)
+        context.spooled ? context.bodyLimit + (1 << 20) : max(context.bodyLimit * 4, 1 << 20)
     }
 
     /// A route that spools (``UploadSpool``): the file to write to, or the answer to give at once.
@@ -170,6 +171,7 @@ final class ServerCore: Sendable {
                 return .jsonError(.serviceUnavailable, code: "unavailable", message: "The upload could not be stored; try again later.")
             }
             context.spoolFile = file
+            context.spooled = true
             context.bodyLimit = spool.maxBytes
             guardian.extendBodyDeadline(context.connectionKey, by: .milliseconds(Int64(spool.bodyTimeoutSeconds * 1000)))
             return nil
@@ -208,7 +210,7 @@ final class ServerCore: Sendable {
         guard let lengthText = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
             let length = UInt64(String(cString: lengthText)), length > UInt64(context.bodyLimit)
         else { return false }
-        if length > UInt64(Self.discardLimit(context)) || context.spoolFile != nil { return true }
+        if length > UInt64(Self.discardLimit(context)) || context.spooled { return true }
         guard let expect = MHD_lookup_connection_value(connection, .HEADER_KIND, "Expect") else { return false }
         return String(cString: expect).lowercased() == "100-continue"
     }
@@ -295,6 +297,10 @@ final class ServerCore: Sendable {
     private func queue(_ response: HTTPResponse, on connection: OpaquePointer,
                        for context: RequestContext) -> MHD_Result {
         context.phase = .responded
+        // The handler is done with a spooled body once it answered: removed before the answer
+        // goes out, so a client that reads the answer finds it gone.
+        context.spoolFile?.remove()
+        context.spoolFile = nil
         let checked = validated(response)
         guard let mhdResponse = makeMHDResponse(checked, requestID: context.requestID) else {
             return .NO  // out of memory in MHD: dropping the connection is all that is left
