@@ -39,13 +39,16 @@ enum LabProposals {
         guard let time = o.time, let value = o.value else { return report.refuse(o.entry, .noTime, "no time", position: o.position) }
         let date = time.localDate(in: context.zone(patient.profile))
         guard window.contains(date) else {
-            return report.refuse(o.entry, .outsideWindow, "\(date) is outside the monitoring window \(window.first)–\(window.last)", position: o.position)
+            return report.refuse(o.entry, .outsideWindow, "\(date) is outside the monitoring window \(window.first)–\(window.last)",
+                                 position: o.position)
         }
         guard date <= context.today(patient.profile, now: now) else {
             return report.refuse(o.entry, .outsideWindow, "\(date) is in the future", position: o.position)
         }
         if let latest = earlier.last, latest.value == value, latest.status != .superseded, latest.status != .withdrawn {
-            return report.refuse(o.entry, .duplicate, "this Observation was imported before (proposal \(latest.id), \(latest.status.rawValue))", position: o.position)
+            return report.refuse(o.entry, .duplicate,
+                                 "this Observation was imported before (proposal \(latest.id), \(latest.status.rawValue))",
+                                 position: o.position)
         }
         if o.key == nil {
             let same = try ProposalRepository.with(.pending, db, patientId: patient.id, source: source, field: .labSodium, date: date)
@@ -74,7 +77,8 @@ enum LabProposals {
     static func withdraw(_ db: Connection, _ o: SodiumObservation, _ earlier: [Proposal], patient: PatientRecord, actor: String,
                          at ms: Int64, into report: inout ImportReport) throws {
         guard o.key != nil, !earlier.isEmpty else {
-            return report.refuse(o.entry, .status, "entered-in-error, and no earlier import of this Observation (by id or identifier)", position: o.position)
+            return report.refuse(o.entry, .status, "entered-in-error, and no earlier import of this Observation (by id or identifier)",
+                                 position: o.position)
         }
         var changed = false
         for p in earlier where p.status == .pending && p.value != nil {
@@ -91,6 +95,8 @@ enum LabProposals {
                 targetLabId: labId, createdAt: ms, createdBy: actor)))
             changed = true
         }
-        if !changed { report.refuse(o.entry, .duplicate, "entered-in-error: nothing of this Observation is pending or in force", position: o.position) }
+        if !changed {
+            report.refuse(o.entry, .duplicate, "entered-in-error: nothing of this Observation is pending or in force", position: o.position)
+        }
     }
 }
