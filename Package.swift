@@ -36,6 +36,8 @@ let package = Package(
         // HTTP vocabulary (headers, method, status) shared by the server and the client wrappers.
         .target(name: "HTTPTypes", swiftSettings: swift6),
         .target(name: "HTJSON", swiftSettings: swift6),
+        // HTML that escapes every interpolated value by construction (the console's pages).
+        .target(name: "HTML", swiftSettings: swift6),
         .target(name: "HyponaTrackCore", dependencies: ["HTJSON"], swiftSettings: swift6),
         // The trend-chart model, its layout and the SVG renderer: no dependencies, no I/O. The
         // console's inline SVG and the PDF report draw the same layout.
@@ -45,7 +47,7 @@ let package = Package(
                 swiftSettings: swift6),
         // The daemon's application: store, security, audit, API, lifecycle.
         .target(name: "HyponaTrackServer",
-                dependencies: ["HyponaTrackCore", "HyponaTrackKit", "Charts", "HTJSON", "Crypto", "SQLite", "HTTPServer", "HTTPClient"],
+                dependencies: ["HyponaTrackCore", "HyponaTrackKit", "Charts", "HTML", "HTJSON", "Crypto", "SQLite", "HTTPServer", "HTTPClient"],
                 swiftSettings: swift6),
         // The command line: offline evaluator and the staff commands (an HTTP client of the daemon).
         .target(name: "HyponaTrackCLI",
@@ -66,6 +68,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "HTJSONTests", dependencies: ["HTJSON"], swiftSettings: swift6),
         .testTarget(name: "ChartsTests", dependencies: ["Charts"], swiftSettings: swift6),
+        .testTarget(name: "HTMLTests", dependencies: ["HTML"], swiftSettings: swift6),
         .testTarget(name: "HyponaTrackCoreTests", dependencies: ["HyponaTrackCore", "HyponaTrackKit", "HTJSON"],
                     swiftSettings: swift6),
         .testTarget(name: "HyponaTrackKitTests", dependencies: ["HyponaTrackKit", "HyponaTrackCLI", "HyponaTrackCore", "HTJSON"],

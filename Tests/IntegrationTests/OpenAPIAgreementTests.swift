@@ -13,7 +13,7 @@ import HTJSON
         ("post", "/v1/patients/{studyId}/labs"), ("post", "/v1/patients/{studyId}/labs/{labId}/deletion"),
         ("post", "/v1/patients/{studyId}/days/{date}/{list}/{itemId}/deletion"),
         ("post", "/v1/staff"), ("get", "/v1/staff"), ("post", "/v1/staff/{name}/revocation"),
-        ("post", "/v1/staff/{name}/rotation"),
+        ("post", "/v1/staff/{name}/rotation"), ("put", "/v1/staff/{name}/password"),
         ("get", "/v1/audit"), ("get", "/v1/audit/verify"), ("post", "/v1/audit/checkpoints"),
         ("get", "/v1/sync/status"), ("post", "/v1/sync/retry"), ("post", "/v1/sync/resume"), ("get", "/v1/sync/check"),
         ("get", "/v1/sync/reconcile"), ("post", "/v1/sync/export-all"), ("post", "/v1/backup"),

@@ -37,14 +37,17 @@ extension Routes {
         return id
     }
 
-    static func csvFile(_ export: CSVExport) -> RouteResult {
+    static func csvFile(_ export: CSVExport) -> RouteResult { .raw(csvResponse(export)) }
+
+    /// The CSV download (the API's routes and the console's links answer with the same).
+    static func csvResponse(_ export: CSVExport) -> HTTPResponse {
         var headers = HTTPHeaders()
         // RFC 4180 §3 registers text/csv with the optional `charset` and `header` parameters.
         headers.add(name: "Content-Type", value: "text/csv; charset=utf-8; header=present")
         headers.add(name: "Content-Disposition", value: "attachment; filename=\"\(export.fileName)\"")
         headers.add(name: "Cache-Control", value: "no-store")
         headers.add(name: "X-Content-Type-Options", value: "nosniff")
-        return .raw(HTTPResponse(status: .ok, headers: headers, body: export.document.bytes))
+        return HTTPResponse(status: .ok, headers: headers, body: export.document.bytes)
     }
 }
 

@@ -30,6 +30,10 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case staffAdd = "staff.add"
     case staffRevoke = "staff.revoke"
     case staffRotate = "staff.rotate"
+    case staffPassword = "staff.password"
+    case consoleSignIn = "console.sign_in"
+    case consoleSignOut = "console.sign_out"
+    case consoleLockout = "console.lockout"
     // Operations
     case backupCreate = "backup.create"
     case hookDisabled = "hook.disabled"
