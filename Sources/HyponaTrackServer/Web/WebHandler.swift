@@ -137,7 +137,10 @@ public final class WebHandler: Sendable {
         guard let origin = request.http.headers["origin"], origin != "null" else { return }
         let host = request.http.headers["x-forwarded-host"].flatMap { trustedProxies.contains(request.http.clientAddress) ? $0 : nil }
             ?? request.http.headers["host"] ?? ""
-        guard let schemeEnd = origin.range(of: "://"), String(origin[schemeEnd.upperBound...]) == host else {
+        // Host names only: a proxy may pass `Host` without the port the browser used.
+        func name(_ authority: Substring) -> Substring { authority.hasPrefix("[") ? authority.prefix { $0 != "]" } : authority.prefix { $0 != ":" } }
+        guard let schemeEnd = origin.range(of: "://"),
+              name(origin[schemeEnd.upperBound...]).lowercased() == name(host[...]).lowercased() else {
             throw PageFailure(.forbidden, "This form was sent from another site (\(origin.prefix(100))).")
         }
     }
