@@ -155,7 +155,7 @@ public enum OpenAPIDocument {
                                                          max: 20))),
                   ("katB", katB), ("katC", S.nullable(katC)), ("fluidLimitMl", S.nullable(S.number(500, 5000))),
                   ("diabetesInsipidusActive", S.nullable(S.bool)), ("baselineReactionTimeMs", S.nullable(S.number(100, 5000))),
-                  ("simplifiedMode", S.nullable(S.bool)), ("desmopressinPrescribed", S.nullable(S.bool)),
+                  ("simplifiedMode", S.nullable(S.bool)), ("webOnly", S.nullable(S.bool)), ("desmopressinPrescribed", S.nullable(S.bool)),
                   ("loanDevice", S.nullable(S.bool)), ("baselineIsPreOp", S.nullable(S.bool)),
                   ("consentVersion", S.nullable(S.string("^[A-Za-z0-9._-]{1,32}$"))), ("consentDate", S.nullable(S.date))]
         return props
