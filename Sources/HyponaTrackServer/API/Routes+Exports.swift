@@ -22,6 +22,12 @@ extension Routes {
                   responses: csv) { ctx in
                 try csvFile(service.exports.export(ExportCSV(kind: .alerts, studyId: try studyIdQuery(ctx), actor: ctx.actor)))
             },
+            Route(.get, "/v1/patients/{studyId}/report.pdf", access: .staff(.read),
+                  summary: "One patient's clinical report as a PDF (A4, fonts embedded): facts, risk, the six trend charts with the patient's scaled thresholds, days, alerts, lab values, rules version; ?lang=de for German",
+                  responses: with([200: ("the PDF document (application/pdf)", nil)])) { ctx in
+                try pdfFile(service.reports.report(ClinicalReportRequest(studyId: ctx.parameter("studyId"),
+                                                                         language: try languageQuery(ctx), actor: ctx.actor)))
+            },
             Route(.get, "/v1/statistics", access: .staff(.read),
                   summary: "Cohort figures (all, low, medium, high): patients, patient-days, adherence, days per level, alert rates, times to acknowledgement and resolution",
                   responses: with([200: ("the statistics", S.ref("Statistics"))])) { ctx in
@@ -35,6 +41,22 @@ extension Routes {
         guard let id = ctx.query("studyId") else { return nil }
         guard ValueRanges.isValidStudyId(id) else { throw APIError.invalid("studyId", "a study ID is 1-64 characters of A-Z a-z 0-9 _ -") }
         return id
+    }
+
+    /// `?lang=en|de`: absent is English.
+    static func languageQuery(_ ctx: RequestContext) throws -> ReportLanguage {
+        guard let text = ctx.query("lang") else { return .en }
+        guard let language = ReportLanguage(rawValue: text) else { throw APIError.invalid("lang", "lang is en or de") }
+        return language
+    }
+
+    static func pdfFile(_ report: ClinicalReport) -> RouteResult {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/pdf")
+        headers.add(name: "Content-Disposition", value: "attachment; filename=\"\(report.fileName)\"")
+        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "X-Content-Type-Options", value: "nosniff")
+        return .raw(HTTPResponse(status: .ok, headers: headers, body: report.pdf))
     }
 
     static func csvFile(_ export: CSVExport) -> RouteResult {

@@ -127,6 +127,11 @@ enum AlertRepository {
             .map(view)
     }
 
+    /// One patient's alerts, oldest first (the clinical report).
+    static func views(_ db: Connection, patientId: Int64) throws -> [AlertView] {
+        try db.query("\(viewSelect) WHERE a.patient_id = ? ORDER BY a.id", [patientId]).map(view)
+    }
+
     static func view(_ db: Connection, id: Int64) throws -> AlertView? {
         try db.queryOne("\(viewSelect) WHERE a.id = ?", [id]).map(view)
     }
