@@ -77,7 +77,8 @@ let package = Package(
         .testTarget(name: "HyponaTrackKitTests", dependencies: ["HyponaTrackKit", "HyponaTrackCLI", "HyponaTrackCore", "HTJSON"],
                     swiftSettings: swift6),
         .testTarget(name: "HyponaTrackServerTests",
-                    dependencies: ["HyponaTrackServer", "HyponaTrackCore", "HyponaTrackKit", "Charts", "HTJSON", "SQLite", "Crypto"],
+                    dependencies: ["HyponaTrackServer", "HyponaTrackCore", "HyponaTrackKit", "Charts", "HTJSON", "SQLite", "Crypto",
+                                   "PDFCanvas"],
                     swiftSettings: swift6),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"], swiftSettings: swift6),
         // Runs the real hyponatrackd and hyponatrack binaries (built first by scripts/test).

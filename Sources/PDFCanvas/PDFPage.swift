@@ -56,6 +56,12 @@ public struct PDFTextSize: Sendable, Equatable {
     public var width: Double
     public var height: Double
     public var baseline: Double
+
+    public init(width: Double, height: Double, baseline: Double) {
+        self.width = width
+        self.height = height
+        self.baseline = baseline
+    }
 }
 
 /// Drawing on one page of a `PDFDocument` (valid only inside `PDFDocument.page`).

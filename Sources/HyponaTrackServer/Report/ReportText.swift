@@ -56,7 +56,7 @@ struct ReportText: Sendable {
     var dayColumn: String { t("Date (POD)", "Datum (POD)") }
     var levelColumn: String { t("Level", "Stufe") }
     var weightColumn: String { t("Weight a.m. (kg)", "Gewicht morgens (kg)") }
-    var fluidColumn: String { t("Fluid (mL)", "Trinkmenge (mL)") }
+    var fluidColumn: String { t("Fluid (mL)", "Zufuhr (mL)") }
     var sgColumn: String { t("Urine SG", "Urin-SG") }
     var symptomColumn: String { t("Symptom score", "Symptom-Score") }
     var reasonsColumn: String { t("Reasons (code: value, threshold)", "Gründe (Code: Wert, Schwelle)") }
