@@ -9,13 +9,26 @@ struct ReportRenderer {
     let content: ReportContent
     let text: ReportText
 
-    func render() throws -> (pdf: [UInt8], pageCount: Int) {
+    struct Rendered {
+        var pdf: [UInt8]
+        var pageCount: Int
+        /// Where the time went: laying out (measuring every text), drawing the pages, finishing the file.
+        var layout: Duration
+        var draw: Duration
+    }
+
+    func render() throws -> Rendered {
         let composer = ReportComposer(content: content, text: text)
         let metrics = composer.metrics
+        let clock = ContinuousClock()
         var pageCount = 0
+        var layoutTime = Duration.zero
+        let start = clock.now
         let pdf = try PDFDocument.render(title: "\(text.title) \(content.studyId)",
                                          creator: "HyponaTrack Server \(HyponaTrackVersion.string)") { document in
+            let layoutStart = clock.now
             let pages = ReportLayout.layout(composer.blocks(), metrics: metrics) { document.measure($0, font: $1, width: $2) }
+            layoutTime = clock.now - layoutStart
             pageCount = pages.count
             for (index, page) in pages.enumerated() {
                 try document.page { canvas in
@@ -24,7 +37,7 @@ struct ReportRenderer {
                 }
             }
         }
-        return (pdf, pageCount)
+        return Rendered(pdf: pdf, pageCount: pageCount, layout: layoutTime, draw: clock.now - start - layoutTime)
     }
 
     private func draw(_ item: ReportItem, on page: PDFPage) {

@@ -24,6 +24,8 @@ public struct ClinicalReport: Sendable {
     public var pageCount: Int
     /// ms since the epoch.
     public var createdAt: Int64
+    /// Where the time went (for `Server-Timing` and the benchmark).
+    public var timings: [(name: String, duration: Duration)]
 
     /// `hyponatrack-report-HT-007.pdf`.
     public var fileName: String { "hyponatrack-report-\(studyId).pdf" }
@@ -43,6 +45,7 @@ public final class ReportService: Sendable {
     public func report(_ request: ClinicalReportRequest) throws -> ClinicalReport {
         let snapshot = context.rules.snapshot
         let now = context.clock.now()
+        let clock = ContinuousClock(), start = clock.now
         let content = try context.transactions.longRead { db in
             let patient = try context.patient(db, studyId: request.studyId)
             let stored = try context.storedData(db, patient, snapshot.rules)
@@ -53,7 +56,9 @@ public final class ReportService: Sendable {
                                  alerts: try AlertRepository.views(db, patientId: patient.id),
                                  rulesVersion: snapshot.rules.version, zone: context.zone(patient.profile), now: now)
         }
+        let read = clock.now - start
         let rendered = try ReportRenderer(content: content, text: ReportText(language: request.language)).render()
+        let auditStart = clock.now
         let ms = epochMilliseconds(now)
         try context.write { db in
             try AuditLog.append(db, at: ms, actor: request.actor, action: .exportReport, subject: content.studyId,
@@ -61,7 +66,9 @@ public final class ReportService: Sendable {
                                           "language": .string(request.language.rawValue), "pages": .int(rendered.pageCount)])
         }
         return ClinicalReport(studyId: content.studyId, language: request.language, pdf: rendered.pdf,
-                              pageCount: rendered.pageCount, createdAt: ms)
+                              pageCount: rendered.pageCount, createdAt: ms,
+                              timings: [("read", read), ("layout", rendered.layout), ("draw", rendered.draw),
+                                        ("audit", clock.now - auditStart)])
     }
 }
 

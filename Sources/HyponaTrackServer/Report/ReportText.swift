@@ -19,7 +19,7 @@ struct ReportText: Sendable {
     var timeZone: String { t("Time zone (all times)", "Zeitzone (alle Zeiten)") }
     var riskClass: String { t("Risk class", "Risikoklasse") }
     var riskPoints: String { t("Risk points Kat A / B / C", "Risikopunkte Kat A / B / C") }
-    var katBPending: String { t("Kat B pending (no lab sodium yet)", "Kat B ausstehend (noch kein Labornatrium)") }
+    var katBPending: String { t("Kat B pending (surgical data not entered yet)", "Kat B ausstehend (OP-Daten noch nicht erfasst)") }
     var overridden: String { t("high by histology", "hoch wegen Histologie") }
     var monitoring: String { t("Monitoring period", "Überwachungszeitraum") }
     var extended: String { t("extended to POD 21", "verlängert bis POD 21") }
