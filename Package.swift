@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "IntegrationTests", dependencies: ["HTJSON", "HTTPClient", "Crypto"], swiftSettings: swift6),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: swift6),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swift6),
-        .testTarget(name: "WrapperSmokeTests", dependencies: ["SQLite", "HTTPClient", "HTTPServer", "Crypto"],
+        .testTarget(name: "WrapperSmokeTests", dependencies: ["SQLite", "HTTPClient", "HTTPServer", "Crypto", "PDFCanvas"],
                     swiftSettings: swift6),
     ]
 )

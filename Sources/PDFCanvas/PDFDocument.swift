@@ -17,6 +17,9 @@ public final class PDFDocument {
     private let cr: OpaquePointer
     private let pango: OpaquePointer
     private var fonts: [PDFFont: OpaquePointer] = [:]
+    /// Every text laid out so far: a text measured while the pages are laid out is shaped once
+    /// and drawn from the same layout. Freed with the document.
+    private var layouts: [LayoutKey: OpaquePointer] = [:]
     public private(set) var pageCount = 0
 
     /// A4 in points (ISO 216: 210 × 297 mm).
@@ -55,6 +58,8 @@ public final class PDFDocument {
     private func release() {
         guard !released else { return }
         released = true
+        for layout in layouts.values { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        layouts = [:]
         for description in fonts.values { pango_font_description_free(description) }
         fonts = [:]
         g_object_unref(UnsafeMutableRawPointer(pango))
@@ -95,8 +100,10 @@ public final class PDFDocument {
 
     func withLayout<T>(_ text: String, font: PDFFont, width: Double?, alignment: PDFTextAlignment = .start,
                        _ body: (OpaquePointer) -> T) -> T {
+        let key = LayoutKey(text: text, font: font, width: width, alignment: alignment)
+        if let layout = layouts[key] { return body(layout) }
         let layout = pango_layout_new(pango)!
-        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        layouts[key] = layout
         pango_layout_set_font_description(layout, description(font))
         if let width {
             pango_layout_set_width(layout, Int32((width * Double(PANGO_SCALE)).rounded(.down)))
@@ -131,6 +138,16 @@ public final class PDFDocument {
     }
 
     var context: OpaquePointer { cr }
+
+    /// After drawing under a rotation: pango's context follows cairo's matrix again.
+    func resetTextTransform() { pango_cairo_update_context(cr, pango) }
+}
+
+private struct LayoutKey: Hashable {
+    var text: String
+    var font: PDFFont
+    var width: Double?
+    var alignment: PDFTextAlignment
 }
 
 /// What cairo reported.

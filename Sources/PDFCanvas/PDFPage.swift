@@ -176,6 +176,10 @@ public struct PDFPage {
             cairo_move_to(cr, dx, -size.baseline)
             pango_cairo_show_layout(cr, layout)
             cairo_restore(cr)
+            if angle != 0 {
+                document.resetTextTransform()
+                pango_layout_context_changed(layout)
+            }
         }
     }
 

@@ -53,7 +53,7 @@ extension Routes {
     static func pdfFile(_ report: ClinicalReport) -> RouteResult {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/pdf")
-        // W3C Server Timing: where the report's time went (read, layout, draw, audit), in ms.
+        // W3C Server Timing: where the report's time went (read, layout, draw, finish, audit), in ms.
         headers.add(name: "Server-Timing", value: report.timings.map { t in
             let ms = Double(t.duration.components.seconds) * 1000 + Double(t.duration.components.attoseconds) / 1e15
             return "\(t.name);dur=\((ms * 10).rounded() / 10)"

@@ -12,9 +12,11 @@ struct ReportRenderer {
     struct Rendered {
         var pdf: [UInt8]
         var pageCount: Int
-        /// Where the time went: laying out (measuring every text), drawing the pages, finishing the file.
+        /// Where the time went: laying out (measuring every text), drawing the pages, finishing the
+        /// file (cairo subsets and embeds the fonts, compresses the streams).
         var layout: Duration
         var draw: Duration
+        var finish: Duration
     }
 
     func render() throws -> Rendered {
@@ -22,13 +24,14 @@ struct ReportRenderer {
         let metrics = composer.metrics
         let clock = ContinuousClock()
         var pageCount = 0
-        var layoutTime = Duration.zero
+        var layoutTime = Duration.zero, drawTime = Duration.zero
         let start = clock.now
         let pdf = try PDFDocument.render(title: "\(text.title) \(content.studyId)",
                                          creator: "HyponaTrack Server \(HyponaTrackVersion.string)") { document in
             let layoutStart = clock.now
             let pages = ReportLayout.layout(composer.blocks(), metrics: metrics) { document.measure($0, font: $1, width: $2) }
             layoutTime = clock.now - layoutStart
+            defer { drawTime = clock.now - layoutStart - layoutTime }
             pageCount = pages.count
             for (index, page) in pages.enumerated() {
                 try document.page { canvas in
@@ -37,7 +40,8 @@ struct ReportRenderer {
                 }
             }
         }
-        return Rendered(pdf: pdf, pageCount: pageCount, layout: layoutTime, draw: clock.now - start - layoutTime)
+        return Rendered(pdf: pdf, pageCount: pageCount, layout: layoutTime, draw: drawTime,
+                        finish: clock.now - start - layoutTime - drawTime)
     }
 
     private func draw(_ item: ReportItem, on page: PDFPage) {

@@ -67,7 +67,7 @@ public final class ReportService: Sendable {
         }
         return ClinicalReport(studyId: content.studyId, language: request.language, pdf: rendered.pdf,
                               pageCount: rendered.pageCount, createdAt: ms,
-                              timings: [("read", read), ("layout", rendered.layout), ("draw", rendered.draw),
+                              timings: [("read", read), ("layout", rendered.layout), ("draw", rendered.draw), ("finish", rendered.finish),
                                         ("audit", clock.now - auditStart)])
     }
 }
