@@ -140,6 +140,11 @@ import HTJSON
         #expect(page.text.contains("Kat A") && page.text.contains("id=\"day-table\""))
         #expect(page.text.contains("weight_gain_pct") || page.text.contains("fluid_over_limit"), "reasons with their codes")
         #expect(try c.get("/console/patients/NOPE-1").status == 404)
+        #expect(page.text.contains("href=\"/console/patients/EXP-A/report.pdf\""))
+        let pdf = try c.get("/console/patients/EXP-A/report.pdf")
+        #expect(pdf.status == 200 && pdf.headers["content-type"] == "application/pdf" && (pdf.headers["content-disposition"] ?? "").contains(".pdf"))
+        let trail = try s.d.request(.get, "/v1/audit?subject=EXP-A", token: s.d.adminToken).text
+        #expect(trail.contains("export.report") && trail.contains("staff:-ward"), "the console's report is audited as the nurse")
     }
 
     @Test func aViewerSeesEverythingAndNoFormsAndCannotPost() throws {

@@ -19,7 +19,7 @@ import HTJSON
         ("get", "/v1/sync/reconcile"), ("post", "/v1/sync/export-all"), ("post", "/v1/backup"),
         ("get", "/v1/alerts"), ("post", "/v1/alerts/{alertId}/acknowledgement"), ("post", "/v1/alerts/{alertId}/resolution"),
         ("get", "/v1/hooks/status"), ("get", "/v1/patients/{studyId}/export.csv"), ("get", "/v1/export/days.csv"),
-        ("get", "/v1/export/alerts.csv"), ("get", "/v1/statistics"), ("get", "/healthz"), ("get", "/metrics"), ("get", "/openapi.json"),
+        ("get", "/v1/export/alerts.csv"), ("get", "/v1/patients/{studyId}/report.pdf"), ("get", "/v1/statistics"), ("get", "/healthz"), ("get", "/metrics"), ("get", "/openapi.json"),
     ]
 
     func operations(_ spec: JSONValue) -> [(String, String)] {

@@ -46,6 +46,8 @@ public enum OpenAPIDocument {
                     r["content"] = ["text/plain": ["schema": S.anyString]]
                 } else if route.template.hasSuffix(".csv") {
                     r["content"] = ["text/csv": ["schema": S.anyString]]
+                } else if route.template.hasSuffix(".pdf") {
+                    r["content"] = ["application/pdf": ["schema": ["type": "string", "format": "binary"]]]
                 }
                 responses[status.description] = .object(r)
             }
@@ -104,6 +106,9 @@ public enum OpenAPIDocument {
         case ("GET", "/v1/export/alerts.csv"), ("GET", "/v1/statistics"):
             return [["name": "studyId", "in": "query", "required": false, "schema": S.studyId,
                      "description": "only this patient's (absent: every patient's)"]]
+        case ("GET", "/v1/patients/{studyId}/report.pdf"):
+            return [["name": "lang", "in": "query", "required": false, "schema": S.oneOf(["en", "de"]),
+                     "description": "the report's language (absent: en)"]]
         case ("GET", "/v1/audit"): return AuditParameters.spec
         case ("GET", "/v1/audit/verify"): return AuditParameters.verifySpec
         default: return []

@@ -127,9 +127,9 @@ enum AlertRepository {
             .map(view)
     }
 
-    /// One patient's alerts, newest first.
-    static func list(_ db: Connection, patientId: Int64, limit: Int = 500) throws -> [AlertView] {
-        try db.query("\(viewSelect) WHERE a.patient_id = ? ORDER BY a.id DESC LIMIT ?", [patientId, limit]).map(view)
+    /// One patient's alerts, oldest first (the clinical report).
+    static func views(_ db: Connection, patientId: Int64) throws -> [AlertView] {
+        try db.query("\(viewSelect) WHERE a.patient_id = ? ORDER BY a.id", [patientId]).map(view)
     }
 
     static func view(_ db: Connection, id: Int64) throws -> AlertView? {

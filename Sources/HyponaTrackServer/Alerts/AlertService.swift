@@ -45,7 +45,7 @@ public final class AlertService: Sendable {
             guard let patient = try PatientRepository.load(db, studyId: studyId) else {
                 throw DomainError.notFound("no patient \(studyId)")
             }
-            return try AlertRepository.list(db, patientId: patient.id)
+            return try AlertRepository.views(db, patientId: patient.id).reversed()
         }
     }
 

@@ -43,6 +43,8 @@ public enum AuditAction: String, Sendable, CaseIterable {
     /// A CSV export of days or alerts (`GET /v1/export/…`, `…/export.csv`): who took which data.
     case exportDays = "export.days"
     case exportAlerts = "export.alerts"
+    /// A patient's clinical report as a PDF (`…/report.pdf`, `hyponatrack report`).
+    case exportReport = "export.report"
     // The trail itself
     case auditRekey = "audit.rekey"
     case auditCheckpoint = "audit.checkpoint"

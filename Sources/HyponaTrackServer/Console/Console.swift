@@ -37,6 +37,10 @@ struct Console: Sendable {
                 Routes.csvResponse(try study.exports.export(ExportCSV(kind: .alerts, studyId: nil, actor: ctx.actor)))
             },
             PageRoute(.get, "/console/sync", access: .staff(.admin)) { ctx in try syncPage(ctx) },
+            PageRoute(.get, "/console/patients/{studyId}/report.pdf", access: .staff(.read)) { ctx in
+                Routes.pdfResponse(try study.reports.report(ClinicalReportRequest(studyId: ctx.parameter("studyId"),
+                                                                                  language: ctx.language, actor: ctx.actor)))
+            },
         ]
     }
 

@@ -20,8 +20,10 @@ struct PatientPage {
 
     func render() -> HTML {
         let alertTable = AlertTable(layout: layout, zone: { _ in zone }, back: "patient", errors: errors)
+        let report = "/console/patients/\(URLComponentEncoding.segment(studyId))/report.pdf"
         let content: HTML = """
             \(profile())
+            <p><a href="\(report)" download>\(t.s("Clinical report (PDF)", "Klinischer Bericht (PDF)"))</a> <span class="muted">(\(t.s("audited", "protokolliert")))</span></p>
             <h2 id="alerts">\(t.s("Alerts", "Alarme"))</h2>
             \(alertTable.render(alerts, showPatient: false))
             <h2 id="labs">\(t.s("Lab sodium", "Labor-Natrium"))</h2>
