@@ -39,23 +39,11 @@ struct ConsoleText: Sendable {
     var skipToContent: String { s("Skip to content", "Zum Inhalt springen") }
     var languageSwitch: String { s("Deutsch", "English") }
 
-    func levelWord(_ level: Level?) -> String {
-        switch level {
-        case .red?: return s("RED", "ROT")
-        case .yellow?: return s("YELLOW", "GELB")
-        case .green?: return s("GREEN", "GRÜN")
-        case .info?: return s("INFO", "INFO")
-        case nil: return s("NO DATA", "KEINE DATEN")
-        }
-    }
+    var vocabulary: Vocabulary { Vocabulary(language: language) }
 
-    func riskWord(_ c: RiskClass) -> String {
-        switch c {
-        case .high: return s("high", "hoch")
-        case .medium: return s("medium", "mittel")
-        case .low: return s("low", "niedrig")
-        }
-    }
+    /// The level in capitals for the badge; no evaluation yet is "NO DATA".
+    func levelWord(_ level: Level?) -> String { level.map { vocabulary.level($0).uppercased() } ?? s("NO DATA", "KEINE DATEN") }
+    func riskWord(_ c: RiskClass) -> String { vocabulary.riskClass(c) }
 
     func status(_ st: WardBoard.Status) -> String {
         switch st {
@@ -81,19 +69,6 @@ struct ConsoleText: Sendable {
         return s("\(m / 1440) d ago", "vor \(m / 1440) d")
     }
 
-    func alertState(_ st: AlertState) -> String {
-        switch st {
-        case .open: return s("open", "offen")
-        case .acknowledged: return s("acknowledged", "bestätigt")
-        case .resolved: return s("resolved", "erledigt")
-        }
-    }
-
-    func alertKind(_ k: AlertKind) -> String {
-        switch k {
-        case .evaluation: return s("evaluation", "Auswertung")
-        case .missingCheckin: return s("missing check-in", "fehlender Check-in")
-        case .noData2d: return s("no data for 2 days", "2 Tage keine Daten")
-        }
-    }
+    func alertState(_ st: AlertState) -> String { vocabulary.alertState(st) }
+    func alertKind(_ k: AlertKind) -> String { vocabulary.alertKind(k) }
 }

@@ -72,31 +72,10 @@ struct ReportText: Sendable {
     var labDayColumn: String { t("Date (POD)", "Datum (POD)") }
     var labValueColumn: String { t("Sodium (mmol/L)", "Natrium (mmol/L)") }
 
-    func level(_ level: Level?) -> String {
-        switch level {
-        case .green?: return t("Green", "Grün")
-        case .yellow?: return t("Yellow", "Gelb")
-        case .red?: return t("Red", "Rot")
-        case .info?: return t("Info", "Info")
-        case nil: return "–"
-        }
-    }
-
-    func riskClass(_ c: RiskClass) -> String {
-        switch c {
-        case .low: return t("low", "niedrig")
-        case .medium: return t("medium", "mittel")
-        case .high: return t("high", "hoch")
-        }
-    }
-
-    func alertKind(_ kind: AlertKind) -> String {
-        switch kind {
-        case .evaluation: return t("evaluation", "Bewertung")
-        case .missingCheckin: return t("missing check-in", "fehlender Check-in")
-        case .noData2d: return t("no data for 2 days", "2 Tage ohne Daten")
-        }
-    }
+    var vocabulary: Vocabulary { Vocabulary(language: language) }
+    func level(_ level: Level?) -> String { level.map(vocabulary.level) ?? "–" }
+    func riskClass(_ c: RiskClass) -> String { vocabulary.riskClass(c) }
+    func alertKind(_ kind: AlertKind) -> String { vocabulary.alertKind(kind) }
 
     func active(_ active: Bool) -> String { active ? t("monitoring", "in Überwachung") : t("monitoring ended", "Überwachung beendet") }
 }
