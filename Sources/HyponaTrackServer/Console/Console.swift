@@ -22,7 +22,7 @@ struct Console: Sendable {
             PageRoute(.get, "/console/login", access: .anonymous) { ctx in signInPage(ctx) },
             PageRoute(.post, "/console/login", access: .anonymous, limit: signInLimit) { ctx in try signIn(ctx) },
             PageRoute(.post, "/console/logout", access: .staff(.read)) { ctx in try signOut(ctx) },
-            PageRoute(.get, "/console/language", access: .anonymous) { ctx in language(ctx) },
+            PageRoute(.get, "/console/language", access: .anonymous) { ctx in WebResponse.languageSwitch(ctx, prefix: "/console", home: Self.prefix) },
             PageRoute(.get, "/console/", access: .staff(.read)) { ctx in try board(ctx) },
             PageRoute(.get, "/console/patients/{studyId}", access: .staff(.read)) { ctx in try patient(ctx) },
             PageRoute(.post, "/console/patients/{studyId}/labs", access: .staff(.write)) { ctx in try addLab(ctx) },
@@ -57,11 +57,7 @@ struct Console: Sendable {
 
     private func stylesheet(_ ctx: PageContext) throws -> HTTPResponse {
         guard ctx.parameter("file") == ConsoleStylesheet.fileName else { throw PageFailure(.notFound, "Not found") }
-        var h = WebResponse.securityHeaders()
-        h.add(name: "Content-Type", value: "text/css; charset=utf-8")
-        var r = HTTPResponse(status: .ok, headers: HTTPHeaders(h.filter { $0.name != "Cache-Control" }), body: Array(ConsoleStylesheet.css.utf8))
-        r.headers.add(name: "Cache-Control", value: "public, max-age=31536000, immutable")
-        return r
+        return WebResponse.asset(ConsoleStylesheet.css, type: "text/css; charset=utf-8", immutable: true)
     }
 
     private func board(_ ctx: PageContext) throws -> HTTPResponse {
@@ -104,12 +100,5 @@ struct Console: Sendable {
     private func syncPage(_ ctx: PageContext) throws -> HTTPResponse {
         let zone = study.context.studyZone
         return WebResponse.page(.ok, SyncPage(layout: layout(ctx), sync: try sync?.status(), hooks: try hooks(), zone: zone).render())
-    }
-
-    private func language(_ ctx: PageContext) -> HTTPResponse {
-        let to = ctx.query("to").flatMap(Language.init(rawValue:)) ?? .en
-        let back = ctx.query("back").flatMap { WebHandler.isLocalPath($0, prefix: "/console") ? $0 : nil } ?? Self.prefix
-        return WebResponse.redirect(back, cookies: [WebResponse.cookie("ht_lang", to.rawValue, maxAge: 365 * 86400,
-                                                                       secure: ctx.request.isSecure)])
     }
 }

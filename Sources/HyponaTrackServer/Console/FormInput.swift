@@ -15,16 +15,18 @@ enum FormInput {
             guard let raw = form[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { continue }
             switch kind {
             case .text: members.append((name, .string(raw)))
-            case .number:
-                let normalized = raw.replacingOccurrences(of: ",", with: ".")
-                if let n = Double(normalized), n.isFinite, normalized.allSatisfy({ "0123456789.+-eE".contains($0) }) {
-                    members.append((name, .number(n)))
-                } else {
-                    members.append((name, .string(raw)))          // refused by the reader as "not a number"
-                }
+            case .number: members.append((name, number(raw)))
             }
         }
         return .object(JSONObject(members))
+    }
+
+    /// A typed number (a decimal comma is read as a point); anything else stays text, which the
+    /// API's reader refuses as "not a number", naming the field.
+    static func number(_ raw: String) -> JSONValue {
+        let normalized = raw.replacingOccurrences(of: ",", with: ".")
+        if let n = Double(normalized), n.isFinite, normalized.allSatisfy({ "0123456789.+-".contains($0) }) { return .number(n) }
+        return .string(raw)
     }
 
     /// The values as typed, to show again next to their errors.

@@ -119,6 +119,10 @@ public final class Daemon: Sendable {
         let web = WebHandler(routes: console.routes(), sessions: sessions, trustedProxies: Set(configuration.trustedProxies),
                              metrics: metrics, logger: logger, signInPath: "/console/login", errorPage: console.errorPage)
         self.web = web
+        let patientSessions = PatientWebSessions(database: database, clock: clock, lifetime: handler.patientTokens)
+        let app = PatientApp(study: service, activation: activation, patients: patientSessions, activateLimit: anonymousLimit)
+        let appWeb = WebHandler(routes: app.routes(), patients: patientSessions, trustedProxies: Set(configuration.trustedProxies),
+                                metrics: metrics, logger: logger, signInPath: "/app/activate", errorPage: app.errorPage)
         var http = HTTPServerConfiguration()
         http.host = configuration.listenHost
         http.port = UInt16(configuration.listenPort)
@@ -135,6 +139,7 @@ public final class Daemon: Sendable {
             }, handler: { request, responder in
                 // The console's pages and the API share the one listener.
                 if request.path == "/console" || request.path.hasPrefix(Console.prefix) { web.handle(request, responder) }
+                else if request.path == "/app" || request.path.hasPrefix(PatientApp.prefix) { appWeb.handle(request, responder) }
                 else { handler.handle(request, responder) }
             })
         } catch {

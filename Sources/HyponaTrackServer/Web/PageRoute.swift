@@ -8,6 +8,8 @@ public enum PageAccess: Sendable, Equatable {
     case anonymous
     /// A signed-in staff member with at least this capability (the API's roles).
     case staff(StaffCapability)
+    /// A patient signed in to the web check-in (`ht_patient`).
+    case patient
 }
 
 /// What a page handler sees: the request, the path parameters, the session and (for a POST)
@@ -17,6 +19,8 @@ public struct PageContext: Sendable {
     public let parameters: [String: String]
     public let session: WebSession?
     public let form: HTTPQueryParameters
+    /// The patient of a web check-in page.
+    public var patient: PatientWebSession? = nil
 
     public var language: Language { request.language }
     public func parameter(_ name: String) -> String { parameters[name] ?? "" }
@@ -26,7 +30,7 @@ public struct PageContext: Sendable {
         guard let v = form[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !v.isEmpty else { return nil }
         return v
     }
-    var actor: String { session?.actor ?? "anonymous" }
+    var actor: String { session?.actor ?? patient?.actor ?? "anonymous" }
 }
 
 /// One page or form target: method, path, who may use it, an optional per-address bucket

@@ -8,7 +8,10 @@ import HTTPServer
 /// turns errors into pages, and counts and logs like the API.
 public final class WebHandler: Sendable {
     let routes: [PageRoute]
-    let sessions: SessionService
+    /// Staff sessions (`ht_session`); nil for a family without staff pages.
+    let sessions: SessionService?
+    /// Patients of the web check-in (`ht_patient`); nil for a family without patient pages.
+    let patients: PatientWebSessions?
     let trustedProxies: Set<String>
     let metrics: Metrics
     let logger: Logger
@@ -17,10 +20,12 @@ public final class WebHandler: Sendable {
     /// Draws an error page in the family's layout.
     let errorPage: @Sendable (PageFailure, WebRequest, WebSession?) -> HTML
 
-    init(routes: [PageRoute], sessions: SessionService, trustedProxies: Set<String>, metrics: Metrics, logger: Logger,
-         signInPath: String, errorPage: @escaping @Sendable (PageFailure, WebRequest, WebSession?) -> HTML) {
+    init(routes: [PageRoute], sessions: SessionService? = nil, patients: PatientWebSessions? = nil, trustedProxies: Set<String>,
+         metrics: Metrics, logger: Logger, signInPath: String,
+         errorPage: @escaping @Sendable (PageFailure, WebRequest, WebSession?) -> HTML) {
         self.routes = routes
         self.sessions = sessions
+        self.patients = patients
         self.trustedProxies = trustedProxies
         self.metrics = metrics
         self.logger = logger
@@ -52,7 +57,14 @@ public final class WebHandler: Sendable {
                 }
                 limited = limit
             }
-            if let cookie = request.cookies["ht_session"] { session = try sessions.session(cookie: cookie) }
+            if let sessions, let cookie = request.cookies["ht_session"] { session = try sessions.session(cookie: cookie) }
+            var patient: PatientWebSession?
+            if let patients, let token = request.cookies["ht_patient"] { patient = try patients.session(token: token) }
+            if route.access == .patient && patient == nil {
+                if http.method == .get { return Self.finish(WebResponse.redirect(signInPath), self, request, routeName, started, nil) }
+                throw PageFailure(.forbidden, Self.text(request.language, en: "You are signed out. Activate again with your study ID and code.",
+                                                        de: "Sie sind abgemeldet. Bitte mit Studien-ID und Code erneut aktivieren."))
+            }
             if case .staff(let needed) = route.access {
                 guard let s = session else {
                     if http.method == .get { return Self.finish(WebResponse.redirect(signInRedirect(http)), self, request, routeName, started, nil) }
@@ -71,15 +83,19 @@ public final class WebHandler: Sendable {
                     throw PageFailure(.badRequest, Self.text(request.language, en: "The form could not be read: \(error.message)",
                                                              de: "Das Formular ist nicht lesbar: \(error.message)"))
                 }
-                if case .staff = route.access, let s = session {
-                    guard let token = form["csrf"], Crypto.constantTimeEquals(Array(token.utf8), Array(s.csrfToken.utf8)) else {
+                let expected: String? = route.access == .patient ? patient?.csrfToken
+                    : (route.access == .anonymous ? nil : session?.csrfToken)
+                if let expected {
+                    guard let token = form["csrf"], Crypto.constantTimeEquals(Array(token.utf8), Array(expected.utf8)) else {
                         throw PageFailure(.forbidden, Self.text(request.language,
                                                                 en: "The form is missing its security token. Reload the page and try again.",
                                                                 de: "Dem Formular fehlt das Sicherheitsmerkmal. Seite neu laden und erneut versuchen."))
                     }
                 }
             }
-            response = try route.handler(PageContext(request: request, parameters: params, session: session, form: form))
+            var context = PageContext(request: request, parameters: params, session: session, form: form)
+            context.patient = patient
+            response = try route.handler(context)
         } catch let failure as PageFailure {
             response = page(failure, request, session)
         } catch let error as DomainError {

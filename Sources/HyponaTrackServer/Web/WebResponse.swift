@@ -32,6 +32,22 @@ enum WebResponse {
         return HTTPResponse(status: .seeOther, headers: h)
     }
 
+    /// `GET …/language?to=de&back=PATH`: the `ht_lang` cookie, then back to `back` when it is a
+    /// page of this family (`prefix`), else to `home`.
+    static func languageSwitch(_ ctx: PageContext, prefix: String, home: String) -> HTTPResponse {
+        let to = ctx.query("to").flatMap(Language.init(rawValue:)) ?? .en
+        let back = ctx.query("back").flatMap { WebHandler.isLocalPath($0, prefix: prefix) ? $0 : nil } ?? home
+        return redirect(back, cookies: [cookie("ht_lang", to.rawValue, maxAge: 365 * 86400, secure: ctx.request.isSecure)])
+    }
+
+    /// A static file: the page headers, cached (for a year when its name carries its hash).
+    static func asset(_ text: String, type: String, immutable: Bool) -> HTTPResponse {
+        var h = HTTPHeaders(securityHeaders().filter { $0.name != "Cache-Control" })
+        h.add(name: "Content-Type", value: type)
+        h.add(name: "Cache-Control", value: immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600")
+        return HTTPResponse(status: .ok, headers: h, body: Array(text.utf8))
+    }
+
     /// A `Set-Cookie` value: `HttpOnly`, `SameSite=Strict`, `Secure` over TLS; `maxAge` nil is
     /// a browser-session cookie, 0 deletes it.
     static func cookie(_ name: String, _ value: String, path: String = "/", maxAge: Int? = nil, secure: Bool,
