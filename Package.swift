@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layout (see README "Architecture"):
 // - C system libraries are wrapped one each (CSQLite, CCurl, CMicroHTTPD, COpenSSL) and only
-//   imported by their single Swift wrapper (SQLite, HTTPClient, HTTPServer, Crypto).
+//   imported by their single Swift wrapper (SQLite, HTTPClient, HTTPServer, Crypto; CCairo → PDFCanvas).
 // - C*Shims hold the typed C functions Swift cannot import (variadics, cast macros), one per library.
 // - HyponaTrackCore is the pure clinical core: no I/O, no clock, no C.
 // - HyponaTrackKit is the application layer shared by the daemon and the CLI.
@@ -22,6 +22,9 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
+        // cairo + pango + pangocairo (libcairo2-dev, libpango1.0-dev): the PDF report.
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
@@ -32,6 +35,8 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite", "CSQLiteShims"], swiftSettings: swift6),
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShims", "Crypto", "HTTPTypes"], swiftSettings: swift6),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMHDShims", "HTJSON", "HTTPTypes"], swiftSettings: swift6),
+        // PDF documents over cairo and pango: pages, paths, text laid out and measured. No chart or report knowledge.
+        .target(name: "PDFCanvas", dependencies: ["CCairo"], swiftSettings: swift6),
         // Zip archives (central directory, streamed inflate of one entry) over zlib.
         .target(name: "Zip", dependencies: ["CZlib"], swiftSettings: swift6),
 
@@ -39,6 +44,8 @@ let package = Package(
         // HTTP vocabulary (headers, method, status) shared by the server and the client wrappers.
         .target(name: "HTTPTypes", swiftSettings: swift6),
         .target(name: "HTJSON", swiftSettings: swift6),
+        // HTML that escapes every interpolated value by construction (the console's pages).
+        .target(name: "HTML", swiftSettings: swift6),
         .target(name: "HyponaTrackCore", dependencies: ["HTJSON"], swiftSettings: swift6),
         // The trend-chart model, its layout and the SVG renderer: no dependencies, no I/O. The
         // console's inline SVG and the PDF report draw the same layout.
@@ -51,8 +58,8 @@ let package = Package(
                 swiftSettings: swift6),
         // The daemon's application: store, security, audit, API, lifecycle.
         .target(name: "HyponaTrackServer",
-                dependencies: ["HyponaTrackCore", "HyponaTrackKit", "Charts", "HTJSON", "Crypto", "SQLite", "HTTPServer", "HTTPClient",
-                               "Imports"],
+                dependencies: ["HyponaTrackCore", "HyponaTrackKit", "Charts", "HTML", "HTJSON", "Crypto", "SQLite", "HTTPServer", "HTTPClient",
+                               "PDFCanvas", "Imports"],
                 swiftSettings: swift6),
         // The command line: offline evaluator and the staff commands (an HTTP client of the daemon).
         .target(name: "HyponaTrackCLI",
@@ -77,12 +84,14 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "HTJSONTests", dependencies: ["HTJSON"], swiftSettings: swift6),
         .testTarget(name: "ChartsTests", dependencies: ["Charts"], swiftSettings: swift6),
+        .testTarget(name: "HTMLTests", dependencies: ["HTML"], swiftSettings: swift6),
         .testTarget(name: "HyponaTrackCoreTests", dependencies: ["HyponaTrackCore", "HyponaTrackKit", "HTJSON"],
                     swiftSettings: swift6),
         .testTarget(name: "HyponaTrackKitTests", dependencies: ["HyponaTrackKit", "HyponaTrackCLI", "HyponaTrackCore", "HTJSON"],
                     swiftSettings: swift6),
         .testTarget(name: "HyponaTrackServerTests",
-                    dependencies: ["HyponaTrackServer", "HyponaTrackCore", "HyponaTrackKit", "Charts", "HTJSON", "SQLite", "Crypto"],
+                    dependencies: ["HyponaTrackServer", "HyponaTrackCore", "HyponaTrackKit", "Charts", "HTJSON", "SQLite", "Crypto",
+                                   "PDFCanvas"],
                     swiftSettings: swift6),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"], swiftSettings: swift6),
         // Runs the real hyponatrackd and hyponatrack binaries (built first by scripts/test).
@@ -90,7 +99,7 @@ let package = Package(
         .testTarget(name: "ImportsTests", dependencies: ["Imports", "Zip", "HyponaTrackCore", "HTJSON"], swiftSettings: swift6),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: swift6),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swift6),
-        .testTarget(name: "WrapperSmokeTests", dependencies: ["SQLite", "HTTPClient", "HTTPServer", "Crypto"],
+        .testTarget(name: "WrapperSmokeTests", dependencies: ["SQLite", "HTTPClient", "HTTPServer", "Crypto", "PDFCanvas"],
                     swiftSettings: swift6),
     ]
 )

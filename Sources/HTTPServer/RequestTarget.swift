@@ -49,7 +49,7 @@ struct RequestTarget: Equatable {
 
     /// `application/x-www-form-urlencoded` style pairs, as browsers and URLSearchParams write
     /// query strings: `&`-separated, first `=` splits name from value, `+` means space.
-    private static func parseQuery(_ bytes: ArraySlice<UInt8>) throws(RequestTargetError)
+    static func parseQuery(_ bytes: ArraySlice<UInt8>) throws(RequestTargetError)
         -> HTTPQueryParameters
     {
         var items: [HTTPQueryParameters.Item] = []

@@ -44,6 +44,7 @@ public enum CLI {
           sync        REDCap sync: status, retry, resume, check, reconcile, export-all (admin)
           backup      a consistent online copy of the database (admin); prints its path
           export      days or alerts as CSV (--patient ID, -o FILE; stdout without -o)
+          report ID   the clinical report as a PDF (-o FILE, --lang de|en; stdout without -o)
           stats       cohort statistics: adherence, days per level, alert rates, times to ack
           import      import fhir FILE, import apple-health ID FILE: lab and wearable values, proposed
           proposals   imported values waiting for a nurse [ID] [--status S]
@@ -64,7 +65,7 @@ public enum CLI {
           -h, --help          usage of hyponatrack, of a command, or of a subcommand
 
         Every staff command takes --json and then prints the server's answer as it is, except
-        export (it writes CSV); the offline commands refuse it (evaluate always prints JSON).
+        export and report (they write CSV and PDF); the offline commands refuse it (evaluate always prints JSON).
 
         HyponaTrack is a study tool, not a validated medical device; its rules are defaults
         derived from published evidence, not a validated clinical rule.
@@ -77,8 +78,8 @@ public enum CLI {
         PatientCommands.enroll, PatientCommands.update, PatientCommands.reissue, OtherCommands.lab, OtherCommands.item,
         PatientCommands.patients, PatientCommands.show, OtherCommands.staff, OtherCommands.audit, AlertCommands.alerts,
         AlertCommands.ack, AlertCommands.resolve, AlertCommands.hooks, SyncCommand.group, OtherCommands.backup,
-        ExportCommands.export, ExportCommands.stats, ImportCommands.group, ImportCommands.proposals, ImportCommands.confirm,
-        ImportCommands.reject, EvaluateCommand(), VersionCommand(),
+        ExportCommands.export, ReportCommand(), ExportCommands.stats, ImportCommands.group, ImportCommands.proposals,
+        ImportCommands.confirm, ImportCommands.reject, EvaluateCommand(), VersionCommand(),
     ]
 
     /// Global options and `-h`/`--help`/`--version` may stand before the command; the global

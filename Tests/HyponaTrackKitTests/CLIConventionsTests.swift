@@ -46,7 +46,7 @@ import HTJSON
         let lines = Set(Self.commandLines)
         for line in ["enroll", "update", "reissue", "lab", "item", "patients", "show", "alerts", "ack", "resolve",
                      "staff add", "staff list", "staff revoke", "sync status", "sync retry", "sync resume", "sync check",
-                     "sync reconcile", "sync export-all", "hooks status", "audit verify", "audit checkpoint", "audit list", "backup", "export days", "export alerts", "stats", "evaluate",
+                     "sync reconcile", "sync export-all", "hooks status", "audit verify", "audit checkpoint", "audit list", "backup", "export days", "export alerts", "report", "stats", "evaluate",
                      "import fhir", "import apple-health", "proposals", "confirm", "reject",
                      "version"] {
             #expect(lines.contains(line), "\(line)")
@@ -144,7 +144,7 @@ import HTJSON
 
     @Test func commandsWithoutAJSONFormRefuseJSONNamingTheOption() {
         for args in [["version", "--json"], ["evaluate", "cases.json", "--json"], ["export", "days", "--json"],
-                     ["export", "--json", "alerts"]] {
+                     ["export", "--json", "alerts"], ["report", "X", "--json"]] {
             let (code, c) = run(args)
             #expect(code == 64, "\(args)")
             #expect(c.stderr.contains("--json"), "\(args): \(c.stderr)")
@@ -166,7 +166,8 @@ import HTJSON
             (["patients", "--bogus"], "unknown option --bogus"), (["sync", "retry", "--frob=1"], "unknown option --frob"),
             (["staff", "list", "-x"], "unknown option -x"), (["sync", "frobnicate"], "unknown subcommand \"frobnicate\""),
             (["sync"], "expected a subcommand: status, retry, resume, check, reconcile, export-all"),
-            (["show"], "expected ID"), (["show", "A", "B"], "unexpected argument B"), (["frobnicate"], "unknown command"),
+            (["show"], "expected ID"), (["show", "A", "B"], "unexpected argument B"),
+            (["report"], "expected ID"), (["report", "A", "B"], "unexpected argument B"), (["report", "A", "--lang", "fr"], "--lang"), (["frobnicate"], "unknown command"),
             (["help", "--bogus"], "unknown option --bogus"),
         ]
         for (args, message) in cases {

@@ -85,7 +85,9 @@ import Testing
         #expect(after?["revokedAt"] != .null)
         let trail = Self.array(h.send(.get, "/v1/audit?subject=staff:viewer.c").json).map(Self.object)
         #expect(trail.map { $0["action"] } == ["staff.add", "staff.revoke"])
-        #expect(trail.allSatisfy { $0["actor"] == "staff:bootstrap-admin" && $0["details"] == ["role": "viewer"] })
+        #expect(trail.allSatisfy { $0["actor"] == "staff:bootstrap-admin" })
+        #expect(trail.map { $0["details"] } == [["role": "viewer"], ["role": "viewer", "sessionsEnded": 0]],
+                "a revocation also ends the member's console sessions and says how many")
     }
 
     @Test func revokingTheLastActiveAdminIsAConflictAndChangesNothing() throws {

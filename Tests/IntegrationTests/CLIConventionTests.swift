@@ -77,7 +77,7 @@ import HTJSON
     static let commandLines = [
         "enroll", "update", "reissue", "lab", "item", "patients", "show", "alerts", "ack", "resolve", "staff", "staff add",
         "staff list", "staff revoke", "audit", "audit verify", "audit checkpoint", "audit list", "hooks", "hooks status", "sync", "sync status",
-        "sync retry", "sync resume", "sync check", "sync reconcile", "sync export-all", "backup", "evaluate", "version",
+        "sync retry", "sync resume", "sync check", "sync reconcile", "sync export-all", "backup", "report", "evaluate", "version",
     ]
 
     @Test func helpAtEveryLevelPrintsThatLevelsUsageAndExitsZeroEvenWithRequiredArgumentsMissing() throws {

@@ -13,15 +13,17 @@ import HTJSON
         ("post", "/v1/patients/{studyId}/labs"), ("post", "/v1/patients/{studyId}/labs/{labId}/deletion"),
         ("post", "/v1/patients/{studyId}/days/{date}/{list}/{itemId}/deletion"),
         ("post", "/v1/staff"), ("get", "/v1/staff"), ("post", "/v1/staff/{name}/revocation"),
-        ("post", "/v1/staff/{name}/rotation"),
+        ("post", "/v1/staff/{name}/rotation"), ("put", "/v1/staff/{name}/password"),
         ("get", "/v1/audit"), ("get", "/v1/audit/verify"), ("post", "/v1/audit/checkpoints"),
         ("get", "/v1/sync/status"), ("post", "/v1/sync/retry"), ("post", "/v1/sync/resume"), ("get", "/v1/sync/check"),
         ("get", "/v1/sync/reconcile"), ("post", "/v1/sync/export-all"), ("post", "/v1/backup"),
         ("get", "/v1/alerts"), ("post", "/v1/alerts/{alertId}/acknowledgement"), ("post", "/v1/alerts/{alertId}/resolution"),
         ("get", "/v1/hooks/status"), ("get", "/v1/patients/{studyId}/export.csv"), ("get", "/v1/export/days.csv"),
-        ("get", "/v1/export/alerts.csv"), ("get", "/v1/statistics"), ("patch", "/v1/patients/{studyId}/days/{date}"), ("post", "/v1/imports/fhir"),
+        ("get", "/v1/export/alerts.csv"), ("get", "/v1/patients/{studyId}/report.pdf"), ("get", "/v1/statistics"),
+        ("patch", "/v1/patients/{studyId}/days/{date}"), ("post", "/v1/imports/fhir"),
         ("post", "/v1/patients/{studyId}/imports/apple-health"), ("get", "/v1/proposals"),
-        ("post", "/v1/proposals/{proposalId}/confirm"), ("post", "/v1/proposals/{proposalId}/reject"), ("get", "/healthz"), ("get", "/metrics"), ("get", "/openapi.json"),
+        ("post", "/v1/proposals/{proposalId}/confirm"), ("post", "/v1/proposals/{proposalId}/reject"), ("get", "/healthz"),
+        ("get", "/metrics"), ("get", "/openapi.json"),
     ]
 
     func operations(_ spec: JSONValue) -> [(String, String)] {

@@ -46,28 +46,16 @@ public enum ChartSVG {
         return w.output
     }
 
-    /// Colours with at least 4.5:1 contrast on white for lines and text (WCAG AA).
+    /// The shared palette, with dashes as SVG `stroke-dasharray` strings.
     enum Palette {
-        static let text = "#1f2937"
-        static let grid = "#d1d5db"
-        static let axis = "#4b5563"
-        static let series = ["#1d4ed8", "#6d28d9", "#0f766e"]
-        static let marker = "#eef2ff"
-        static func stroke(_ kind: ThresholdKind) -> String {
-            switch kind {
-            case .reference: return "#4b5563"
-            case .yellow: return "#a16207"
-            case .red: return "#b91c1c"
-            }
-        }
-        static func band(_ kind: ThresholdKind) -> String { kind == .red ? "#fee2e2" : "#fef9c3" }
-        static func dash(_ kind: ThresholdKind) -> String {
-            switch kind {
-            case .reference: return "2 3"
-            case .yellow: return "6 3"
-            case .red: return "10 3 2 3"
-            }
-        }
+        static let text = ChartPalette.text
+        static let grid = ChartPalette.grid
+        static let axis = ChartPalette.axis
+        static let series = ChartPalette.series
+        static let marker = ChartPalette.marker
+        static func stroke(_ kind: ThresholdKind) -> String { ChartPalette.stroke(kind) }
+        static func band(_ kind: ThresholdKind) -> String { ChartPalette.band(kind) }
+        static func dash(_ kind: ThresholdKind) -> String { ChartPalette.dash(kind).map(SVGWriter.number).joined(separator: " ") }
     }
 
     static func markers(_ w: inout SVGWriter, _ g: ChartGeometry) {

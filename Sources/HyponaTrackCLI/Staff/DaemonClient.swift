@@ -29,6 +29,7 @@ struct DaemonClient {
     func get(_ path: String) throws(Failure) -> JSONValue { try send(.get, path, body: nil) }
     func post(_ path: String, _ body: JSONValue = .object(JSONObject())) throws(Failure) -> JSONValue { try send(.post, path, body: body) }
     func patch(_ path: String, _ body: JSONValue) throws(Failure) -> JSONValue { try send(.patch, path, body: body) }
+    func put(_ path: String, _ body: JSONValue) throws(Failure) -> JSONValue { try send(.put, path, body: body) }
 
     func send(_ method: HTTPClientRequest.Method, _ path: String, body: JSONValue?) throws(Failure) -> JSONValue {
         let response = try exchange(method, path, body: body, accept: "application/json")

@@ -42,10 +42,26 @@ enum OtherCommands {
     }
 
     static let staff = CommandGroup(name: "staff", about: """
-        Admin only, except `rotate`, which a member may also run for themself. `add` and `rotate`
-        print the member's token once: hand it over securely.
+        Admin only, except `rotate` and `passwd`, which a member may also run for themself. `add`
+        and `rotate` print the member's token once: hand it over securely.
         `hyponatrack staff SUBCOMMAND --help` describes one subcommand.
-        """, subcommands: [staffAdd, staffList, staffRevoke, staffRotate])
+        """, subcommands: [staffAdd, staffList, staffRevoke, staffRotate, staffPasswd])
+
+    static let staffPasswd = StaffCommand(name: "staff passwd", usage: ["staff passwd NAME [--json]"], about: """
+        Sets NAME's password for the browser console (at least 12 characters). On a terminal it
+        asks twice without echo; otherwise it reads the first line of stdin. Admins may set
+        anyone's, every other member only their own (otherwise exit 77). Every console session of
+        the member ends; their API token keeps working.
+        """, operands: ["NAME"], spec: .init()) { a, client in
+        let name = a.positionals[0]
+        let password: String
+        do { password = try PasswordPrompt.read(for: name) } catch let error as PasswordPrompt.Refusal {
+            throw DaemonClient.Failure(exitCode: ExitCode.failure, message: error.message)
+        }
+        _ = try client.put("/v1/staff/\(DaemonClient.segment(name))/password", ["password": .string(password)])
+        let r: JSONValue = ["name": .string(name), "passwordSet": true]
+        return Reply(json: r) { io in io.out("Password set for \(name); their console sessions have ended.") }
+    }
 
     static let staffAdd = StaffCommand(name: "staff add", usage: ["staff add NAME --role admin|nurse|viewer [--json]"], about: """
         Adds a staff member (admin only) and prints their token once: hand it over securely.

@@ -7,7 +7,7 @@ enum PatientCommands {
                           --bmi X --baseline-weight KG [--time-zone IANA] [--histology CODE]
                           [--stalk-deviation] [--risk-med CODE]... [--fluid-limit ML]
                           [--baseline-rt MS] [--desmopressin-prescribed] [--simplified]
-                          [--loan-device] [--baseline-pre-op]
+                          [--web-only] [--loan-device] [--baseline-pre-op]
                           [--consent-version V --consent-date YYYY-MM-DD] [--json]
         """], about: """
         Enrolls a patient (pseudonymous study ID only) and prints the risk class and score,
@@ -17,9 +17,10 @@ enum PatientCommands {
         craniopharyngioma, cushing, rathke_cleft_cyst, macroadenoma, microadenoma, other).
         --consent-version (1-32 of A-Z a-z 0-9 . _ -) and --consent-date (not in the future, not
         more than 60 days after surgery) record the signed consent; a study configured with
-        consentRequired refuses an enrolment without both.
+        consentRequired refuses an enrolment without both. --web-only: the patient checks in
+        only through the web app (/app/); the reaction, tapping and desmopressin tasks are hidden.
         Needs a nurse or admin token.
-        """, spec: .init(flags: ["stalk-deviation", "desmopressin-prescribed", "simplified", "loan-device", "baseline-pre-op"],
+        """, spec: .init(flags: ["stalk-deviation", "desmopressin-prescribed", "simplified", "web-only", "loan-device", "baseline-pre-op"],
                          options: ["study-id", "surgery-date", "age", "sex", "bmi", "baseline-weight", "time-zone", "histology",
                                    "fluid-limit", "baseline-rt", "consent-version", "consent-date"],
                          repeatable: ["risk-med"])) { a, client in
@@ -56,6 +57,7 @@ enum PatientCommands {
         if let v = try a.number("baseline-rt") { p["baselineReactionTimeMs"] = .number(v) }
         p["desmopressinPrescribed"] = .bool(a.flag("desmopressin-prescribed"))
         p["simplifiedMode"] = .bool(a.flag("simplified"))
+        if a.flag("web-only") { p["webOnly"] = true }
         p["loanDevice"] = .bool(a.flag("loan-device"))
         p["baselineIsPreOp"] = .bool(a.flag("baseline-pre-op"))
         consent(a, into: &p)
@@ -75,7 +77,7 @@ enum PatientCommands {
                   [--histology CODE] [--stalk-deviation yes|no] [--risk-med CODE]... [--clear-risk-meds]
                   [--age N] [--sex S] [--bmi X] [--baseline-weight KG] [--time-zone IANA]
                   [--di-active yes|no] [--fluid-limit ML|none] [--baseline-rt MS]
-                  [--desmopressin-prescribed yes|no] [--simplified yes|no] [--surgery-date D]
+                  [--desmopressin-prescribed yes|no] [--simplified yes|no] [--web-only yes|no] [--surgery-date D]
                   [--consent-version V] [--consent-date YYYY-MM-DD]
                   [--withdraw --reason T] [--json]
         """], about: """
@@ -88,7 +90,7 @@ enum PatientCommands {
                          options: ["pod-sodium", "preop-sodium", "operation-minutes", "csf-leak", "postop-nausea",
                                    "diabetes-insipidus", "desmopressin", "cortisol-deficiency", "histology", "stalk-deviation",
                                    "age", "sex", "bmi", "baseline-weight", "time-zone", "di-active", "fluid-limit", "baseline-rt",
-                                   "desmopressin-prescribed", "simplified", "surgery-date", "consent-version", "consent-date",
+                                   "desmopressin-prescribed", "simplified", "web-only", "surgery-date", "consent-version", "consent-date",
                                    "reason"],
                          repeatable: ["risk-med"])) { a, client in
         let id = a.positionals[0]
@@ -126,6 +128,7 @@ enum PatientCommands {
         if let v = try a.number("baseline-rt") { p["baselineReactionTimeMs"] = .number(v) }
         if let v = try a.yesNo("desmopressin-prescribed") { p["desmopressinPrescribed"] = .bool(v) }
         if let v = try a.yesNo("simplified") { p["simplifiedMode"] = .bool(v) }
+        if let v = try a.yesNo("web-only") { p["webOnly"] = .bool(v) }
         if let v = a.value("surgery-date") { p["surgeryDate"] = .string(v) }
         consent(a, into: &p)
         guard p.count > 0 else { throw UsageError("nothing to update") }

@@ -16,8 +16,8 @@ public enum CareTask: String, Sendable, CaseIterable, Comparable {
     /// Hidden tasks are not scheduled, not reminded and do not count for adherence.
     public func isHidden(for profile: PatientProfile) -> Bool {
         switch self {
-        case .reactionTest, .tappingTest: return profile.simplifiedMode
-        case .desmopressin: return !profile.desmopressinPrescribed
+        case .reactionTest, .tappingTest: return profile.simplifiedMode || profile.webOnly
+        case .desmopressin: return !profile.desmopressinPrescribed || profile.webOnly
         default: return false
         }
     }

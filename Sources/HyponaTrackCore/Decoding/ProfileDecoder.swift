@@ -8,7 +8,7 @@ public enum ProfileDecoder {
     public static func decode(_ json: JSONValue, path: String = "profile", rules: RuleSet?) throws(FieldError) -> PatientProfile {
         let r = try ObjectReader(json, path: path)
         let risk = rules?.riskModel
-        let profile = PatientProfile(
+        var profile = PatientProfile(
             studyId: try r.required("studyId", Reads.studyId),
             surgeryDate: try r.required("surgeryDate", Reads.localDate),
             timeZone: try r.required("timeZone", Reads.timeZone),
@@ -32,6 +32,7 @@ public enum ProfileDecoder {
             baselineIsPreOp: try r.optional("baselineIsPreOp", .bool) ?? false,
             consentVersion: try r.optional("consentVersion", Reads.consentVersion),
             consentDate: try r.optional("consentDate", Reads.localDate))
+        profile.webOnly = try r.optional("webOnly", .bool) ?? false
         try r.finish()
         return profile
     }

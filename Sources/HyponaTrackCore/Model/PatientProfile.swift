@@ -28,6 +28,9 @@ public struct PatientProfile: Sendable, Equatable {
     public var diabetesInsipidusActive: Bool
     public var baselineReactionTimeMs: Double?
     public var simplifiedMode: Bool
+    /// Uses only the web check-in (`/app/`): the reaction, tapping and desmopressin tasks are
+    /// hidden as in simplified mode, so adherence and reminder intensity stay fair.
+    public var webOnly: Bool = false
     public var desmopressinPrescribed: Bool
     public var loanDevice: Bool
     public var baselineIsPreOp: Bool

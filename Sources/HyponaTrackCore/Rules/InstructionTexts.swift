@@ -11,6 +11,9 @@ public struct InstructionTexts: Sendable, Equatable {
     public var reasonOverrides: [String: [String: String]]
     public var disclaimer: [String: String]
     public var defaultLanguage: String
+    /// The web check-in's wording; nil in a file without a `webApp` section (the form then
+    /// shows the item names).
+    public var webApp: WebAppTexts?
 
     /// The text for a level and set of reasons, in `language` (falling back to the default).
     public func text(level: Level, reasonCodes: [String], language: String?) -> (text: String, language: String) {
@@ -48,8 +51,9 @@ public struct InstructionTexts: Sendable, Equatable {
             let r = try ObjectReader(o, path: "reasonOverrides")
             for code in r.object.keys { overrides[code] = try perLanguage(r.raw(code)!, r.fieldPath(code)) }
         }
+        let webApp = try root.raw("webApp").flatMap { v throws(FieldError) in v.isNull ? nil : try WebAppTexts.parse(v, path: "webApp") }
         try root.finish()
         return InstructionTexts(levels: levels, reasonOverrides: overrides, disclaimer: disclaimer,
-                                defaultLanguage: defaultLanguage)
+                                defaultLanguage: defaultLanguage, webApp: webApp)
     }
 }

@@ -11,7 +11,7 @@ public enum ModelJSON {
          "riskMedications": .array(p.riskMedications.map { JSONValue.string($0) }),
          "katB": p.katB.map(katB) ?? .null, "katC": katC(p.katC),
          "fluidLimitMl": .double(p.fluidLimitMl), "diabetesInsipidusActive": .bool(p.diabetesInsipidusActive),
-         "baselineReactionTimeMs": .double(p.baselineReactionTimeMs), "simplifiedMode": .bool(p.simplifiedMode),
+         "baselineReactionTimeMs": .double(p.baselineReactionTimeMs), "simplifiedMode": .bool(p.simplifiedMode), "webOnly": .bool(p.webOnly),
          "desmopressinPrescribed": .bool(p.desmopressinPrescribed), "loanDevice": .bool(p.loanDevice),
          "baselineIsPreOp": .bool(p.baselineIsPreOp), "consentVersion": .string(p.consentVersion),
          "consentDate": .string(p.consentDate?.description)]

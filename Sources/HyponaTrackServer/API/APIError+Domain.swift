@@ -20,6 +20,10 @@ extension APIError {
                             message: "this activation code has expired; ask the study nurse for a new one")
         case .activation(.locked(let seconds)):
             self = APIError(status: 429, code: "locked", message: "too many wrong codes; try again later", retryAfter: seconds)
+        case .signIn(.wrongCredentials):
+            self = APIError(status: 401, code: "unauthenticated", message: "the name or password is not right")
+        case .signIn(.locked(let seconds)):
+            self = APIError(status: 429, code: "locked", message: "too many failed sign-ins; try again later", retryAfter: seconds)
         case .upstream(let message): self = APIError(status: 502, code: "bad_gateway", message: message)
         case .integrity(let message): self = APIError(status: 500, code: "internal", message: message)
         }

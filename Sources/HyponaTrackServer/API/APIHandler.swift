@@ -111,15 +111,8 @@ public final class APIHandler: Sendable {
         switch (route.access, principal) {
         case (.patient, .patient): return principal
         case (.staff(let needed), .staff(_, let name, let role)):
-            let ok: Bool
-            switch needed {
-            case .read: ok = role.canRead
-            case .write: ok = role.canWrite
-            case .admin: ok = role.canAdmin
             // Staff names are unique ignoring case (the `staff.name` column is NOCASE).
-            case .adminOrSelf: ok = role.canAdmin || params["name"]?.lowercased() == name.lowercased()
-            }
-            guard ok else {
+            guard needed.allows(role, isSelf: params["name"]?.lowercased() == name.lowercased()) else {
                 throw APIError.forbidden(needed == .adminOrSelf ? "the \(role.rawValue) role can do this only for themself"
                                                                 : "the \(role.rawValue) role cannot do this")
             }

@@ -55,6 +55,8 @@ public enum OpenAPIDocument {
                     r["content"] = ["text/plain": ["schema": S.anyString]]
                 } else if route.template.hasSuffix(".csv") {
                     r["content"] = ["text/csv": ["schema": S.anyString]]
+                } else if route.template.hasSuffix(".pdf") {
+                    r["content"] = ["application/pdf": ["schema": ["type": "string", "format": "binary"]]]
                 }
                 responses[status.description] = .object(r)
             }
@@ -114,6 +116,9 @@ public enum OpenAPIDocument {
         case ("GET", "/v1/export/alerts.csv"), ("GET", "/v1/statistics"):
             return [["name": "studyId", "in": "query", "required": false, "schema": S.studyId,
                      "description": "only this patient's (absent: every patient's)"]]
+        case ("GET", "/v1/patients/{studyId}/report.pdf"):
+            return [["name": "lang", "in": "query", "required": false, "schema": S.oneOf(["en", "de"]),
+                     "description": "the report's language (absent: en)"]]
         case ("GET", "/v1/proposals"):
             return [["name": "status", "in": "query", "required": false, "schema": S.oneOf(ProposalStatus.allCases.map(\.rawValue))],
                     ["name": "studyId", "in": "query", "required": false, "schema": S.studyId,
@@ -169,7 +174,7 @@ public enum OpenAPIDocument {
                                                          max: 20))),
                   ("katB", katB), ("katC", S.nullable(katC)), ("fluidLimitMl", S.nullable(S.number(500, 5000))),
                   ("diabetesInsipidusActive", S.nullable(S.bool)), ("baselineReactionTimeMs", S.nullable(S.number(100, 5000))),
-                  ("simplifiedMode", S.nullable(S.bool)), ("desmopressinPrescribed", S.nullable(S.bool)),
+                  ("simplifiedMode", S.nullable(S.bool)), ("webOnly", S.nullable(S.bool)), ("desmopressinPrescribed", S.nullable(S.bool)),
                   ("loanDevice", S.nullable(S.bool)), ("baselineIsPreOp", S.nullable(S.bool)),
                   ("consentVersion", S.nullable(S.string("^[A-Za-z0-9._-]{1,32}$"))), ("consentDate", S.nullable(S.date))]
         return props

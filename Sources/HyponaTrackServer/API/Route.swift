@@ -14,7 +14,19 @@ public enum Access: Sendable, Equatable {
 /// docs/product.md roles: viewer reads; nurse also writes clinical data; admin also manages staff,
 /// sync and backups. `adminOrSelf`: an admin, or the staff member the route's `{name}` names
 /// (`staff rotate`: "for admins (any member) and for a member themself").
-public enum StaffCapability: String, Sendable { case read, write, admin, adminOrSelf }
+public enum StaffCapability: String, Sendable {
+    case read, write, admin, adminOrSelf
+
+    /// Whether `role` has this capability; `isSelf`: the member the request names is the caller.
+    public func allows(_ role: Role, isSelf: Bool = false) -> Bool {
+        switch self {
+        case .read: return role.canRead
+        case .write: return role.canWrite
+        case .admin: return role.canAdmin
+        case .adminOrSelf: return role.canAdmin || isSelf
+        }
+    }
+}
 
 /// The parsed request a handler sees.
 public struct RequestContext: Sendable {
@@ -30,15 +42,7 @@ public struct RequestContext: Sendable {
     public func query(_ name: String) -> String? { request.query[name] }
 
     /// The preferred instruction language from `Accept-Language` (`de` or `en`).
-    public var language: String? {
-        guard let header = request.headers["accept-language"]?.lowercased() else { return nil }
-        for part in header.split(separator: ",") {
-            let tag = part.split(separator: ";")[0].trimmingCharacters(in: .whitespaces)
-            if tag.hasPrefix("de") { return "de" }
-            if tag.hasPrefix("en") { return "en" }
-        }
-        return nil
-    }
+    public var language: String? { Language.preferred(acceptLanguage: request.headers["accept-language"])?.rawValue }
 
     var actor: String { principal?.auditActor ?? "anonymous" }
 }
@@ -65,12 +69,7 @@ public struct Route: Sendable {
     public let uploadTypes: [String]?
     public let responses: [HTTPStatus: (description: String, schema: JSONValue?)]
     public let handler: @Sendable (RequestContext) throws -> RouteResult
-    let segments: [Segment]
-
-    enum Segment: Sendable, Equatable {
-        case literal(String)
-        case parameter(String)
-    }
+    let path: PathTemplate
 
     public init(_ method: HTTPMethod, _ template: String, access: Access, limit: AnonymousLimit? = nil, summary: String,
                 request: JSONValue? = nil, upload: [String]? = nil, responses: [HTTPStatus: (description: String, schema: JSONValue?)],
@@ -84,30 +83,13 @@ public struct Route: Sendable {
         self.uploadTypes = upload
         self.responses = responses
         self.handler = handler
-        segments = template.split(separator: "/").map { part in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
-        }
+        path = PathTemplate(template)
     }
 
-    public var parameterNames: [String] {
-        segments.compactMap { if case .parameter(let n) = $0 { return n } else { return nil } }
-    }
+    public var parameterNames: [String] { path.parameterNames }
 
     /// The path parameters when `path` fits the template.
-    func match(_ path: String) -> [String: String]? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        guard parts.count == segments.count else { return nil }
-        var params: [String: String] = [:]
-        for (part, segment) in zip(parts, segments) {
-            switch segment {
-            case .literal(let l): guard part == l else { return nil }
-            case .parameter(let n):
-                guard !part.isEmpty else { return nil }
-                params[n] = String(part)
-            }
-        }
-        return params
-    }
+    func match(_ path: String) -> [String: String]? { self.path.match(path) }
 }
 
 /// A route's documented answers: status → description and body schema.

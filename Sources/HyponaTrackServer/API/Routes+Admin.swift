@@ -40,6 +40,15 @@ extension Routes {
                 let command = RotateStaffToken(name: try StaffBodies.name(ctx), actor: ctx.actor)
                 return .json(.ok, AdminJSON.rotated(try staff.rotate(command)))
             },
+            Route(.put, "/v1/staff/{name}/password", access: .staff(.adminOrSelf),
+                  summary: "Set a staff member's console password (an admin, or the member themself); their console sessions end",
+                  request: S.body([StaffBodies.password.required.member]),
+                  responses: with([204: ("set", nil), 404: ("no active staff member of that name", S.error)])) { ctx in
+                let name = try StaffBodies.name(ctx)
+                let password = try decodeBody(ctx.body) { r throws(FieldError) in try r.required(StaffBodies.password.required) }
+                try staff.setPassword(SetStaffPassword(name: name, password: password, actor: ctx.actor))
+                return .raw(HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"]))
+            },
             Route(.post, "/v1/backup", access: .staff(.admin),
                   summary: "A consistent online copy of the database under DATA_DIR/backups/ (checked before it is reported)",
                   responses: with([201: ("the backup", S.object([("path", S.anyString), ("bytes", S.anyInteger), ("createdAt", S.anyString),
@@ -87,6 +96,8 @@ enum StaffBodies {
         }, schema: names.schema, isRequired: false)
     }()
     static let addition = [name.required.member, role.required.member]
+    /// A console password: 12–1024 characters (never logged, stored as a PBKDF2 hash).
+    static let password = BodyField.text("password", length: StaffPasswords.minimumLength...StaffPasswords.maximumLength)
 
     /// The `{name}` path parameter.
     static func name(_ ctx: RequestContext) throws -> String {

@@ -22,6 +22,12 @@ extension Routes {
                   responses: csv) { ctx in
                 try csvFile(service.exports.export(ExportCSV(kind: .alerts, studyId: try studyIdQuery(ctx), actor: ctx.actor)))
             },
+            Route(.get, "/v1/patients/{studyId}/report.pdf", access: .staff(.read),
+                  summary: "One patient's clinical report as a PDF (A4, fonts embedded): facts, risk, the six trend charts with the patient's scaled thresholds, days, alerts, lab values, rules version; ?lang=de for German",
+                  responses: with([200: ("the PDF document (application/pdf)", nil)])) { ctx in
+                try pdfFile(service.reports.report(ClinicalReportRequest(studyId: ctx.parameter("studyId"),
+                                                                         language: try languageQuery(ctx), actor: ctx.actor)))
+            },
             Route(.get, "/v1/statistics", access: .staff(.read),
                   summary: "Cohort figures (all, low, medium, high): patients, patient-days, adherence, days per level, alert rates, times to acknowledgement and resolution",
                   responses: with([200: ("the statistics", S.ref("Statistics"))])) { ctx in
@@ -37,14 +43,42 @@ extension Routes {
         return id
     }
 
-    static func csvFile(_ export: CSVExport) -> RouteResult {
+    /// `?lang=en|de`: absent is English.
+    static func languageQuery(_ ctx: RequestContext) throws -> Language {
+        guard let text = ctx.query("lang") else { return .en }
+        guard let language = Language(rawValue: text) else { throw APIError.invalid("lang", "lang is en or de") }
+        return language
+    }
+
+    static func pdfFile(_ report: ClinicalReport) -> RouteResult { .raw(pdfResponse(report)) }
+
+    /// The PDF download, with W3C Server-Timing: where the report's time went (read, layout,
+    /// draw, finish, audit), in ms.
+    static func pdfResponse(_ report: ClinicalReport) -> HTTPResponse {
+        let timing = report.timings.map { t in
+            let ms = Double(t.duration.components.seconds) * 1000 + Double(t.duration.components.attoseconds) / 1e15
+            return "\(t.name);dur=\((ms * 10).rounded() / 10)"
+        }.joined(separator: ", ")
+        return download(report.pdf, contentType: "application/pdf", fileName: report.fileName, extra: [("Server-Timing", timing)])
+    }
+
+    static func csvFile(_ export: CSVExport) -> RouteResult { .raw(csvResponse(export)) }
+
+    /// The CSV download (the API's routes and the console's links answer with the same).
+    /// RFC 4180 §3 registers text/csv with the optional `charset` and `header` parameters.
+    static func csvResponse(_ export: CSVExport) -> HTTPResponse {
+        download(export.document.bytes, contentType: "text/csv; charset=utf-8; header=present", fileName: export.fileName)
+    }
+
+    /// A file to save: never cached, never sniffed.
+    static func download(_ body: [UInt8], contentType: String, fileName: String, extra: [(String, String)] = []) -> HTTPResponse {
         var headers = HTTPHeaders()
-        // RFC 4180 §3 registers text/csv with the optional `charset` and `header` parameters.
-        headers.add(name: "Content-Type", value: "text/csv; charset=utf-8; header=present")
-        headers.add(name: "Content-Disposition", value: "attachment; filename=\"\(export.fileName)\"")
+        headers.add(name: "Content-Type", value: contentType)
+        for (name, value) in extra { headers.add(name: name, value: value) }
+        headers.add(name: "Content-Disposition", value: "attachment; filename=\"\(fileName)\"")
         headers.add(name: "Cache-Control", value: "no-store")
         headers.add(name: "X-Content-Type-Options", value: "nosniff")
-        return .raw(HTTPResponse(status: .ok, headers: headers, body: export.document.bytes))
+        return HTTPResponse(status: .ok, headers: headers, body: body)
     }
 }
 

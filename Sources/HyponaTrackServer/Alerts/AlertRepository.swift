@@ -127,6 +127,11 @@ enum AlertRepository {
             .map(view)
     }
 
+    /// One patient's alerts, oldest first (the clinical report).
+    static func views(_ db: Connection, patientId: Int64) throws -> [AlertView] {
+        try db.query("\(viewSelect) WHERE a.patient_id = ? ORDER BY a.id", [patientId]).map(view)
+    }
+
     static func view(_ db: Connection, id: Int64) throws -> AlertView? {
         try db.queryOne("\(viewSelect) WHERE a.id = ?", [id]).map(view)
     }
@@ -183,6 +188,18 @@ enum AlertRepository {
                              firstAcknowledgedAt: try r.optionalInt64(9),
                              firstAcknowledgedRole: try r.optionalString(10).map { try enumValue($0) },
                              resolvedAt: try r.optionalInt64(11), resolveSodium: try r.optionalDouble(12))
+    }
+
+    /// Every patient's unresolved alerts: how many and the highest level, by patient id.
+    static func unresolvedByPatient(_ db: Connection) throws -> [Int64: (count: Int, level: Level)] {
+        var out: [Int64: (count: Int, level: Level)] = [:]
+        for row in try db.query("""
+            SELECT patient_id, COUNT(*) AS n, MAX(CASE level WHEN 'red' THEN 2 ELSE 1 END) AS rank
+            FROM alerts WHERE state != 'resolved' GROUP BY patient_id
+            """) {
+            out[try row.int64("patient_id")] = (try row.int("n"), try row.int("rank") == 2 ? .red : .yellow)
+        }
+        return out
     }
 
     static func openCount(_ db: Connection, patientId: Int64) throws -> Int {

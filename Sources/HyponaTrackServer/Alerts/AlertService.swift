@@ -34,6 +34,21 @@ public final class AlertService: Sendable {
         try transactions.read { db in try AlertRepository.list(db, openOnly: openOnly) }
     }
 
+    /// One alert, or nil.
+    public func alert(id: Int64) throws -> AlertView? {
+        try transactions.read { db in try AlertRepository.view(db, id: id) }
+    }
+
+    /// One patient's alerts, newest first.
+    public func alerts(studyId: String) throws -> [AlertView] {
+        try transactions.read { db in
+            guard let patient = try PatientRepository.load(db, studyId: studyId) else {
+                throw DomainError.notFound("no patient \(studyId)")
+            }
+            return try AlertRepository.views(db, patientId: patient.id).reversed()
+        }
+    }
+
     public func acknowledge(_ command: AcknowledgeAlert) throws -> AlertView {
         guard let alerting else { throw DomainError.notFound("no alert \(command.alertId)") }
         let ms = epochMilliseconds(clock.now())

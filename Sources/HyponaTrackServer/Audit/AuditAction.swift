@@ -37,6 +37,10 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case staffAdd = "staff.add"
     case staffRevoke = "staff.revoke"
     case staffRotate = "staff.rotate"
+    case staffPassword = "staff.password"
+    case consoleSignIn = "console.sign_in"
+    case consoleSignOut = "console.sign_out"
+    case consoleLockout = "console.lockout"
     // Operations
     case backupCreate = "backup.create"
     case hookDisabled = "hook.disabled"
@@ -46,6 +50,8 @@ public enum AuditAction: String, Sendable, CaseIterable {
     /// A CSV export of days or alerts (`GET /v1/export/…`, `…/export.csv`): who took which data.
     case exportDays = "export.days"
     case exportAlerts = "export.alerts"
+    /// A patient's clinical report as a PDF (`…/report.pdf`, `hyponatrack report`).
+    case exportReport = "export.report"
     // The trail itself
     case auditRekey = "audit.rekey"
     case auditCheckpoint = "audit.checkpoint"

@@ -70,6 +70,13 @@ public struct ServerConfiguration: Sendable {
     public var limits = Limits()
     public var tokens = Tokens()
     public var audit = Audit()
+    /// The patient web check-in (`app.*`).
+    public var app = App()
+
+    public struct App: Sendable {
+        /// Named in the web check-in's emergency instruction.
+        public var emergencyNumber = "112"
+    }
     /// `imports.*` (ServerConfiguration+Imports.swift).
     public var imports = Imports()
 
@@ -158,6 +165,14 @@ public struct ServerConfiguration: Sendable {
             let sr = try ObjectReader(s, path: "scheduler")
             config.schedulerIntervalSeconds = try sr.optional("intervalSeconds", .number(0.2...300)) ?? 15
             try sr.finish()
+        }
+        if let a = try r.optional("app", .any) {
+            let ar = try ObjectReader(a, path: "app")
+            config.app.emergencyNumber = try ar.optional("emergencyNumber", JSONRead.string(length: 1...20,
+                expected: "a telephone number of digits, spaces and a leading +") { text in
+                    text.utf8.enumerated().allSatisfy { i, b in (b >= 0x30 && b <= 0x39) || b == 0x20 || (i == 0 && b == 0x2B) }
+                }) ?? "112"
+            try ar.finish()
         }
         if let a = try r.optional("activation", .any) {
             let ar = try ObjectReader(a, path: "activation")

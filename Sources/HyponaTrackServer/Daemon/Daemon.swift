@@ -18,6 +18,8 @@ public final class Daemon: Sendable {
     public let server: HTTPServer
     /// The API's request handler (the server's; in-process tests call it directly).
     public let api: APIHandler
+    /// The browser console's pages (`/console/…`).
+    public let web: WebHandler
     public let logger: Logger
     let metrics: Metrics
     let sync: SyncService?
@@ -109,6 +111,18 @@ public final class Daemon: Sendable {
                                  patientTokens: PatientTokenLifetime(daysAfterMonitoring: configuration.tokens.patientDaysAfterMonitoring,
                                                                      rules: rules, defaultTimeZone: configuration.defaultTimeZone))
         api = handler
+        let sessions = SessionService(transactions: Transactions(database: database, wakeSync: {}, wakeHooks: {}), clock: clock,
+                                      lockout: activation.policy)
+        let console = Console(study: service, sessions: sessions, sync: sync, hooks: {
+            try database.read { db in try hooks.map { ($0, try HookOutboxRepository.summary(db, hook: $0.name)) } }
+        }, signInLimit: anonymousLimit)
+        let web = WebHandler(routes: console.routes(), sessions: sessions, trustedProxies: Set(configuration.trustedProxies),
+                             metrics: metrics, logger: logger, signInPath: "/console/login", errorPage: console.errorPage)
+        self.web = web
+        let patientSessions = PatientWebSessions(database: database, clock: clock, lifetime: handler.patientTokens)
+        let app = PatientApp(study: service, activation: activation, patients: patientSessions, activateLimit: anonymousLimit)
+        let appWeb = WebHandler(routes: app.routes(), patients: patientSessions, trustedProxies: Set(configuration.trustedProxies),
+                                metrics: metrics, logger: logger, signInPath: "/app/activate", errorPage: app.errorPage)
         var http = HTTPServerConfiguration()
         http.host = configuration.listenHost
         http.port = UInt16(configuration.listenPort)
@@ -130,7 +144,12 @@ public final class Daemon: Sendable {
         do {
             server = try HTTPServer(configuration: http, diagnostics: { message in
                 logger.warning("http server", ["detail": message])
-            }, handler: { request, responder in handler.handle(request, responder) })
+            }, handler: { request, responder in
+                // The console's pages and the API share the one listener.
+                if request.path == "/console" || request.path.hasPrefix(Console.prefix) { web.handle(request, responder) }
+                else if request.path == "/app" || request.path.hasPrefix(PatientApp.prefix) { appWeb.handle(request, responder) }
+                else { handler.handle(request, responder) }
+            })
         } catch {
             database.close()
             throw DaemonError("cannot listen on \(configuration.listenHost):\(configuration.listenPort): \(error)")

@@ -8,6 +8,15 @@ public struct Activate: Sendable {
     public var code: String
     /// Refusals are counted per address (`ActivationRefusals`).
     public var clientIP: String
+    /// Chosen in the web app: the patient uses only `/app/` (`PatientProfile.webOnly`).
+    public var webOnly: Bool = false
+
+    public init(studyId: String, code: String, clientIP: String, webOnly: Bool = false) {
+        self.studyId = studyId
+        self.code = code
+        self.clientIP = clientIP
+        self.webOnly = webOnly
+    }
 }
 
 /// A successful activation: the patient token (plain text only here, shown once) and what the
@@ -67,8 +76,16 @@ public final class ActivationService: Sendable {
                                                  policy: policy, unenrolled: unenrolled)
             switch result {
             case .activated(let patientId, let sid, _):
-                try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: .activationSuccess, subject: sid, details: [:])
-                let patient = try PatientRepository.load(db, id: patientId)
+                try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: .activationSuccess, subject: sid,
+                                    details: command.webOnly ? ["webOnly": true] : [:])
+                var patient = try PatientRepository.load(db, id: patientId)
+                if command.webOnly, var p = patient, !p.profile.webOnly {
+                    p.profile.webOnly = true
+                    try PatientRepository.updateProfile(db, id: p.id, profile: p.profile, at: ms)
+                    try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: .patientUpdate, subject: sid,
+                                        details: ["webOnly": ["from": false, "to": true]])
+                    patient = p
+                }
                 if let patient { try outbox?.enqueueBaseline(db, patient, snapshot: rules.snapshot, at: ms) }
                 return (result, patient)
             case .locked(_, startedNow: true):

@@ -19,6 +19,8 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     case forbidden(String)
     /// An activation attempt the patient can act on: wrong code, expired code, or locked out.
     case activation(ActivationRefusal)
+    /// A console sign-in refused: wrong name or password (never which), or locked out.
+    case signIn(SignInRefusal)
     /// REDCap answered in a way the server cannot use.
     case upstream(String)
     /// A check the server runs on its own work failed (a backup's integrity check).
@@ -28,6 +30,11 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum ActivationRefusal: Sendable, Equatable {
         case wrongCredentials
         case expired
+        case locked(retryAfterSeconds: Int)
+    }
+
+    public enum SignInRefusal: Sendable, Equatable {
+        case wrongCredentials
         case locked(retryAfterSeconds: Int)
     }
 
@@ -48,6 +55,7 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unauthenticated: return "unauthenticated"
         case .forbidden(let m): return "forbidden: \(m)"
         case .activation(let r): return "activation refused: \(r)"
+        case .signIn(let r): return "sign-in refused: \(r)"
         case .upstream(let m): return "upstream: \(m)"
         case .integrity(let m): return "integrity: \(m)"
         }

@@ -25,6 +25,8 @@ public final class StudyService: Sendable {
     public let backup: BackupService
     /// CSV exports of days and alerts (audited).
     public let exports: ExportService
+    /// The clinical report as a PDF (audited).
+    public let reports: ReportService
     /// Cohort figures: adherence, days per level, alert rates, times to acknowledgement.
     public let statistics: StatisticsService
 
@@ -49,6 +51,7 @@ public final class StudyService: Sendable {
                              checkpoints: AuditCheckpoints(hooks: configuration.hooks, zone: context.studyZone), clock: clock)
         backup = BackupService(transactions: context.transactions, clock: clock, dataDirectory: configuration.dataDirectory)
         exports = ExportService(context: context)
+        reports = ReportService(context: context)
         statistics = StatisticsService(context: context)
     }
 }

@@ -22,6 +22,17 @@ public struct PatientTokenLifetime: Sendable {
         self.defaultTimeZone = defaultTimeZone
     }
 
+    /// When the token of patient `patientId` stops working (epoch seconds: the start of the day
+    /// after `window.last + daysAfterMonitoring`, local time), nil for an unknown patient.
+    func end(_ db: Connection, patientId: Int64) throws -> Double? {
+        guard let patient = try PatientRepository.load(db, id: patientId) else { return nil }
+        let zone = ZoneCache.rules(patient.profile.timeZone) ?? ZoneCache.rules(defaultTimeZone) ?? ZoneRules(identifier: "UTC")!
+        let window = MonitoringWindow(profile: patient.profile, rules: rules.snapshot.rules.reminders,
+                                      alertPODs: try EvaluationRepository.alertPODs(db, patientId: patientId),
+                                      withdrawalDate: patient.withdrawalDate)
+        return zone.instant(on: window.last.adding(days: daysAfterMonitoring + 1), at: LocalTime(hour: 0, minute: 0)!).epochSeconds
+    }
+
     /// Whether the token of patient `patientId` has outlived the monitoring period at `now`.
     func isOver(_ db: Connection, patientId: Int64, now: Double) throws -> Bool {
         guard let patient = try PatientRepository.load(db, id: patientId) else { return true }

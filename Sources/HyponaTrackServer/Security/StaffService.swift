@@ -1,3 +1,4 @@
+import Crypto
 import HTJSON
 import SQLite
 
@@ -37,6 +38,14 @@ public struct StaffView: Sendable, Equatable {
         createdAt = member.createdAt
         revokedAt = member.revokedAt
     }
+}
+
+/// `PUT /v1/staff/{name}/password` (an admin, or the member themself): the member's console
+/// password; their console sessions end.
+public struct SetStaffPassword: Sendable {
+    public var name: String
+    public var password: String
+    public var actor: String
 }
 
 /// A member just added, with the token that exists in plain text only here (shown once).
@@ -92,8 +101,10 @@ public final class StaffService: Sendable {
             do { member = try StaffDirectory.revokeStaff(db, name: command.name, by: command.actor, now: now) } catch let e as StaffError {
                 throw DomainError.conflict(e.description)   // e.g. the last active admin
             }
+            let sessions = try SessionRepository.endAll(db, staffId: member.id)
             try AuditLog.append(db, at: epochMilliseconds(now), actor: command.actor, action: .staffRevoke,
-                                subject: "staff:\(member.name)", details: ["role": .string(member.role.rawValue)])
+                                subject: "staff:\(member.name)",
+                                details: ["role": .string(member.role.rawValue), "sessionsEnded": .int(sessions)])
             return StaffView(member)
         }
     }
@@ -106,9 +117,37 @@ public final class StaffService: Sendable {
             do { (member, token) = try StaffDirectory.rotateToken(db, name: command.name, now: now) } catch is StaffError {
                 throw DomainError.notFound("no active staff member named \(command.name)")   // unknown or revoked, like revoke
             }
+            let sessions = try SessionRepository.endAll(db, staffId: member.id)
             try AuditLog.append(db, at: epochMilliseconds(now), actor: command.actor, action: .staffRotate,
-                                subject: "staff:\(member.name)", details: ["role": .string(member.role.rawValue)])
+                                subject: "staff:\(member.name)",
+                                details: ["role": .string(member.role.rawValue), "sessionsEnded": .int(sessions)])
             return RotatedStaffToken(name: member.name, token: token)
         }
     }
+
+    /// Sets the member's console password (hashed before the transaction: PBKDF2 takes a while);
+    /// every console session of theirs ends.
+    public func setPassword(_ command: SetStaffPassword) throws {
+        guard command.password.count >= StaffPasswords.minimumLength else {
+            throw DomainError.invalid("password", "at least \(StaffPasswords.minimumLength) characters")
+        }
+        let hash = try PasswordHash.make(command.password)
+        let now = clock.now()
+        try transactions.write { db in
+            guard let member = try StaffDirectory.findStaff(db, name: command.name), member.isActive else {
+                throw DomainError.notFound("no active staff member named \(command.name)")
+            }
+            let ms = epochMilliseconds(now)
+            try SessionRepository.setPassword(db, staffId: member.id, hash: hash, by: command.actor, at: ms)
+            let sessions = try SessionRepository.endAll(db, staffId: member.id)
+            try AuditLog.append(db, at: ms, actor: command.actor, action: .staffPassword, subject: "staff:\(member.name)",
+                                details: ["sessionsEnded": .int(sessions)])
+        }
+    }
+}
+
+/// The password rules of `staff passwd` (docs/product.md, "Staff sign-in for the browser").
+public enum StaffPasswords {
+    public static let minimumLength = 12
+    public static let maximumLength = 1024
 }

@@ -24,6 +24,8 @@ enum Schema {
         ("v6_patient_revision", { try $0.execute(PatientsSchema.v2) }),
         // Outbox rows whose last request has an unknown outcome are confirmed once more (SyncSchema.v3).
         ("v7_sync_in_flight", { try $0.execute(SyncSchema.v3) }),
+        // Staff passwords and the browser console's sessions (SessionSchema).
+        ("v8_console_sessions", { try $0.execute(SessionSchema.v1) }),
         // Imported values a nurse confirms or rejects (ProposalsSchema.v1).
         ("v9_import_proposals", { try $0.execute(ProposalsSchema.v1) }),
     ]

@@ -64,16 +64,16 @@ enum Study {
 enum CLIRunner {
     struct Result { let status: Int32; let stdout: String; let stderr: String }
 
-    static func run(_ args: [String], server: String, token: String?) throws -> Result {
+    static func run(_ args: [String], server: String, token: String?, stdin: String? = nil) throws -> Result {
         var env = ProcessInfo.processInfo.environment
         env["HYPONATRACK_SERVER"] = server
         if let token { env["HYPONATRACK_TOKEN"] = token } else { env.removeValue(forKey: "HYPONATRACK_TOKEN") }
-        return try run(Repo.cli, args, environment: env)
+        return try run(Repo.cli, args, environment: env, stdin: stdin)
     }
 
     /// Runs `executable` to its end with `environment` (all of it); its status and output.
     static func run(_ executable: String, _ args: [String],
-                    environment env: [String: String] = ProcessInfo.processInfo.environment) throws -> Result {
+                    environment env: [String: String] = ProcessInfo.processInfo.environment, stdin: String? = nil) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args
@@ -81,7 +81,13 @@ enum CLIRunner {
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
+        let input = stdin.map { _ in Pipe() }
+        if let input { p.standardInput = input }
         try p.run()
+        if let input, let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try? input.fileHandleForWriting.close()
+        }
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         let status = ChildExit.wait(p)

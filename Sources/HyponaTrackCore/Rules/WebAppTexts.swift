@@ -1,0 +1,62 @@
+import HTJSON
+
+/// The patient web check-in's wording (`webApp` in `config/instructions.json`, so part of the
+/// rules version): the five symptom items, their 0–3 scale, the well-being scale, the
+/// emergency symptoms and the call-now instruction. Every text in English and German.
+public struct WebAppTexts: Sendable, Equatable {
+    /// The day API's symptom item names, in the order the form shows them.
+    public static let items = ["nausea", "headache", "fatigue", "confusion", "muscleCramps"]
+
+    /// item → language → label
+    public var symptoms: [String: [String: String]]
+    /// language → the four words for 0, 1, 2, 3
+    public var scale: [String: [String]]
+    public var vas: [String: String]
+    /// emergency symptom code → language → label
+    public var emergencySymptoms: [String: [String: String]]
+    /// language → text with `{emergencyNumber}`
+    public var callNow: [String: String]
+
+    public func symptom(_ item: String, _ language: String) -> String { symptoms[item]?[language] ?? item }
+    public func emergency(_ code: String, _ language: String) -> String { emergencySymptoms[code]?[language] ?? code }
+
+    public func callNow(_ language: String, number: String) -> String {
+        let text = callNow[language] ?? ""
+        let parts = text.split(separator: "{emergencyNumber}", omittingEmptySubsequences: false)
+        return parts.joined(separator: number)
+    }
+
+    static func parse(_ json: JSONValue, path: String) throws(FieldError) -> WebAppTexts {
+        let r = try ObjectReader(json, path: path)
+        _ = r.raw("description")
+        func perLanguage(_ value: JSONValue, _ path: String) throws(FieldError) -> [String: String] {
+            let o = try ObjectReader(value, path: path)
+            var out: [String: String] = [:]
+            for lang in InstructionTexts.languages { out[lang] = try o.required(lang, .string(length: 1...500)) }
+            try o.finish()
+            return out
+        }
+        let s = try ObjectReader(try r.required("symptoms", .any), path: r.fieldPath("symptoms"))
+        var symptoms: [String: [String: String]] = [:]
+        for item in items { symptoms[item] = try perLanguage(try s.required(item, .any), s.fieldPath(item)) }
+        try s.finish()
+        let sc = try ObjectReader(try r.required("scale", .any), path: r.fieldPath("scale"))
+        var scale: [String: [String]] = [:]
+        for lang in InstructionTexts.languages {
+            let words = try sc.optionalArray(lang, maxCount: 4) { v, p throws(FieldError) in try JSONRead.string(length: 1...40).convert(v, p) } ?? []
+            guard words.count == 4 else { throw FieldError.invalid(sc.fieldPath(lang), "four words, for 0, 1, 2 and 3") }
+            scale[lang] = words
+        }
+        try sc.finish()
+        let vas = try perLanguage(try r.required("vas", .any), r.fieldPath("vas"))
+        let e = try ObjectReader(try r.required("emergencySymptoms", .any), path: r.fieldPath("emergencySymptoms"))
+        var emergency: [String: [String: String]] = [:]
+        for code in e.object.keys { emergency[code] = try perLanguage(e.raw(code)!, e.fieldPath(code)) }
+        let callNow = try perLanguage(try r.required("callNow", .any), r.fieldPath("callNow"))
+        for (lang, text) in callNow where !text.contains("{emergencyNumber}") {
+            throw FieldError.invalid("\(r.fieldPath("callNow")).\(lang)", "must name the emergency number as {emergencyNumber}")
+        }
+        try r.finish()
+        return WebAppTexts(symptoms: symptoms, scale: scale, vas: vas, emergencySymptoms: emergency, callNow: callNow)
+    }
+}

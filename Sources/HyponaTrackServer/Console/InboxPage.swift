@@ -1,0 +1,54 @@
+import HTML
+import HyponaTrackCore
+
+/// `/console/alerts`: unresolved alerts, red before yellow, oldest first within a level, with
+/// acknowledge and resolve; `?all=1` adds the resolved ones.
+struct InboxPage {
+    let layout: ConsoleLayout
+    let alerts: [AlertView]
+    let all: Bool
+    let zone: (String) -> ZoneRules
+    var errors = FormErrors()
+
+    var t: ConsoleText { layout.t }
+
+    static func ordered(_ alerts: [AlertView]) -> [AlertView] {
+        alerts.sorted { a, b in
+            if (a.state == .resolved) != (b.state == .resolved) { return b.state == .resolved }
+            if a.level != b.level { return a.level > b.level }
+            return a.openedAt < b.openedAt
+        }
+    }
+
+    func render() -> HTML {
+        let table = AlertTable(layout: layout, zone: zone, back: "inbox", errors: errors)
+        let toggle: HTML = all ? "<p><a href=\"/console/alerts\">\(t.s("Show unresolved alerts only", "Nur unerledigte Alarme zeigen"))</a></p>"
+            : "<p><a href=\"/console/alerts?all=1\">\(t.s("Show resolved alerts too", "Auch erledigte Alarme zeigen"))</a></p>"
+        return layout.page(t.alerts, table.render(Self.ordered(alerts), showPatient: true) + toggle)
+    }
+}
+
+/// `/console/sign-in`: name and password; the message of a refused attempt next to the form.
+struct SignInPage {
+    let layout: ConsoleLayout
+    let next: String
+    var name = ""
+    var message: String?
+    var field: String?
+
+    var t: ConsoleText { layout.t }
+
+    func render() -> HTML {
+        let error: HTML = message.map { "<p class=\"error\" id=\"signin-error\" role=\"alert\">\($0)</p>" } ?? HTML()
+        func described(_ f: String) -> HTML { field == f || (field == nil && message != nil) ? " aria-invalid=\"true\" aria-describedby=\"signin-error\"" : HTML() }
+        return layout.page(t.signIn, """
+            <form method="post" action="/console/login" class="login" id="signin">
+            <input type="hidden" name="next" value="\(next)">
+            <div class="field"><label for="name">\(t.name)</label>
+            <input type="text" id="name" name="name" autocomplete="username" required maxlength="64" value="\(name)"\(described("name"))></div>
+            <div class="field"><label for="password">\(t.password)</label>
+            <input type="password" id="password" name="password" autocomplete="current-password" required maxlength="1024"\(described("password"))></div>
+            \(error)<button type="submit">\(t.signIn)</button></form>
+            """)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import HTJSON
+import HTML
+import HTTPServer
+import HyponaTrackCore
+
+/// The web check-in's form targets: activation and the two checks.
+extension PatientApp {
+    func activate(_ ctx: PageContext) throws -> HTTPResponse {
+        let t = AppText(ctx.language)
+        var page = ActivatePage(layout: layout(ctx.request, nil), studyId: ctx.form["studyId"] ?? "", webOnly: ctx.form["webOnly"] == "1")
+        let studyId = ctx.field("studyId") ?? ""
+        let code = ctx.field("code") ?? ""
+        if !ValueRanges.isValidStudyId(studyId) { page.errors["studyId"] = t.s("Enter the study ID from your card.", "Bitte die Studien-ID von Ihrer Karte eingeben.") }
+        if code.isEmpty || code.count > 40 { page.errors["code"] = t.s("Enter the activation code.", "Bitte den Aktivierungscode eingeben.") }
+        guard page.errors.isEmpty else { return WebResponse.page(.badRequest, page.render()) }
+        do {
+            let activated = try activation.activate(Activate(studyId: studyId, code: code, clientIP: ctx.request.clientIP,
+                                                             webOnly: page.webOnly))
+            guard let session = try patients.session(token: activated.token) else { throw PageFailure(.internalServerError, "activation") }
+            let maxAge = try patients.secondsLeft(patientId: session.patientId)
+            return WebResponse.redirect(Self.prefix, cookies: [WebResponse.cookie("ht_patient", activated.token, path: Self.prefix,
+                                                                                  maxAge: maxAge, secure: ctx.request.isSecure)])
+        } catch DomainError.activation(let refusal) {
+            switch refusal {
+            case .wrongCredentials:
+                page.errors["code"] = t.s("The study ID or the code is not right.", "Studien-ID oder Code stimmen nicht.")
+                return WebResponse.page(.unauthorized, page.render())
+            case .expired:
+                page.errors["code"] = t.s("This code has expired. Ask the study nurse for a new one.",
+                                          "Dieser Code ist abgelaufen. Bitte die Studienschwester um einen neuen.")
+                return WebResponse.page(HTTPStatus(rawValue: 410), page.render())
+            case .locked(let seconds):
+                page.errors["code"] = t.s("Too many wrong codes. Try again in \(max(1, seconds / 60)) minutes.",
+                                          "Zu viele falsche Codes. Bitte in \(max(1, seconds / 60)) Minuten erneut versuchen.")
+                var r = WebResponse.page(.tooManyRequests, page.render())
+                r.headers.add(name: "Retry-After", value: String(seconds))
+                return r
+            }
+        }
+    }
+
+    func submit(_ ctx: PageContext, _ slot: CheckForm.Slot) throws -> HTTPResponse {
+        let p = ctx.patient!
+        let zone = try self.zone(p)
+        let now = study.clock.now()
+        let today = zone.localDate(atEpochSeconds: now)
+        // The form's own date (a form opened before midnight still belongs to its day), never a later one.
+        let posted = ctx.field("date").flatMap(LocalDate.init) ?? today
+        let date = posted <= today && posted >= today.adding(days: -1) ? posted : today
+        var page = form(ctx, slot, date: date)
+        for name in page.numberFields.map(\.name) + WebAppTexts.items + ["vas"] { page.values[name] = ctx.form[name] ?? "" }
+        page.checked = Set(ctx.form.values(for: "emergencySymptoms"))
+        let body = Self.body(ctx.form, slot: slot, date: date, fields: page.numberFields.map(\.name),
+                             time: zone.timestamp(atEpochSeconds: (now * 1000).rounded() / 1000))
+        do {
+            let patch = try DayPatchDecoder.decode(body, date: date, rules: study.rules.snapshot.rules)
+            _ = try study.days.submit(SubmitDay(patientId: p.patientId, date: date, patch: patch))
+            return WebResponse.redirect("/app/?saved=\(slot.rawValue)")
+        } catch let e as FieldError {
+            page.errors[Self.field(e.field) ?? page.weightField] = e.message
+            return WebResponse.page(.badRequest, page.render())
+        } catch DomainError.rejected(let e) {
+            page.errors[Self.field(e.field) ?? page.weightField] = e.message
+            return WebResponse.page(.badRequest, page.render())
+        } catch DomainError.limitReached(let field, let limit) {
+            page.errors[page.weightField] = AppText(ctx.language).s("This day already holds \(limit) \(field) entries.",
+                                                                     "Dieser Tag hat schon \(limit) Einträge (\(field)).")
+            return WebResponse.page(.conflict, page.render())
+        }
+    }
+
+    /// The JSON body the day API would get from the app for this form.
+    static func body(_ form: HTTPQueryParameters, slot: CheckForm.Slot, date: LocalDate, fields: [String], time: Timestamp) -> JSONValue {
+        var o = JSONObject()
+        func number(_ name: String) -> JSONValue? {
+            guard let raw = form[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+            return FormInput.number(raw)
+        }
+        for name in fields { if let v = number(name) { o[name] = v } }
+        let emergency = form.values(for: "emergencySymptoms")
+        if !emergency.isEmpty { o["emergencySymptoms"] = .array(emergency.map { .string($0) }) }
+        var entry = JSONObject([("id", .string(CheckForm.entryId(slot, date))), ("time", .string(time.description)),
+                                ("slot", .string(slot.rawValue))])
+        for name in WebAppTexts.items + ["vas"] { if let v = number(name) { entry[name] = v } }
+        o["symptoms"] = .array([.object(entry)])
+        return .object(o)
+    }
+
+    /// `symptoms[0].nausea` → `nausea`; `weightMorningKg` → itself.
+    static func field(_ path: String?) -> String? {
+        guard let path, !path.isEmpty else { return nil }
+        return path.split(separator: ".").last.map(String.init)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HTML
+import HyponaTrackCore
+
+/// `/app/`: the light with its instructions, the emergency instruction, today's tasks and
+/// reminders, and the two checks.
+struct TodayPage {
+    let layout: AppLayout
+    let today: TodayView
+    let zone: ZoneRules
+    let emergencyNumber: String
+    let saved: Bool
+
+    var t: AppText { layout.t }
+    var lang: String { t.language.rawValue }
+
+    func render() -> HTML {
+        let rules = today.rulesSnapshot.rules
+        let notice: HTML = saved ? "<p class=\"notice\" role=\"status\">\(t.saved)</p>" : HTML()
+        let light: HTML
+        if let shown = today.shown {
+            let text = rules.instructions.text(level: shown.level, reasonCodes: shown.reasonCodes, language: lang).text
+            let disclaimer = rules.instructions.disclaimer[lang] ?? ""
+            let body = text.hasSuffix(disclaimer) ? String(text.dropLast(disclaimer.count)).trimmingCharacters(in: .whitespaces) : text
+            light = """
+                <section class="light light-\(shown.level.rawValue)" id="light" data-level="\(shown.level.rawValue)" aria-labelledby="light-word">\
+                <span class="word" id="light-word">\(t.yourLight): \(t.levelWord(shown.level))</span><p id="instructions">\(body)</p></section>
+                """
+        } else {
+            light = "<section class=\"light light-none\" id=\"light\" data-level=\"none\"><span class=\"word\">\(t.levelWord(nil))</span><p>\(t.noLight)</p></section>"
+        }
+        let texts = rules.instructions.webApp
+        let emergency: HTML = """
+            <section class="emergency" aria-label="\(t.emergency)"><p><strong>\(texts?.callNow(lang, number: emergencyNumber) ?? emergencyNumber)</strong></p>\
+            <p>\(rules.thresholds.emergencySymptoms.map { texts?.emergency($0, lang) ?? $0 }.joined(separator: " · "))</p>\
+            <a class="call" href="tel:\(emergencyNumber.filter { $0 != " " })">\(t.call) \(emergencyNumber)</a></section>
+            """
+        let tasks: [HTML] = today.tasks.filter { $0.state != .hidden }.map { s in
+            let state: HTML = s.state == .done ? "<span class=\"done\">✓ \(t.done)</span>" : "<span class=\"open\">\(t.open)</span>"
+            return "<li data-task=\"\(s.task.rawValue)\">\(t.task(s.task)): \(state)</li>"
+        }
+        let reminders: [HTML] = today.plan.reminders.map { r in
+            "<li>\(r.localTime.description) – \(r.tasks.map(t.task).joined(separator: ", "))</li>"
+        }
+        let body: HTML = today.monitoringActive ? """
+            <div class="actions"><a class="button" href="/app/morning">\(t.morningCheck)</a><a class="button" href="/app/evening">\(t.eveningCheck)</a></div>
+            <h2>\(t.tasks)</h2><ul class="tasks" id="tasks">\(tasks)</ul>
+            <h2>\(t.reminders)</h2><ul class="tasks" id="reminders">\(reminders)</ul>
+            """ : "<p>\(t.monitoringOver)</p>"
+        return layout.page(t.today, "\(notice)\(light)\(emergency)<p class=\"muted\">\(today.date.description) · POD \(today.pod)</p>\(body)")
+    }
+}
+
+/// `/app/activate`: study ID and code, and the choice to use only the web check-in.
+struct ActivatePage {
+    let layout: AppLayout
+    var studyId = ""
+    var webOnly = false
+    var errors: [String: String] = [:]
+
+    var t: AppText { layout.t }
+
+    func render() -> HTML {
+        let checked: HTML = webOnly ? " checked" : HTML()
+        return layout.page(t.activate, """
+            <form method="post" action="/app/activate" novalidate>
+            <div class="field"><label for="studyId">\(t.studyId)</label>
+            <input type="text" id="studyId" name="studyId" autocomplete="username" autocapitalize="characters" required value="\(studyId)"\(AppLayout.invalid(errors, "studyId"))>\(AppLayout.error(errors, "studyId"))</div>
+            <div class="field"><label for="code">\(t.code)</label>
+            <input type="text" id="code" name="code" autocomplete="one-time-code" autocapitalize="characters" required\(AppLayout.invalid(errors, "code"))>\(AppLayout.error(errors, "code"))</div>
+            <div class="field choices"><label for="webOnly"><input type="checkbox" id="webOnly" name="webOnly" value="1"\(checked)>\(t.webOnly)</label></div>
+            <button type="submit">\(t.start)</button></form>
+            """)
+    }
+}

@@ -1,0 +1,144 @@
+import Charts
+import HyponaTrackCore
+import PDFCanvas
+
+/// What the report says, in which order (docs/product.md, "The clinical report (PDF)"): the
+/// patient's facts, the six trend charts, the day table, the alerts, the lab values, the rules
+/// version and the disclaimer. Numbers in the language's decimal style, times in the patient's
+/// time zone, reasons as codes with the measured value and the scaled threshold.
+struct ReportComposer {
+    let content: ReportContent
+    let text: ReportText
+    var metrics = ReportLayout.Metrics()
+
+    func blocks() -> [ReportBlock] {
+        var blocks: [ReportBlock] = [.heading("\(text.title): \(content.studyId)"), .facts(facts()),
+                                     .paragraph(text.disclaimer, font: PDFFont(size: metrics.body.size, bold: true),
+                                                color: PDFColor(hex: ChartPalette.stroke(.red)))]
+        blocks.append(.heading(text.charts))
+        blocks.append(.paragraph(text.chartsNote, font: metrics.small, color: ReportLayout.text))
+        blocks += content.charts.map { .chart(ChartWording(text: text).apply($0)) }
+        blocks.append(.heading(text.days))
+        blocks.append(content.hasData ? .table(dayTable()) : .paragraph(text.noData + ".", font: metrics.body, color: ReportLayout.text))
+        blocks.append(.heading(text.alerts))
+        blocks.append(content.alerts.isEmpty ? .paragraph(text.noAlerts, font: metrics.body, color: ReportLayout.text)
+                                             : .table(alertTable()))
+        blocks.append(.heading(text.labs))
+        blocks.append(content.labs.isEmpty ? .paragraph(text.noLabs, font: metrics.body, color: ReportLayout.text)
+                                           : .table(labTable()))
+        blocks.append(.space(4))
+        blocks.append(.paragraph(text.rulesNote, font: metrics.small, color: ReportLayout.text))
+        return blocks
+    }
+
+    // MARK: facts
+
+    func facts() -> [(label: String, value: String)] {
+        let p = content.profile, r = content.risk, w = content.window
+        var risk = text.riskClass(r.riskClass) + " (\(r.riskScore))"
+        if r.classOverridden { risk += ", " + text.overridden }
+        var points = "\(r.katA) / \(r.katB) / \(r.katC)"
+        if r.katBPending { points += " — " + text.katBPending }
+        var period = "\(w.first) – \(w.last) (POD \(p.pod(at: w.first))–\(p.pod(at: w.last)))"
+        if w.extended { period += ", " + text.extended }
+        var status = text.active(content.monitoringActive)
+        if w.withdrawn { status += ", " + text.withdrawn }
+        var facts: [(label: String, value: String)] = [
+            (text.studyId, content.studyId), (text.surgeryDate, p.surgeryDate.description), (text.timeZone, content.zone.identifier),
+            (text.riskClass, risk), (text.riskPoints, points), (text.monitoring, period), (text.status, status),
+            (text.rulesVersion, content.rulesVersion),
+        ]
+        if !content.evaluationVersions.isEmpty && content.evaluationVersions != [content.rulesVersion] {
+            facts.append((text.versionsUsed, content.evaluationVersions.joined(separator: ", ")))
+        }
+        facts.append((text.generatedAt, time(content.generatedAt)))
+        return facts
+    }
+
+    // MARK: tables
+
+    func dayTable() -> ReportTable {
+        let columns = [ReportTable.Column(title: text.dayColumn, share: 0.14), .init(title: text.levelColumn, share: 0.08),
+                       .init(title: text.weightColumn, share: 0.10), .init(title: text.fluidColumn, share: 0.09),
+                       .init(title: text.sgColumn, share: 0.08), .init(title: text.labValueColumn, share: 0.10),
+                       .init(title: text.reasonsColumn, share: 0.41)]
+        let rows = content.days.map { day -> ReportTable.Row in
+            let e = day.entry
+            let reasons: String
+            if e == nil {
+                reasons = text.noData
+            } else {
+                reasons = day.evaluation.map { $0.reasons.map(reason).joined(separator: "\n") } ?? "–"
+            }
+            let sodium = e?.labSodium.map { number($0.value, 1) }.joined(separator: ", ")
+            var row = ReportTable.Row(cells: ["\(day.date) (\(day.pod))", text.level(day.evaluation?.level),
+                                              optional(e?.weightMorningKg, 2), optional(e?.fluidIntakeMl, 0),
+                                              optional(e?.urineSG, 3), sodium.flatMap { $0.isEmpty ? nil : $0 } ?? "–", reasons])
+            if let level = day.evaluation?.level, let fill = Self.fill(level) { row.fills[1] = fill }
+            return row
+        }
+        return ReportTable(columns: columns, rows: rows)
+    }
+
+    func alertTable() -> ReportTable {
+        let columns = [ReportTable.Column(title: text.alertColumn, share: 0.15), .init(title: text.kindColumn, share: 0.12),
+                       .init(title: text.reasonsColumn, share: 0.29), .init(title: text.openedColumn, share: 0.13),
+                       .init(title: text.acknowledgedColumn, share: 0.15), .init(title: text.resolvedColumn, share: 0.16)]
+        let rows = content.alerts.map { a -> ReportTable.Row in
+            var resolved = a.resolved.map(transition) ?? text.notYet
+            if let na = a.resolveSodium { resolved += "\n\(text.sodium) \(number(na, 1))" }
+            var row = ReportTable.Row(cells: ["#\(a.id) \(a.date) (POD \(a.pod))", "\(text.alertKind(a.kind)), \(text.level(a.level))",
+                                              a.reasons.isEmpty ? "–" : a.reasons.map(reason).joined(separator: "\n"),
+                                              time(Double(a.openedAt) / 1000), a.acknowledged.map(transition) ?? text.notYet,
+                                              resolved])
+            if let fill = Self.fill(a.level) { row.fills[1] = fill }
+            return row
+        }
+        return ReportTable(columns: columns, rows: rows)
+    }
+
+    func labTable() -> ReportTable {
+        let columns = [ReportTable.Column(title: text.labTimeColumn, share: 0.3), .init(title: text.labDayColumn, share: 0.3),
+                       .init(title: text.labValueColumn, share: 0.4)]
+        return ReportTable(columns: columns, rows: content.labs.map { lab in
+            ReportTable.Row(cells: [time(lab.time.epochSeconds), "\(lab.date) (\(lab.pod))", number(lab.value, 1)])
+        })
+    }
+
+    // MARK: cells
+
+    /// `weight_gain_pct (yellow): 2.5, threshold 2.25`.
+    func reason(_ r: StoredReason) -> String {
+        var s = "\(r.code) (\(text.level(r.level).lowercased()))"
+        if let v = r.value { s += ": " + number(v, 3) }
+        if let t = r.threshold { s += ", \(text.threshold) " + number(t, 3) }
+        return s
+    }
+
+    /// When, by whom (a staff member's name, never a patient's).
+    func transition(_ t: AlertView.Transition) -> String {
+        let by = t.by.hasPrefix("staff:") ? String(t.by.dropFirst("staff:".count)) : t.by
+        return time(Double(t.at) / 1000) + (by.isEmpty ? "" : "\n\(text.by) \(by)")
+    }
+
+    /// `YYYY-MM-DD HH:MM` in the patient's time zone.
+    func time(_ epochSeconds: Double) -> String {
+        let local = content.zone.timestamp(atEpochSeconds: epochSeconds).description
+        return String(local.prefix(10)) + " " + String(local.dropFirst(11).prefix(5))
+    }
+
+    func number(_ v: Double, _ decimals: Int) -> String {
+        ChartNumber.format(v, decimals: decimals, trimZeros: true, separator: text.decimalSeparator)
+    }
+
+    func optional(_ v: Double?, _ decimals: Int) -> String { v.map { number($0, decimals) } ?? "–" }
+
+    static func fill(_ level: Level) -> PDFColor? {
+        switch level {
+        case .green: return PDFColor(hex: "#dcfce7")
+        case .yellow: return PDFColor(hex: "#fef9c3")
+        case .red: return PDFColor(hex: "#fee2e2")
+        case .info: return nil
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import HyponaTrackCore
+import SQLite
+
+/// The ward board's reads over every patient at once (one query each, not one per patient).
+extension DayRepository {
+    /// When each patient last submitted anything (their newest `days.updated_at`), by patient id.
+    static func lastSubmissions(_ db: Connection) throws -> [Int64: Int64] {
+        var out: [Int64: Int64] = [:]
+        for row in try db.query("SELECT patient_id, MAX(updated_at) AS at FROM days GROUP BY patient_id") {
+            out[try row.int64("patient_id")] = try row.int64("at")
+        }
+        return out
+    }
+
+    /// Which checks are complete on the dates `from…to` (a check: its weight and a symptom entry
+    /// of its slot, as `DailyEntry.morningCheckComplete` says), by patient id and date.
+    static func checks(_ db: Connection, from: LocalDate, to: LocalDate) throws -> [Int64: [LocalDate: CheckStatus]] {
+        var out: [Int64: [LocalDate: CheckStatus]] = [:]
+        for row in try db.query("""
+            SELECT d.patient_id, d.date,
+                   d.weight_morning_kg IS NOT NULL AND EXISTS (SELECT 1 FROM symptom_entries s WHERE s.patient_id = d.patient_id
+                       AND s.date = d.date AND s.slot = 'morning' AND s.deleted_at IS NULL) AS morning,
+                   d.weight_evening_kg IS NOT NULL AND EXISTS (SELECT 1 FROM symptom_entries s WHERE s.patient_id = d.patient_id
+                       AND s.date = d.date AND s.slot = 'evening' AND s.deleted_at IS NULL) AS evening
+            FROM days d WHERE d.date BETWEEN ? AND ?
+            """, [from.description, to.description]) {
+            guard let date = LocalDate(try row.string("date")) else { continue }
+            out[try row.int64("patient_id"), default: [:]][date] = CheckStatus(morning: try row.int("morning") == 1,
+                                                                                evening: try row.int("evening") == 1)
+        }
+        return out
+    }
+
+    struct CheckStatus: Sendable, Equatable {
+        var morning: Bool
+        var evening: Bool
+    }
+}

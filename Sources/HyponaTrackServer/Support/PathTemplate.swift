@@ -1,0 +1,41 @@
+/// A path with `{name}` placeholders (`/v1/patients/{studyId}`), matched segment by segment.
+/// The API's routes and the pages' routes both match through it.
+public struct PathTemplate: Sendable, Equatable {
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    public let text: String
+    let segments: [Segment]
+
+    public init(_ text: String) {
+        self.text = text
+        var segments: [Segment] = text.split(separator: "/").map { part in
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+        }
+        // `/console/` is not `/console`: a trailing slash is an empty last segment.
+        if text.count > 1 && text.hasSuffix("/") { segments.append(.literal("")) }
+        self.segments = segments
+    }
+
+    public var parameterNames: [String] {
+        segments.compactMap { if case .parameter(let n) = $0 { return n } else { return nil } }
+    }
+
+    /// The parameters when `path` fits (a placeholder matches one non-empty segment).
+    public func match(_ path: String) -> [String: String]? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard parts.count == segments.count else { return nil }
+        var params: [String: String] = [:]
+        for (part, segment) in zip(parts, segments) {
+            switch segment {
+            case .literal(let l): guard part == l else { return nil }
+            case .parameter(let n):
+                guard !part.isEmpty else { return nil }
+                params[n] = String(part)
+            }
+        }
+        return params
+    }
+}

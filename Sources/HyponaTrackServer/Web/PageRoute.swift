@@ -1,0 +1,66 @@
+import Foundation
+import HTML
+import HTTPServer
+
+/// Who may open a page.
+public enum PageAccess: Sendable, Equatable {
+    /// Anyone (the sign-in page, the stylesheet).
+    case anonymous
+    /// A signed-in staff member with at least this capability (the API's roles).
+    case staff(StaffCapability)
+    /// A patient signed in to the web check-in (`ht_patient`).
+    case patient
+}
+
+/// What a page handler sees: the request, the path parameters, the session and (for a POST)
+/// the form, already checked for its CSRF token.
+public struct PageContext: Sendable {
+    public let request: WebRequest
+    public let parameters: [String: String]
+    public let session: WebSession?
+    public let form: HTTPQueryParameters
+    /// The patient of a web check-in page.
+    public var patient: PatientWebSession? = nil
+
+    public var language: Language { request.language }
+    public func parameter(_ name: String) -> String { parameters[name] ?? "" }
+    public func query(_ name: String) -> String? { request.http.query[name] }
+    /// The form field, trimmed; nil when absent or blank.
+    public func field(_ name: String) -> String? {
+        guard let v = form[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !v.isEmpty else { return nil }
+        return v
+    }
+    var actor: String { session?.actor ?? patient?.actor ?? "anonymous" }
+}
+
+/// One page or form target: method, path, who may use it, an optional per-address bucket
+/// (the sign-in form shares the activation bucket) and its handler.
+public struct PageRoute: Sendable {
+    public let method: HTTPMethod
+    public let path: PathTemplate
+    public let access: PageAccess
+    public let limit: AnonymousLimit?
+    public let handler: @Sendable (PageContext) throws -> HTTPResponse
+
+    public init(_ method: HTTPMethod, _ template: String, access: PageAccess, limit: AnonymousLimit? = nil,
+                handler: @escaping @Sendable (PageContext) throws -> HTTPResponse) {
+        self.method = method
+        path = PathTemplate(template)
+        self.access = access
+        self.limit = limit
+        self.handler = handler
+    }
+}
+
+/// An error page's content, drawn by the page family's layout.
+public struct PageFailure: Sendable, Error {
+    public var status: HTTPStatus
+    public var message: String
+    public var retryAfter: Int?
+
+    public init(_ status: HTTPStatus, _ message: String, retryAfter: Int? = nil) {
+        self.status = status
+        self.message = message
+        self.retryAfter = retryAfter
+    }
+}

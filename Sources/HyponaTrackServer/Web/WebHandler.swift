@@ -1,0 +1,170 @@
+import Crypto
+import Foundation
+import HTML
+import HTTPServer
+
+/// Serves a family of pages (the console): routes them, finds the session behind the cookie,
+/// refuses a POST without the session's CSRF token or from another origin, checks the role,
+/// turns errors into pages, and counts and logs like the API.
+public final class WebHandler: Sendable {
+    let routes: [PageRoute]
+    /// Staff sessions (`ht_session`); nil for a family without staff pages.
+    let sessions: SessionService?
+    /// Patients of the web check-in (`ht_patient`); nil for a family without patient pages.
+    let patients: PatientWebSessions?
+    let trustedProxies: Set<String>
+    let metrics: Metrics
+    let logger: Logger
+    /// Where a request without a session is sent (`/console/login`).
+    let signInPath: String
+    /// Draws an error page in the family's layout.
+    let errorPage: @Sendable (PageFailure, WebRequest, WebSession?) -> HTML
+
+    init(routes: [PageRoute], sessions: SessionService? = nil, patients: PatientWebSessions? = nil, trustedProxies: Set<String>,
+         metrics: Metrics, logger: Logger, signInPath: String,
+         errorPage: @escaping @Sendable (PageFailure, WebRequest, WebSession?) -> HTML) {
+        self.routes = routes
+        self.sessions = sessions
+        self.patients = patients
+        self.trustedProxies = trustedProxies
+        self.metrics = metrics
+        self.logger = logger
+        self.signInPath = signInPath
+        self.errorPage = errorPage
+    }
+
+    /// Whether a path belongs to this family.
+    func serves(_ path: String, prefixes: [String]) -> Bool { prefixes.contains { path == $0.dropLast() || path.hasPrefix($0) } }
+
+    public func handle(_ http: HTTPRequest, _ responder: HTTPResponder) { responder.respond(response(to: http)) }
+
+    func response(to http: HTTPRequest) -> HTTPResponse {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let request = WebRequest(http, trustedProxies: trustedProxies)
+        var routeName = "unmatched"
+        var session: WebSession?
+        var limited: AnonymousLimit?
+        var response: HTTPResponse
+        do {
+            let (route, params) = try resolve(http)
+            routeName = route.path.text
+            if let limit = route.limit {
+                if let seconds = limit.limiter.admit(request.clientIP) {
+                    limit.refused(request.clientIP)
+                    throw PageFailure(.tooManyRequests, Self.text(request.language, en: "Too many attempts from your address. Try again in a minute.",
+                                                                 de: "Zu viele Versuche von Ihrer Adresse. Bitte in einer Minute erneut versuchen."),
+                                      retryAfter: seconds)
+                }
+                limited = limit
+            }
+            if let sessions, let cookie = request.cookies["ht_session"] { session = try sessions.session(cookie: cookie) }
+            var patient: PatientWebSession?
+            if let patients, let token = request.cookies["ht_patient"] { patient = try patients.session(token: token) }
+            if route.access == .patient && patient == nil {
+                if http.method == .get { return Self.finish(WebResponse.redirect(signInPath), self, request, routeName, started, nil) }
+                throw PageFailure(.forbidden, Self.text(request.language, en: "You are signed out. Activate again with your study ID and code.",
+                                                        de: "Sie sind abgemeldet. Bitte mit Studien-ID und Code erneut aktivieren."))
+            }
+            if case .staff(let needed) = route.access {
+                guard let s = session else {
+                    if http.method == .get { return Self.finish(WebResponse.redirect(signInRedirect(http)), self, request, routeName, started, nil) }
+                    throw PageFailure(.forbidden, Self.text(request.language, en: "Your session has ended. Sign in again.",
+                                                            de: "Ihre Sitzung ist beendet. Bitte erneut anmelden."))
+                }
+                guard needed.allows(s.role) else {
+                    throw PageFailure(.forbidden, Self.text(request.language, en: "Your role (\(s.role.rawValue)) cannot do this.",
+                                                            de: "Ihre Rolle (\(s.role.rawValue)) darf das nicht."))
+                }
+            }
+            var form = HTTPQueryParameters()
+            if http.method == .post {
+                try checkOrigin(request)
+                do { form = try request.form() } catch {
+                    throw PageFailure(.badRequest, Self.text(request.language, en: "The form could not be read: \(error.message)",
+                                                             de: "Das Formular ist nicht lesbar: \(error.message)"))
+                }
+                let expected: String? = route.access == .patient ? patient?.csrfToken
+                    : (route.access == .anonymous ? nil : session?.csrfToken)
+                if let expected {
+                    guard let token = form["csrf"], Crypto.constantTimeEquals(Array(token.utf8), Array(expected.utf8)) else {
+                        throw PageFailure(.forbidden, Self.text(request.language,
+                                                                en: "The form is missing its security token. Reload the page and try again.",
+                                                                de: "Dem Formular fehlt das Sicherheitsmerkmal. Seite neu laden und erneut versuchen."))
+                    }
+                }
+            }
+            var context = PageContext(request: request, parameters: params, session: session, form: form)
+            context.patient = patient
+            response = try route.handler(context)
+        } catch let failure as PageFailure {
+            response = page(failure, request, session)
+        } catch let error as DomainError {
+            let api = APIError(error)
+            response = page(PageFailure(HTTPStatus(rawValue: api.status), api.message, retryAfter: api.retryAfter), request, session)
+        } catch {
+            logger.error("page failed", ["route": routeName, "request_id": http.requestID, "error": "\(error)"])
+            response = page(PageFailure(.internalServerError, Self.text(request.language,
+                                                                       en: "The server could not complete the request; it is logged.",
+                                                                       de: "Der Server konnte die Anfrage nicht ausführen; der Fehler ist protokolliert.")),
+                            request, session)
+        }
+        limited?.settle(request.clientIP, status: response.status.rawValue)
+        return Self.finish(response, self, request, routeName, started, session)
+    }
+
+    private static func finish(_ response: HTTPResponse, _ handler: WebHandler, _ request: WebRequest, _ route: String,
+                               _ started: UInt64, _ session: WebSession?) -> HTTPResponse {
+        let elapsed = DispatchTime.now().uptimeNanoseconds - started
+        handler.metrics.requestCompleted(method: request.http.method.rawValue, route: route, status: response.status.rawValue,
+                                         seconds: Double(elapsed) / 1e9)
+        handler.logger.info("request", ["method": request.http.method.rawValue, "route": route,
+                                        "status": String(response.status.rawValue),
+                                        "duration_ms": APIHandler.milliseconds(nanoseconds: elapsed), "ip": request.clientIP,
+                                        "request_id": request.http.requestID, "actor": session?.actor ?? "-"])
+        return response
+    }
+
+    private func page(_ failure: PageFailure, _ request: WebRequest, _ session: WebSession?) -> HTTPResponse {
+        var r = WebResponse.page(failure.status, errorPage(failure, request, session))
+        if let after = failure.retryAfter { r.headers.add(name: "Retry-After", value: String(after)) }
+        return r
+    }
+
+    private func resolve(_ http: HTTPRequest) throws -> (PageRoute, [String: String]) {
+        var allowed: [String] = []
+        for route in routes {
+            guard let params = route.path.match(http.path) else { continue }
+            if route.method == http.method || (http.method == .head && route.method == .get) { return (route, params) }
+            allowed.append(route.method.rawValue)
+        }
+        if allowed.isEmpty { throw PageFailure(.notFound, "Not found: \(http.path.prefix(200))") }
+        throw PageFailure(.methodNotAllowed, "Allowed: \(allowed.joined(separator: ", "))")
+    }
+
+    /// `/console/login?next=/console/patients/P-1`: back where the member was after signing in.
+    private func signInRedirect(_ http: HTTPRequest) -> String {
+        let back = http.rawPath + (http.rawQuery.map { "?" + $0 } ?? "")
+        return signInPath + "?next=" + URLComponentEncoding.queryValue(back)
+    }
+
+    /// A browser names the page a form came from; one from elsewhere is refused (with the
+    /// SameSite cookie and the CSRF token, a third guard).
+    private func checkOrigin(_ request: WebRequest) throws {
+        guard let origin = request.http.headers["origin"], origin != "null" else { return }
+        let host = request.http.headers["x-forwarded-host"].flatMap { trustedProxies.contains(request.http.clientAddress) ? $0 : nil }
+            ?? request.http.headers["host"] ?? ""
+        // Host names only: a proxy may pass `Host` without the port the browser used.
+        func name(_ authority: Substring) -> Substring { authority.hasPrefix("[") ? authority.prefix { $0 != "]" } : authority.prefix { $0 != ":" } }
+        guard let schemeEnd = origin.range(of: "://"),
+              name(origin[schemeEnd.upperBound...]).lowercased() == name(host[...]).lowercased() else {
+            throw PageFailure(.forbidden, "This form was sent from another site (\(origin.prefix(100))).")
+        }
+    }
+
+    static func text(_ language: Language, en: String, de: String) -> String { language == .de ? de : en }
+
+    /// Whether `next` is a page of ours to return to after signing in (never another site).
+    static func isLocalPath(_ next: String, prefix: String) -> Bool {
+        next.hasPrefix(prefix) && !next.hasPrefix("//") && !next.contains("\\") && !next.unicodeScalars.contains { $0.value < 0x20 }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import HTJSON
+
+/// The patient web check-in (`/app/`) over the real daemon and real HTTP (the browser itself:
+/// scripts/browser-test).
+@Suite struct PatientAppTests {
+    static func enroll(_ d: TestDaemon, _ id: String, _ extra: [(String, JSONValue)] = []) throws -> String {
+        let e = try d.request(.post, "/v1/patients", token: d.adminToken, body: Study.profile(id, extra))
+        guard e.status == 201, case .string(let code)? = e["activationCode"] else { throw TestFailure("enroll: \(e.text)") }
+        return code
+    }
+
+    /// Activates through the form; returns the client holding `ht_patient`.
+    static func activate(_ d: TestDaemon, _ id: String, code: String, webOnly: Bool = false) throws -> (ConsoleClient, TestDaemon.Response) {
+        let c = ConsoleClient(d)
+        var fields = ["studyId": id, "code": code]
+        if webOnly { fields["webOnly"] = "1" }
+        let r = try c.post("/app/activate", fields, csrf: false)
+        guard r.status == 303, let set = r.headers["set-cookie"], set.hasPrefix("ht_patient=") else {
+            throw TestFailure("activation: \(r.status) \(r.text.prefix(300))")
+        }
+        c.cookie = String(set.split(separator: ";")[0])
+        return (c, r)
+    }
+
+    static func morning(_ c: ConsoleClient, weight: String, nausea: String = "0") throws -> TestDaemon.Response {
+        _ = try c.get("/app/morning")
+        return try c.post("/app/morning", ["date": Study.date(0), "weightMorningKg": weight, "nausea": nausea, "headache": "0",
+                                           "fatigue": "1", "confusion": "0", "muscleCramps": "0", "vas": "8"])
+    }
+
+    static func today(_ d: TestDaemon, _ id: String) throws -> JSONObject? {
+        let p = try d.request(.get, "/v1/patients/\(id)", token: d.adminToken)
+        guard case .array(let days)? = p["timeline"] else { return nil }
+        for case .object(let day) in days where day["date"] == .string(Study.date(0)) {
+            if case .object(let data)? = day["data"] { return data }
+        }
+        return nil
+    }
+
+    @Test func activatingSetsTheTokenCookieForTheAppOnlyUntilItExpires() throws {
+        let d = try TestDaemon()
+        let (c, r) = try Self.activate(d, "APP-1", code: try Self.enroll(d, "APP-1"))
+        let cookie = r.headers["set-cookie"] ?? ""
+        for flag in ["HttpOnly", "SameSite=Strict", "Path=/app/"] { #expect(cookie.contains(flag), "\(flag): \(cookie)") }
+        let maxAge = cookie.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("Max-Age=") }
+            .flatMap { Int($0.dropFirst(8)) } ?? 0
+        #expect(maxAge > 30 * 86400 && maxAge < 90 * 86400, "kept until the token expires (window + 30 days): \(maxAge) s")
+        #expect(r.headers["location"] == "/app/")
+        let page = try c.get("/app/")
+        #expect(page.status == 200 && page.text.contains("id=\"light\"") && page.text.contains("tel:112"))
+        #expect((page.headers["content-security-policy"] ?? "").contains("default-src 'self'"))
+        #expect(try d.request(.get, "/console/", contentType: nil, headers: [("Cookie", c.cookie!)]).status == 303,
+                "a patient cookie opens no console page")
+    }
+
+    @Test func aWrongCodeIsShownAtTheFieldAndCountsTowardsTheLockout() throws {
+        let d = try TestDaemon()
+        _ = try Self.enroll(d, "APP-2")
+        let c = ConsoleClient(d)
+        for n in 1...4 {
+            let r = try c.post("/app/activate", ["studyId": "APP-2", "code": "WRONG-\(n)XXXX"], csrf: false)
+            #expect(r.status == 401 && r.text.contains("id=\"code-error\"") && r.headers["set-cookie"] == nil, "try \(n): \(r.status)")
+        }
+        _ = try c.post("/app/activate", ["studyId": "APP-2", "code": "WRONG-5XXXX"], csrf: false)   // the fifth locks
+        let locked = try c.post("/app/activate", ["studyId": "APP-2", "code": "WRONG-6XXXX"], csrf: false)
+        #expect(locked.status == 429 && locked.headers["retry-after"] != nil, "the API's lockout applies: \(locked.status)")
+        let blank = try c.post("/app/activate", ["studyId": "", "code": ""], csrf: false)
+        #expect(blank.status == 400 && blank.text.contains("id=\"studyId-error\"") && blank.text.contains("id=\"code-error\""))
+    }
+
+    @Test func aMorningCheckIsStoredOnceHoweverOftenTheFormIsSent() throws {
+        let d = try TestDaemon()
+        let (c, _) = try Self.activate(d, "APP-3", code: try Self.enroll(d, "APP-3"))
+        let first = try Self.morning(c, weight: "80,4", nausea: "1")
+        #expect(first.status == 303 && first.headers["location"] == "/app/?saved=morning")
+        let again = try Self.morning(c, weight: "80.6", nausea: "1")
+        #expect(again.status == 303)
+        _ = try Self.morning(c, weight: "80.6", nausea: "1")            // a double tap
+        let day = try Self.today(d, "APP-3")
+        guard case .array(let symptoms)? = day?["symptoms"] else { throw TestFailure("no symptoms: \(String(describing: day))") }
+        #expect(symptoms.count == 1, "one entry: \(symptoms)")
+        #expect(day?["weightMorningKg"] == 80.6, "the resent form updated the same day")
+        let page = try c.get("/app/?saved=morning")
+        #expect(page.text.contains("role=\"status\"") && page.text.contains("data-level=\"green\""))
+    }
+
+    @Test func anInvalidValueIsShownAtItsFieldAndNothingIsStored() throws {
+        let d = try TestDaemon()
+        let (c, _) = try Self.activate(d, "APP-4", code: try Self.enroll(d, "APP-4"))
+        for (weight, nausea, field) in [("500", "0", "weightMorningKg"), ("abc", "0", "weightMorningKg"), ("80", "7", "nausea")] {
+            let r = try Self.morning(c, weight: weight, nausea: nausea)
+            #expect(r.status == 400, "\(weight)/\(nausea): \(r.status)")
+            #expect(r.text.contains("id=\"\(field)-error\"") && r.text.contains("aria-describedby=\"\(field)-error\""), "\(field)")
+        }
+        _ = try c.get("/app/morning")
+        let missing = try c.post("/app/morning", ["date": Study.date(0), "weightMorningKg": "80"])
+        #expect(missing.status == 400 && missing.text.contains("class=\"error\" id=\"nausea-error\""), "an unanswered item is named")
+        #expect(try Self.today(d, "APP-4") == nil, "nothing stored")
+    }
+
+    @Test func aFormWithoutItsTokenIsRefused() throws {
+        let d = try TestDaemon()
+        let (c, _) = try Self.activate(d, "APP-5", code: try Self.enroll(d, "APP-5"))
+        let r = try c.post("/app/morning", ["weightMorningKg": "80", "nausea": "0", "headache": "0", "fatigue": "0", "confusion": "0",
+                                            "muscleCramps": "0", "vas": "9"], csrf: false)
+        #expect(r.status == 403)
+        #expect(try Self.today(d, "APP-5") == nil)
+        let signedOut = try d.request(.post, "/app/morning", raw: Array("weightMorningKg=80".utf8), contentType: "application/x-www-form-urlencoded")
+        #expect(signedOut.status == 403, "no cookie, no check")
+    }
+
+    @Test func choosingWebOnlyAtActivationHidesTheAppOnlyTasksAndIsAudited() throws {
+        let d = try TestDaemon()
+        let (c, _) = try Self.activate(d, "APP-6", code: try Self.enroll(d, "APP-6", [("desmopressinPrescribed", true)]), webOnly: true)
+        let page = try c.get("/app/")
+        for task in ["reaction_test", "tapping_test", "desmopressin"] { #expect(!page.text.contains("data-task=\"\(task)\""), "\(task) hidden") }
+        #expect(page.text.contains("data-task=\"weight_morning\""))
+        let patient = try d.request(.get, "/v1/patients/APP-6", token: d.adminToken)
+        #expect(patient.text.contains("\"webOnly\":true"))
+        let trail = try d.request(.get, "/v1/audit?subject=APP-6", token: d.adminToken).text
+        #expect(trail.contains("patient.update") && trail.contains("webOnly"))
+        let enrolled = try CLIRunner.run(["enroll", "--study-id", "APP-7", "--surgery-date", Study.date(-3), "--age", "50", "--sex", "male",
+                                          "--bmi", "25", "--baseline-weight", "80", "--web-only", "--json"],
+                                         server: d.baseURL, token: d.adminToken)
+        #expect(enrolled.status == 0, "\(enrolled.stderr)")
+        #expect(try d.request(.get, "/v1/patients/APP-7", token: d.adminToken).text.contains("\"webOnly\":true"))
+    }
+
+    @Test func germanPagesAndTheManifest() throws {
+        let d = try TestDaemon()
+        let page = try d.request(.get, "/app/activate", contentType: nil, headers: [("Accept-Language", "de-DE,de;q=0.9")])
+        #expect(page.text.contains("<html lang=\"de\"") && page.text.contains("Studien-ID"))
+        let manifest = try d.request(.get, "/app/manifest.webmanifest", contentType: nil)
+        #expect(manifest.status == 200 && manifest["start_url"] == "/app/" && manifest["display"] == "standalone")
+        #expect(page.text.contains("rel=\"manifest\""))
+    }
+}
