@@ -30,6 +30,9 @@ struct Console: Sendable {
             PageRoute(.post, "/console/alerts/{alertId}/acknowledge", access: .staff(.write)) { ctx in try acknowledge(ctx) },
             PageRoute(.post, "/console/alerts/{alertId}/resolve", access: .staff(.write)) { ctx in try resolve(ctx) },
             PageRoute(.get, "/console/statistics", access: .staff(.read)) { ctx in try statistics(ctx) },
+            PageRoute(.get, "/console/proposals", access: .staff(.read)) { ctx in try proposals(ctx) },
+            PageRoute(.post, "/console/proposals/{proposalId}/confirm", access: .staff(.write)) { ctx in try decideProposal(ctx, confirm: true) },
+            PageRoute(.post, "/console/proposals/{proposalId}/reject", access: .staff(.write)) { ctx in try decideProposal(ctx, confirm: false) },
             PageRoute(.get, "/console/export/days.csv", access: .staff(.read)) { ctx in
                 Routes.csvResponse(try study.exports.export(ExportCSV(kind: .days, studyId: nil, actor: ctx.actor)))
             },

@@ -1,0 +1,37 @@
+import HTJSON
+import HTML
+import HTTPServer
+import HyponaTrackCore
+
+/// The console's proposals page and its confirm/reject forms (docs/product.md, "Imports"): a
+/// decision answers 303 back to the list; a refused one (a conflict without the override box, a
+/// note too long, already decided) shows the list again with the message at the form.
+extension Console {
+    func proposalsPage(_ ctx: PageContext, errors: FormErrors = FormErrors()) throws -> HTML {
+        ProposalsPage(layout: layout(ctx), proposals: try study.proposals.list(ProposalsQuery(status: .pending, studyId: nil)),
+                      errors: errors).render()
+    }
+
+    func proposals(_ ctx: PageContext) throws -> HTTPResponse { WebResponse.page(.ok, try proposalsPage(ctx)) }
+
+    func decideProposal(_ ctx: PageContext, confirm: Bool) throws -> HTTPResponse {
+        guard let id = Int64(ctx.parameter("proposalId")), id > 0 else { throw PageFailure(.notFound, "No such proposal") }
+        let form = "\(confirm ? "confirm" : "reject")-\(id)"
+        func again(_ field: String, _ message: String, _ status: HTTPStatus) throws -> HTTPResponse {
+            var errors = FormErrors()
+            errors.messages[form] = [field: message]
+            errors.values[form] = ["note": ctx.form["note"] ?? ""]
+            return WebResponse.page(status, try proposalsPage(ctx, errors: errors))
+        }
+        do {
+            let note = try decodeBody(FormInput.body(ctx.form, [("note", .text)])) { r throws(FieldError) in try r.optional(ImportBodies.note) }
+            let command = DecideProposal(id: id, note: note, override: confirm && ctx.form["override"] == "true", actor: ctx.actor)
+            _ = confirm ? try study.proposals.confirm(command) : try study.proposals.reject(command)
+            return WebResponse.redirect("/console/proposals")
+        } catch let e as FieldError {
+            return try again(FormInput.field(e) ?? "note", e.message, .badRequest)
+        } catch DomainError.conflict(let message, let field) {
+            return try again(field ?? "note", message, .conflict)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import HTJSON
+import Testing
+
+/// The console's list of pending proposals (docs/product.md, "Imports"): the stored value beside
+/// the proposed one, a conflict marked and confirmed only with the override box, decisions by
+/// nurses (with the CSRF token), none for viewers.
+@Suite struct ImportConsoleTests {
+    static let password = "correct horse battery"
+
+    @Test func pendingProposalsAreListedAndDecidedInTheConsole() throws {
+        let d = try TestDaemon()
+        defer { d.stop() }
+        let id = "IMP-CON-1"
+        let patient = try Study.enrollAndActivate(d, id)
+        let nurse = try Study.staff(d, "nurse.con", role: "nurse")
+        _ = try Study.staff(d, "viewer.con", role: "viewer")
+        try ConsoleClient.setPassword(d, "nurse.con", Self.password)
+        try ConsoleClient.setPassword(d, "viewer.con", Self.password)
+        let day = Study.date(-2)
+        let r = try d.request(.post, "/v1/patients/\(id)/imports/apple-health", token: nurse,
+                              raw: Array(ImportFlowTests.export(day).utf8), contentType: "application/xml")
+        #expect(r.status == 200, "\(r.text)")
+        try d.request(.put, "/v1/me/days/\(day)", token: patient, body: ["weightMorningKg": 80.0])
+        let listed = try ImportFlowTests.pending(d, nurse, id)
+        let weight = try #require(listed.first { $0["field"] == "weightMorningKg" }.flatMap(ImportFlowTests.id))
+        let steps = try #require(listed.first { $0["field"] == "steps" }.flatMap(ImportFlowTests.id))
+
+        let viewer = ConsoleClient(d)
+        try viewer.signIn("viewer.con", Self.password)
+        let seen = try viewer.get("/console/proposals")
+        #expect(seen.status == 200 && seen.text.contains("proposal-\(Int(weight))"))
+        #expect(!seen.text.contains("action=\"/console/proposals/"))
+
+        let c = ConsoleClient(d)
+        try c.signIn("nurse.con", Self.password)
+        let page = try c.get("/console/proposals")
+        #expect(page.text.contains("id=\"proposal-\(Int(weight))\" data-conflict=\"true\""), "\(page.text.prefix(600))")
+        #expect(page.text.contains("68.04") && page.text.contains(">80</strong>"))
+        #expect(try c.post("/console/proposals/\(Int(steps))/reject", ["note": "watch off"], csrf: false).status == 403)
+        let refused = try c.post("/console/proposals/\(Int(weight))/confirm", ["note": "scale"])
+        #expect(refused.status == 409 && refused.text.contains("override"))
+        #expect(try c.post("/console/proposals/\(Int(weight))/confirm", ["note": "scale", "override": "true"]).status == 303)
+        #expect(try c.post("/console/proposals/\(Int(steps))/reject", ["note": "watch off"]).status == 303)
+        #expect(try c.get("/console/proposals").text.contains("No proposals are waiting."))
+        let days = try d.request(.get, "/v1/me/days?from=\(day)&to=\(day)", token: patient)
+        #expect(days.text.contains("\"weightMorningKg\":68.04") && !days.text.contains("\"steps\":3300"), "\(days.text)")
+    }
+}
