@@ -280,8 +280,10 @@ final class ServerCore: Sendable {
         pool.close()
         let left = outstanding.withLock { o in defer { o = [:] }; return Array(o.values) }
         for responder in left {
-            responder.respond(.jsonError(.serviceUnavailable, code: "unavailable",
-                                         message: "The server is stopping; try again shortly."))
+            var response = HTTPResponse.jsonError(.serviceUnavailable, code: "unavailable",
+                                                  message: "The server is stopping; try again shortly.")
+            response.headers.add(name: "Retry-After", value: "1")
+            responder.respond(response)
         }
     }
 

@@ -1,4 +1,5 @@
 import HTJSON
+import HTTPServer
 
 extension APIError {
     /// The one place a domain refusal becomes an HTTP status and an error code.
@@ -27,5 +28,13 @@ extension APIError {
         case .upstream(let message): self = APIError(status: 502, code: "bad_gateway", message: message)
         case .integrity(let message): self = APIError(status: 500, code: "internal", message: message)
         }
+    }
+}
+
+extension DomainError {
+    /// The status, message and `Retry-After` the API would answer with: pages show the same.
+    var httpAnswer: (status: HTTPStatus, message: String, retryAfter: Int?) {
+        let e = APIError(self)
+        return (HTTPStatus(rawValue: e.status), e.message, e.retryAfter)
     }
 }

@@ -99,8 +99,8 @@ public final class WebHandler: Sendable {
         } catch let failure as PageFailure {
             response = page(failure, request, session)
         } catch let error as DomainError {
-            let api = APIError(error)
-            response = page(PageFailure(HTTPStatus(rawValue: api.status), api.message, retryAfter: api.retryAfter), request, session)
+            let answer = error.httpAnswer
+            response = page(PageFailure(answer.status, answer.message, retryAfter: answer.retryAfter), request, session)
         } catch {
             logger.error("page failed", ["route": routeName, "request_id": http.requestID, "error": "\(error)"])
             response = page(PageFailure(.internalServerError, Self.text(request.language,
