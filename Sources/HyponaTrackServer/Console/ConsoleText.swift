@@ -1,12 +1,11 @@
 import HyponaTrackCore
 
 /// The console's words in English and German, side by side so neither can be forgotten.
-struct ConsoleText: Sendable {
+struct ConsoleText: Sendable, Bilingual {
     let language: Language
 
     init(_ language: Language) { self.language = language }
 
-    func s(_ en: String, _ de: String) -> String { language == .de ? de : en }
 
     var product: String { "HyponaTrack" }
     var board: String { s("Ward board", "Stationsübersicht") }

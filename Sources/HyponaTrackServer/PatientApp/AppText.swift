@@ -2,12 +2,11 @@ import HyponaTrackCore
 
 /// The web check-in's fixed words in English and German (the symptom wording comes from the
 /// rules: `InstructionTexts.webApp`).
-struct AppText: Sendable {
+struct AppText: Sendable, Bilingual {
     let language: Language
 
     init(_ language: Language) { self.language = language }
 
-    func s(_ en: String, _ de: String) -> String { language == .de ? de : en }
 
     var title: String { "HyponaTrack" }
     var today: String { s("Today", "Heute") }

@@ -68,9 +68,13 @@ struct PatientApp: Sendable {
                                                saved: ctx.query("saved") != nil).render())
     }
 
+    /// The patient's time zone (one row read, not the whole timeline).
     func zone(_ p: PatientWebSession) throws -> ZoneRules {
-        let profile = try study.patients.show(studyId: p.studyId).summary.patient.profile
-        return study.context.zone(profile)
+        let context = study.context
+        guard let patient = try context.read({ db in try PatientRepository.load(db, id: p.patientId) }) else {
+            throw DomainError.unauthenticated
+        }
+        return context.zone(patient.profile)
     }
 
     func form(_ ctx: PageContext, _ slot: CheckForm.Slot, date: LocalDate) -> CheckForm {

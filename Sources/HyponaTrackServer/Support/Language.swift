@@ -18,3 +18,12 @@ public enum Language: String, Sendable, CaseIterable {
         return nil
     }
 }
+
+/// Words kept in both languages side by side: `s("Save", "Speichern")`.
+protocol Bilingual {
+    var language: Language { get }
+}
+
+extension Bilingual {
+    func s(_ en: String, _ de: String) -> String { language == .de ? de : en }
+}
