@@ -130,16 +130,18 @@ final class ServerCore: Sendable {
             }
             switch request(from: connection, context) {
             case .refused(let refusal): return queue(refusal, on: connection, for: context)
-            case .built(let request):
-                dispatch(request, on: connection, context)
-                return .YES
+            case .built(let request): return dispatch(request, on: connection, context)
             }
 
         case .withHandler:
             // Called again after MHD_resume_connection: the answer is there.
             guard let response = context.answer.take() else {
-                MHD_suspend_connection(connection)  // not answered yet (a spurious call)
-                return .YES
+                // Not answered yet (a spurious call): wait again, unless MHD is about to stop.
+                let suspended = running.withLock { alive in
+                    if alive { MHD_suspend_connection(connection) }
+                    return alive
+                }
+                return suspended ? .YES : queue(Self.stoppingResponse(), on: connection, for: context)
             }
             return queue(response, on: connection, for: context)
 
@@ -254,24 +256,46 @@ final class ServerCore: Sendable {
     /// Suspends the connection and hands the request to a handler thread; the answer, whenever
     /// and from whichever thread it comes, is parked in the context and the connection
     /// resumed, so no thread waits for it. MHD then calls `access` again (`.withHandler`).
-    private func dispatch(_ request: HTTPRequest, on connection: OpaquePointer, _ context: RequestContext) {
+    ///
+    /// A request that completes while the server stops (a kept-alive client sending just then)
+    /// is answered 503 at once: "You must explicitly resume all connections before stopping
+    /// the daemon" (microhttpd.h) — MHD aborts the process on a connection left suspended.
+    private func dispatch(_ request: HTTPRequest, on connection: OpaquePointer, _ context: RequestContext) -> MHD_Result {
         context.phase = .withHandler
         guardian.dispatched(context.connectionKey)
-        MHD_suspend_connection(connection)
+        // Under the lock `markStopped` takes: once MHD is about to stop, nothing is suspended.
+        let suspended = running.withLock { alive in
+            if alive { MHD_suspend_connection(connection) }
+            return alive
+        }
+        guard suspended else { return queue(Self.stoppingResponse(), on: connection, for: context) }
         let responder = HTTPResponder(onSecondAnswer: { [diagnostics] response in
             diagnostics?("handler answered twice; the second answer (status \(response.status.rawValue)) was dropped")
         })
         let id = request.requestID
         outstanding.withLock { $0[id] = responder }
-        let suspended = SuspendedConnection(connection)
+        let pointer = SuspendedConnection(connection)
         let answer = context.answer
         responder.whenAnswered { [self] response in
             answer.put(response)
             outstanding.withLock { _ = $0.removeValue(forKey: id) }
-            running.withLock { alive in if alive { MHD_resume_connection(suspended.pointer) } }
+            running.withLock { alive in if alive { MHD_resume_connection(pointer.pointer) } }
         }
         let handler = self.handler
-        pool.submit { handler(request, responder) }
+        if !pool.submit({ handler(request, responder) }) {
+            // The handlers stopped taking work (`answerOutstanding` ran, or is running: whoever
+            // takes the responder out of `outstanding` answers it, so it is answered once).
+            if outstanding.withLock({ $0.removeValue(forKey: id) }) != nil { responder.respond(Self.stoppingResponse()) }
+        }
+        return .YES
+    }
+
+    /// The answer to a request the stopping server will not handle; the client may retry.
+    static func stoppingResponse() -> HTTPResponse {
+        var response = HTTPResponse.jsonError(.serviceUnavailable, code: "unavailable",
+                                              message: "The server is stopping; try again shortly.")
+        response.headers.add(name: "Retry-After", value: "1")
+        return response
     }
 
     /// Answers every request still with its handler (or queued for one) with 503, so their
@@ -279,12 +303,7 @@ final class ServerCore: Sendable {
     func answerOutstanding() {
         pool.close()
         let left = outstanding.withLock { o in defer { o = [:] }; return Array(o.values) }
-        for responder in left {
-            var response = HTTPResponse.jsonError(.serviceUnavailable, code: "unavailable",
-                                                  message: "The server is stopping; try again shortly.")
-            response.headers.add(name: "Retry-After", value: "1")
-            responder.respond(response)
-        }
+        for responder in left { responder.respond(Self.stoppingResponse()) }
     }
 
     /// From now on no connection is resumed (MHD is about to stop).

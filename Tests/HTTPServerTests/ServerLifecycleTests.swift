@@ -88,6 +88,42 @@ import Glibc
         #expect(server.inFlightRequests == 0)
     }
 
+    /// A request that completes after the handlers stopped taking work (a kept-alive client
+    /// that sends just then) is answered 503 at once; left suspended, it would make
+    /// `MHD_stop_daemon` abort the process ("called while we have suspended connections").
+    @Test func aRequestArrivingWhileTheServerStopsGets503AndStopReturns() throws {
+        let entered = Gate(), release = Gate()
+        let server = try HTTPServer(configuration: testConfiguration()) { request in
+            if request.path == "/slow" {
+                entered.open()
+                _ = release.wait()
+            }
+            return .text(.ok, "done")
+        }
+        defer { release.open() }
+        let port = server.boundPort
+        // One request held by its handler, one whose headers are not finished yet (in flight,
+        // not dispatched): the drain times out on both.
+        let slow = try RawHTTPClient(port: port)
+        try slow.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(entered.wait())
+        let late = try RawHTTPClient(port: port)
+        try late.send("GET /late HTTP/1.1\r\nHost: t\r\n")
+        #expect(waitUntil { server.inFlightRequests == 2 })
+
+        let stopReturned = inBackground { _ = server.stop(timeout: .milliseconds(50)) }
+        // The held request's 503 shows the handlers have stopped taking work; now the late
+        // request completes (stop waits up to 0.5 s for it before stopping MHD).
+        #expect(try slow.readResponse().status == 503)
+        try late.send("\r\n")
+        let answer = try late.readResponse()
+        #expect(answer.status == 503)
+        #expect(answer.header("Retry-After") == "1")
+        release.open()
+        #expect(stopReturned.wait())
+        #expect(server.inFlightRequests == 0)
+    }
+
     @Test func stopIsIdempotentAndSafeFromSeveralThreads() throws {
         let server = try HTTPServer(configuration: testConfiguration()) { _ in .text(.ok, "x") }
         #expect(try RawHTTPClient.exchange(port: server.boundPort, "GET / HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
