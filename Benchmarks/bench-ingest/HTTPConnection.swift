@@ -141,9 +141,12 @@ final class HTTPConnection {
         var keepAlive = statusParts[0] != "HTTP/1.0"
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
+            // Only the three headers it reads are looked at: the generator shares the cores
+            // with the daemon, so its own CPU per response is kept small.
+            let name = line[..<colon]
+            guard name.count == 10 || name.count == 14 || name.count == 17 else { continue }
             let value = line[line.index(after: colon)...].trimmingSpaces()
-            switch name {
+            switch name.lowercased() {
             case "content-length":
                 guard let n = Int(value), n >= 0 else { throw .malformed("Content-Length \(value)") }
                 length = n
@@ -175,7 +178,9 @@ final class HTTPConnection {
 extension Substring {
     /// Without leading and trailing spaces and tabs (header values).
     func trimmingSpaces() -> String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[first...last])
     }
 }
 

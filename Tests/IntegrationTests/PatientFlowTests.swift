@@ -110,6 +110,7 @@ import HTJSON
     @Test func withdrawalAndReissueStopEarlierTokens() throws {
         let d = try TestDaemon()
         let first = try Study.enrollAndActivate(d, "FLOW-7")
+        #expect(try d.request(.get, "/v1/me/today", token: first).status == 200, "used (and remembered) before the reissue")
         let reissue = try d.request(.post, "/v1/patients/FLOW-7/activation", token: d.adminToken)
         #expect(reissue.status == 200)
         #expect(try d.request(.get, "/v1/me/today", token: first).status == 401)

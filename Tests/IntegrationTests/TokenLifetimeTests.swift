@@ -22,6 +22,20 @@ import HTJSON
         #expect(try lenient.request(.get, "/v1/me/today", token: token).status == 200)
     }
 
+    /// The daemon remembers tokens it has checked (`TokenCache`); a corrected surgery date
+    /// still moves the token's end from the next request on.
+    @Test func aCorrectedSurgeryDateEndsAnAlreadyUsedTokenAtOnce() throws {
+        let config = try ConfigDirectory(server: #"{"tokens": {"patientDaysAfterMonitoring": 20}}"#)
+        let d = try TestDaemon(configFile: config.serverFile)
+        let token = try Study.enrollAndActivate(d, "LIFE-MOVE", surgeryDaysAgo: 6)
+        for _ in 0..<2 { #expect(try d.request(.get, "/v1/me/today", token: token).status == 200) }
+        let longAgo = Study.date(-40)
+        let moved = try d.request(.patch, "/v1/patients/LIFE-MOVE", token: d.adminToken, body: ["surgeryDate": .string(longAgo)])
+        #expect(moved.status == 200, "\(moved.text)")
+        let refused = try d.request(.get, "/v1/me/today", token: token)
+        #expect(refused.status == 401 && refused.errorCode == "expired_token", "\(refused.text)")
+    }
+
     /// The token the CLI printed on its last line.
     static func printedToken(_ r: CLIRunner.Result) -> String {
         r.stdout.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""

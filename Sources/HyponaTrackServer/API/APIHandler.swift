@@ -103,7 +103,7 @@ public final class APIHandler: Sendable {
         guard let token = AuthorizationHeader.bearerToken(request.headers["authorization"]) else { throw APIError.unauthenticated }
         let now = clock.now()
         let principal: Principal
-        switch try database.read({ db in try Authenticator.check(db, bearer: token, now: now, patientTokens: patientTokens) }) {
+        switch try Authenticator.check(database, bearer: token, now: now, patientTokens: patientTokens) {
         case .valid(let p): principal = p
         case .expired: throw APIError.expiredToken
         case .invalid: throw APIError.unauthenticated

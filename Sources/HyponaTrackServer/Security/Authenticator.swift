@@ -12,16 +12,15 @@ public enum TokenCheck: Sendable, Equatable {
 /// Turns a bearer token into a `Principal`.
 ///
 /// Tokens are looked up by their SHA-256 hash (the only form stored), then the stored hash is
-/// compared with the computed one in constant time. Revocation, rotation and withdrawal are
-/// checked on every request, so they take effect at once. Read-only: it can run on a reader
-/// connection.
+/// compared with the computed one in constant time. Revocation, rotation and withdrawal take
+/// effect from the next request on. Read-only: it can run on a reader connection.
 ///
-/// For a future token-lookup cache: what a lookup returns (token hash → owner, unrevoked) may be
-/// cached only if every revocation invalidates it — staff revoke and rotate
-/// (`TokenRepository.revokeStaffTokens`), patient reissue and withdrawal
-/// (`revokePatientTokens`, `patients.withdrawn_at`). A patient token's expiry is not stored: it
-/// is computed on each request from the patient's stored profile and evaluations and the time
-/// (`PatientTokenLifetime`), so a cached owner never outlives its monitoring period.
+/// Requests go through `check(_ database:…)`, which answers from `TokenCache` when it can: a
+/// cached owner counts only until something ends a token's validity (staff revoke and rotate,
+/// patient reissue and withdrawal, a changed profile), each of which moves the cache on in its
+/// write transaction and again after its COMMIT. A patient token's expiry is not stored: it is
+/// computed from the patient's stored profile and evaluations and the time
+/// (`PatientTokenLifetime`); the cache keeps an owner only until the shortest possible end.
 public enum Authenticator {
     /// The principal a bearer token stands for, or nil if it stands for nobody. Patient tokens
     /// are not checked for their lifetime here; `check(_:bearer:now:patientTokens:)` does.
@@ -44,7 +43,36 @@ public enum Authenticator {
     public static func check(_ db: Connection, bearer token: String, now: Double,
                              patientTokens: PatientTokenLifetime?) throws -> TokenCheck {
         guard let kind = Secrets.tokenKind(of: token) else { return .invalid }
-        let hash = Secrets.tokenHash(token)
+        return try check(db, kind: kind, hash: Secrets.tokenHash(token), now: now, patientTokens: patientTokens)
+    }
+
+    /// `check(_:bearer:now:patientTokens:)` for a request: answered from the database's
+    /// `TokenCache` when it holds the token, else read (one read transaction) and cached.
+    public static func check(_ database: Database, bearer token: String, now: Double,
+                             patientTokens: PatientTokenLifetime?) throws -> TokenCheck {
+        guard let kind = Secrets.tokenKind(of: token) else { return .invalid }
+        let hash = Secrets.tokenHash(token), cache = database.tokens
+        let rulesVersion = patientTokens?.rulesVersion
+        if let principal = cache.principal(forHash: hash, now: now, rulesVersion: rulesVersion) { return .valid(principal) }
+        let generation = cache.currentGeneration   // before the read transaction begins
+        // Staff tokens and patient tokens without a lifetime count until a change; a patient
+        // token with one, until the instant it cannot have reached before (nil: no such instant
+        // ahead, so it is not cached).
+        let (result, cacheable, validUntil) = try database.read { db -> (TokenCheck, Bool, Double?) in
+            let result = try check(db, kind: kind, hash: hash, now: now, patientTokens: patientTokens)
+            guard case .valid(.patient(let patientId, _)) = result, let patientTokens else { return (result, true, nil) }
+            let until = try patientTokens.certainlyValidUntil(db, patientId: patientId).flatMap { $0 > now ? $0 : nil }
+            return (result, until != nil, until)
+        }
+        if cacheable, case .valid(let principal) = result {
+            cache.store(.init(principal: principal, generation: generation, validUntil: validUntil, rulesVersion: rulesVersion),
+                        forHash: hash)
+        }
+        return result
+    }
+
+    private static func check(_ db: Connection, kind: Secrets.TokenKind, hash: String, now: Double,
+                              patientTokens: PatientTokenLifetime?) throws -> TokenCheck {
         let nowMs = epochMilliseconds(now)
         switch kind {
         case .staff:

@@ -8,8 +8,9 @@ import SQLite
 ///
 /// Nothing is stored: the end is computed on each request from the stored profile (surgery
 /// date, time zone), the evaluations that may extend the window (`MonitoringWindow`) and the
-/// time — so a later extension of the window, or a corrected surgery date, moves it too, and a
-/// cache of token owners never needs to know about it. (Withdrawal revokes the tokens anyway.)
+/// time — so a later extension of the window, or a corrected surgery date, moves it too.
+/// `TokenCache` keeps an owner only until `certainlyValidUntil`, and a changed profile moves
+/// the cache on. (Withdrawal revokes the tokens anyway.)
 public struct PatientTokenLifetime: Sendable {
     public let daysAfterMonitoring: Int
     let rules: ActiveRules
@@ -32,6 +33,20 @@ public struct PatientTokenLifetime: Sendable {
                                       withdrawalDate: patient.withdrawalDate)
         return zone.instant(on: window.last.adding(days: daysAfterMonitoring + 1), at: LocalTime(hour: 0, minute: 0)!).epochSeconds
     }
+
+    /// Until when (epoch seconds) the token of patient `patientId` certainly works, whatever
+    /// evaluations extend the window: the end computed from the shortest window (no
+    /// extension), as `isOver` uses it. For `TokenCache`; nil for an unknown patient.
+    func certainlyValidUntil(_ db: Connection, patientId: Int64) throws -> Double? {
+        guard let patient = try PatientRepository.load(db, id: patientId) else { return nil }
+        let zone = ZoneCache.rules(patient.profile.timeZone) ?? ZoneCache.rules(defaultTimeZone) ?? ZoneRules(identifier: "UTC")!
+        let shortest = MonitoringWindow(profile: patient.profile, rules: rules.snapshot.rules.reminders,
+                                        withdrawalDate: patient.withdrawalDate)
+        return zone.instant(on: shortest.last.adding(days: daysAfterMonitoring + 1), at: LocalTime(hour: 0, minute: 0)!).epochSeconds
+    }
+
+    /// The version of the rules the lifetime is computed with now.
+    var rulesVersion: String { rules.snapshot.rules.version }
 
     /// Whether the token of patient `patientId` has outlived the monitoring period at `now`.
     func isOver(_ db: Connection, patientId: Int64, now: Double) throws -> Bool {

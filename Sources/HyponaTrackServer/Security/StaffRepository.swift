@@ -30,6 +30,7 @@ enum StaffRepository {
     }
 
     static func revoke(_ db: Connection, id: Int64, by actor: String, at ms: Int64) throws {
+        TokenCache.credentialsChanged(db)
         try db.execute("UPDATE staff SET revoked_at = ?, revoked_by = ? WHERE id = ?", [ms, actor, id])
     }
 }

@@ -23,6 +23,7 @@ enum TokenRepository {
     }
 
     static func revokeStaffTokens(_ db: Connection, staffId: Int64, at ms: Int64) throws {
+        TokenCache.credentialsChanged(db)
         try db.execute("UPDATE staff_tokens SET revoked_at = ? WHERE staff_id = ? AND revoked_at IS NULL", [ms, staffId])
     }
 
@@ -31,6 +32,7 @@ enum TokenRepository {
     }
 
     static func revokePatientTokens(_ db: Connection, patientId: Int64, at ms: Int64) throws {
+        TokenCache.credentialsChanged(db)
         try db.execute("UPDATE patient_tokens SET revoked_at = ? WHERE patient_id = ? AND revoked_at IS NULL", [ms, patientId])
     }
 

@@ -17,6 +17,10 @@ public final class Database: Sendable {
     public let longReaders: ReaderPool
     /// The key the audit chain is keyed with, attached to the writer connection (`AuditLog.append`).
     public let auditKey: AuditKey
+    /// Token lookups that succeeded (`Authenticator.check(_:bearer:now:patientTokens:)`);
+    /// attached to the writer connection, so the repositories that end a token's validity can
+    /// tell it (`TokenCache.credentialsChanged`).
+    public let tokens = TokenCache()
     /// True when this open created the database (the daemon then writes the bootstrap admin token).
     public let created: Bool
 
@@ -34,6 +38,7 @@ public final class Database: Sendable {
         created = !FileManager.default.fileExists(atPath: path)
         let connection = try Connection(path: path)
         connection.attach(auditKey)
+        connection.attach(tokens)
         _ = try Schema.migrator().migrate(connection)
         try AuditKeyMigration.checkKey(connection, key: auditKey)
         self.auditKey = auditKey
@@ -43,7 +48,15 @@ public final class Database: Sendable {
     }
 
     /// Runs `job` in the next group-commit transaction and returns after COMMIT.
-    public func write<T>(_ job: (Connection) throws -> T) throws -> T { try writer.write(job) }
+    ///
+    /// If credentials changed meanwhile (this job's or another's), the token cache is moved on
+    /// once more after the COMMIT (see `TokenCache`: a lookup whose snapshot began before the
+    /// COMMIT must not count afterwards).
+    public func write<T>(_ job: (Connection) throws -> T) throws -> T {
+        let generation = tokens.currentGeneration
+        defer { if tokens.currentGeneration != generation { tokens.invalidate() } }
+        return try writer.write(job)
+    }
 
     /// Runs `body` on a read connection.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T { try readers.read(body) }

@@ -44,11 +44,13 @@ enum PatientRepository {
     }
 
     static func updateProfile(_ db: Connection, id: Int64, profile: PatientProfile, at ms: Int64) throws {
+        TokenCache.credentialsChanged(db)   // the patient token's lifetime or validity
         try db.execute("UPDATE patients SET profile = ?, updated_at = ? WHERE id = ?",
                        [JSONSerializer.string(ModelJSON.profile(profile)), ms, id])
     }
 
     static func withdraw(_ db: Connection, id: Int64, date: LocalDate, reason: String, at ms: Int64) throws {
+        TokenCache.credentialsChanged(db)   // the patient token's lifetime or validity
         try db.execute("""
             UPDATE patients SET withdrawn_at = ?, withdrawal_date = ?, withdrawal_reason = ?, updated_at = ?
             WHERE id = ? AND withdrawn_at IS NULL

@@ -27,9 +27,8 @@ final class PatientWebSessions: Sendable {
 
     func session(token: String) throws -> PatientWebSession? {
         let now = clock.now()
-        guard case .valid(.patient(let id, let studyId)) = try database.read({ db in
-            try Authenticator.check(db, bearer: token, now: now, patientTokens: lifetime)
-        }) else { return nil }
+        guard case .valid(.patient(let id, let studyId)) = try Authenticator.check(database, bearer: token, now: now,
+                                                                                    patientTokens: lifetime) else { return nil }
         return PatientWebSession(patientId: id, studyId: studyId, csrfToken: Self.csrfToken(token))
     }
 
