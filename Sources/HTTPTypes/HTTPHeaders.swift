@@ -80,3 +80,22 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
     }
 }
+
+extension HTTPHeaders {
+    /// The `Content-Type` without its parameters, lowercased (`application/json` for
+    /// `Application/JSON; charset=utf-8`); nil when absent or empty. Read as bytes: every
+    /// request with a body asks.
+    public var mediaType: String? {
+        guard var value = self["content-type"] else { return nil }
+        return value.withUTF8 { bytes -> String? in
+            func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+            var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            var start = 0
+            while start < end, isBlank(bytes[start]) { start += 1 }
+            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+            guard start < end else { return nil }
+            let lowered = bytes[start..<end].map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+            return String(decoding: lowered, as: UTF8.self)
+        }
+    }
+}

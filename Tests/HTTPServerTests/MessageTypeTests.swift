@@ -13,6 +13,20 @@ import Testing
         #expect(headers["X-Missing"] == nil)
     }
 
+    @Test func mediaTypeIsTheContentTypeWithoutParametersLowercased() {
+        func type(_ value: String?) -> String? {
+            var headers = HTTPHeaders()
+            if let value { headers.add(name: "Content-Type", value: value) }
+            return headers.mediaType
+        }
+        #expect(type("Application/JSON; charset=utf-8") == "application/json")
+        #expect(type(" \tapplication/x-www-form-urlencoded ") == "application/x-www-form-urlencoded")
+        #expect(type("text/csv;") == "text/csv")
+        #expect(type("  ; charset=utf-8") == nil)
+        #expect(type("") == nil)
+        #expect(type(nil) == nil)
+    }
+
     @Test func jsonErrorEnvelopeEscapesStrings() {
         let response = HTTPResponse.jsonError(.badRequest, code: "invalid", message: "say \"hi\"\n\\", field: "a\u{1}")
         #expect(response.status == .badRequest)

@@ -101,6 +101,10 @@ import Testing
         #expect(AuthorizationHeader.bearerToken("Bearer a b") == nil)
         #expect(AuthorizationHeader.bearerToken("") == nil)
         #expect(AuthorizationHeader.bearerToken(nil) == nil)
+        #expect(AuthorizationHeader.bearerToken(" \tBearer\thts_x-Y_z  ") == "hts_x-Y_z", "blanks around and between")
+        #expect(AuthorizationHeader.bearerToken("Bearers abc") == nil)
+        #expect(AuthorizationHeader.bearerToken("Bearär abc") == nil)
+        #expect(AuthorizationHeader.bearerToken("Bearer tökén") == "tökén", "returned exactly as sent")
     }
 
     @Test func authenticateFromHeaderValue() throws {

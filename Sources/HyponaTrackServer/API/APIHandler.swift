@@ -124,7 +124,7 @@ public final class APIHandler: Sendable {
     }
 
     func parseBody(_ request: HTTPRequest, _ route: Route) throws -> JSONValue {
-        let type = request.headers["content-type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let type = request.headers.mediaType
         if let accepted = route.uploadTypes {
             // An upload: the handler reads the bytes (or the spool file) itself.
             guard let type, accepted.contains(type) else {

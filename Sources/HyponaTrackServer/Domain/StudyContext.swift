@@ -19,6 +19,8 @@ final class StudyContext: Sendable {
     /// Opens and worsens alerts from evaluations, queues their hook events.
     let alerting: Alerting?
     let transactions: Transactions
+    /// The days submissions read, by patient and revision (`SubmissionPlan`).
+    let dayWindows = DayWindowCache()
 
     init(database: Database, rules: ActiveRules, clock: any ServerClock, configuration: ServerConfiguration,
          metrics: Metrics, outbox: SyncOutbox?, alerting: Alerting?, hooksWake: @escaping @Sendable () -> Void) {

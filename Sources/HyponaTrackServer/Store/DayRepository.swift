@@ -48,19 +48,50 @@ enum DayRepository {
         return days.values.sorted { $0.date < $1.date }
     }
 
-    /// The item queries of `load`, built once (they run in every submission).
+    /// The item queries of `load`, built once (they run in every submission). A day's client
+    /// items come by time, then client id (unique per day and kind): an order that follows from
+    /// the items alone, so `storedOrder` can put a merged day in it without asking the store.
     private enum ItemSQL {
-        static func live(_ columns: String, _ table: String) -> String {
+        static func live(_ columns: String, _ table: String, tieBreak: String = "client_id") -> String {
             """
             SELECT date, \(columns) FROM \(table)
-            WHERE patient_id = ? AND date BETWEEN ? AND ? AND deleted_at IS NULL ORDER BY time, rowid
+            WHERE patient_id = ? AND date BETWEEN ? AND ? AND deleted_at IS NULL ORDER BY time, \(tieBreak)
             """
         }
         static let symptoms = live(ItemRows.symptomColumns, "symptom_entries")
         static let reactionTests = live(ItemRows.reactionColumns, "reaction_tests")
         static let tappingTests = live(ItemRows.tappingColumns, "tapping_tests")
         static let doses = live(ItemRows.doseColumns, "desmopressin_doses")
-        static let labs = live(ItemRows.labColumns, "lab_values")
+        static let labs = live(ItemRows.labColumns, "lab_values", tieBreak: "rowid")
+    }
+
+    /// `day` as `load` would return it once stored: each client item list by time, then id (as
+    /// TEXT compares: bytewise), and every time as it reads back from its stored text. Nil if
+    /// a time would not read back.
+    static func storedOrder(_ day: DailyEntry) -> DailyEntry? {
+        func ordered<T>(_ items: [T], _ time: WritableKeyPath<T, Timestamp>, _ id: (T) -> String) -> [T]? {
+            var keyed: [(time: String, id: String, item: T)] = []
+            keyed.reserveCapacity(items.count)
+            for var item in items {
+                let text = item[keyPath: time].description
+                guard let stored = Timestamp(text) else { return nil }
+                item[keyPath: time] = stored
+                keyed.append((text, id(item), item))
+            }
+            keyed.sort { a, b in
+                a.time != b.time ? a.time.utf8.lexicographicallyPrecedes(b.time.utf8) : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+            }
+            return keyed.map(\.item)
+        }
+        var d = day
+        guard let symptoms = ordered(day.symptoms, \.time, \.id), let reactions = ordered(day.reactionTests, \.time, \.id),
+              let tappings = ordered(day.tappingTests, \.time, \.id), let doses = ordered(day.desmopressinDoses, \.time, \.id)
+        else { return nil }
+        d.symptoms = symptoms
+        d.reactionTests = reactions
+        d.tappingTests = tappings
+        d.desmopressinDoses = doses
+        return d
     }
 
     static func load(_ db: Connection, patientId: Int64, date: LocalDate) throws -> DailyEntry {

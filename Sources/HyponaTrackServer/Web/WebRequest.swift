@@ -28,7 +28,7 @@ public struct WebRequest: Sendable {
 
     /// The decoded `application/x-www-form-urlencoded` body (empty for other types).
     func form() throws(HTTPFormError) -> HTTPQueryParameters {
-        let type = http.headers["content-type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let type = http.headers.mediaType
         guard type == "application/x-www-form-urlencoded" else { return HTTPQueryParameters() }
         return try HTTPQueryParameters(formURLEncoded: http.body)
     }

@@ -66,13 +66,19 @@ public final class DayService: Sendable {
     public func submit(_ command: SubmitDay) throws -> DayResult {
         let snapshot = context.rules.snapshot
         let (now, ms) = context.nowMilliseconds()
-        let planned = try context.read { db in try SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now) }
-        return try context.write { db in
+        let cache = context.dayWindows
+        let planned = try context.read { db in
+            try SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now, cache: cache)
+        }
+        let (plan, revision) = try context.write { db in
             let plan = try planned.isCurrent(db)
                 ? planned : SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now)
             try plan.apply(db, context: context, snapshot: snapshot, at: ms)
-            return plan.result(snapshot)
+            return (plan, try PatientRepository.revision(db, id: plan.patient.id))
         }
+        // Committed: the patient's next submission for this date starts from these days.
+        if let revision, let window = plan.committedWindow(revision: revision) { cache.store(window, patientId: plan.patient.id) }
+        return plan.result(snapshot)
     }
 
     /// A staff correction: the patient's merge rules, checks and re-evaluation, audited as the

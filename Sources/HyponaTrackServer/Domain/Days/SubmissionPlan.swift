@@ -18,11 +18,17 @@ struct SubmissionPlan {
     let audit: JSONValue
     /// D's evaluation first (always stored), then the later dates whose result changed.
     let evaluations: [ComputedEvaluation]
+    /// D-2 … D+2 as read, D merged (the days the evaluations were computed from).
+    let window: [DailyEntry]
+    /// D's deleted item ids, if they were read (the patch had items).
+    let deletedIds: Set<String>?
 
     /// Reads and checks everything the submission needs and computes what it will write;
     /// throws, having written nothing, when the submission is refused.
+    ///
+    /// `cache`: only on a reader's snapshot (see `DayWindowCache`), never inside the write transaction.
     static func make(_ db: Connection, _ command: SubmitDay, context: StudyContext, snapshot: ActiveRules.Snapshot,
-                     now: Double) throws -> SubmissionPlan {
+                     now: Double, cache: DayWindowCache? = nil) throws -> SubmissionPlan {
         let date = command.date, patch = command.patch
         guard let patient = try PatientRepository.load(db, id: command.patientId), !patient.isWithdrawn else {
             throw DomainError.unauthenticated
@@ -34,11 +40,12 @@ struct SubmissionPlan {
         guard date <= context.today(patient.profile, now: now) else { throw DomainError.invalid("date", "\(date) is in the future") }
         // D-2 … D+2 in one read: D is merged, D and the following days that hold data are
         // evaluated from the same values (rules read the two previous days).
-        var days = try DayRepository.load(db, patientId: patient.id, from: date.adding(days: -2), to: date.adding(days: 2))
-        let before = days.first { $0.date == date } ?? DailyEntry(date: date)
         let hasItems = !(patch.symptoms.isEmpty && patch.reactionTests.isEmpty && patch.tappingTests.isEmpty
                          && patch.desmopressinDoses.isEmpty)
-        let blocked = hasItems ? try DayRepository.deletedItemIds(db, patientId: patient.id, date: date) : []
+        let read = try readWindow(db, patient, date, deletedIds: hasItems, cache: cache)
+        var days = read.days
+        let before = days.first { $0.date == date } ?? DailyEntry(date: date)
+        let blocked = read.deletedIds ?? []
         let after = patch.apply(to: before, blockedIds: blocked)
         // Refused before anything is written: one patient's runaway app must not grow a day
         // without bound (every later write of that day would slow the single writer down).
@@ -52,7 +59,41 @@ struct SubmissionPlan {
                                                                          onlyIfChanged: true, preloaded: days).filter(\.isNew)
         return SubmissionPlan(patient: patient, correctedBy: command.correctedBy, date: date, patch: patch, after: after,
                               audit: DayAudit.changes(date: date, before: before, after: after, patch: patch),
-                              evaluations: forDate + changedLater)
+                              evaluations: forDate + changedLater, window: days, deletedIds: read.deletedIds)
+    }
+
+    /// D-2 … D+2 and (when asked for) D's deleted item ids: from `cache` when it holds them at
+    /// the patient's revision (a reader's snapshot only), else read — and then kept in `cache`.
+    private static func readWindow(_ db: Connection, _ patient: PatientRecord, _ date: LocalDate, deletedIds wanted: Bool,
+                                   cache: DayWindowCache?) throws -> (days: [DailyEntry], deletedIds: Set<String>?) {
+        func load() throws -> [DailyEntry] {
+            try DayRepository.load(db, patientId: patient.id, from: date.adding(days: -2), to: date.adding(days: 2))
+        }
+        func loadDeleted() throws -> Set<String> { try DayRepository.deletedItemIds(db, patientId: patient.id, date: date) }
+        if let hit = cache?.window(patientId: patient.id, revision: patient.revision, date: date) {
+            #if DEBUG
+            let stored = try load()
+            precondition(hit.days == stored, "DayWindowCache disagrees with the store for patient \(patient.id) on \(date):\n\(hit.days)\n\(stored)")
+            if let ids = hit.deletedIds {
+                let storedIds = try loadDeleted()
+                precondition(ids == storedIds, "DayWindowCache: deleted ids differ for patient \(patient.id) on \(date)")
+            }
+            #endif
+            if !wanted || hit.deletedIds != nil { return (hit.days, hit.deletedIds) }
+            return (hit.days, try loadDeleted())
+        }
+        let days = try load()
+        let deleted = wanted ? try loadDeleted() : nil
+        cache?.store(.init(revision: patient.revision, date: date, days: days, deletedIds: deleted), patientId: patient.id)
+        return (days, deleted)
+    }
+
+    /// What `cache` may keep once this plan is committed at `revision` (read after its writes,
+    /// inside the transaction): the days it read with the merged day in stored order.
+    func committedWindow(revision: Int64) -> DayWindowCache.Window? {
+        guard let merged = DayRepository.storedOrder(after) else { return nil }
+        let days = window.map { $0.date == date ? merged : $0 }.sorted { $0.date < $1.date }
+        return DayWindowCache.Window(revision: revision, date: date, days: days, deletedIds: deletedIds)
     }
 
     /// Whether the data the plan was computed from is still what is stored (under the write lock).
