@@ -8,6 +8,10 @@ struct IngestBenchmark {
     static let goalRatio = 2.5
     static let goalP99Ms = 50.0
     static let goalRSSBytes = 64_000_000
+    /// Goals of issue 11 ("ingest at the speed of the disk"): the load generator shares the cores.
+    static let goalCPUMicroseconds = 100.0
+    static let goalCeilingShare = 1.0
+    static let goalThroughputCap = 4000.0
 
     /// Runs everything; returns the exit status.
     func run() throws -> Int32 {
@@ -114,6 +118,15 @@ struct IngestBenchmark {
         say("  RSS < 64 MB: peak \(fmt(Double(peakBytes) / 1e6, 1)) MB — \(verdict(peakBytes < Self.goalRSSBytes))")
         say("  no errors under load: "
             + verdict(configurations.allSatisfy { $0.errors.isEmpty && $0.unanswered == 0 }))
+        let cpu = observation?.daemonMicrosecondsPerSubmission
+        let floor = min(Self.goalCeilingShare * ceiling, Self.goalThroughputCap)
+        say("goals (issue 11), \(observed) concurrent clients, load generator on the same cores:")
+        say("  daemon CPU per acknowledged submission ≤ \(fmt(Self.goalCPUMicroseconds)) µs: "
+            + (cpu.map { "\(fmt($0)) µs — \(verdict($0 <= Self.goalCPUMicroseconds))" } ?? "not observed — not met"))
+        say("  throughput ≥ min(\(fmt(Self.goalCeilingShare, 1))× ceiling, \(fmt(Self.goalThroughputCap)) /s) (≥ \(fmt(floor)) /s here): "
+            + "\(fmt(main.throughput.median)) /s — \(verdict(main.throughput.median >= floor))")
+        say("  p99 < \(fmt(Self.goalP99Ms)) ms: \(fmt(main.p99.median, 1)) ms — \(verdict(main.p99.median < Self.goalP99Ms))")
+        say("  nothing lost (every acknowledged submission stored once): \(verdict(durable))")
         status = durable && stop.status == 0 && !stop.killed ? 0 : 1
         return status
     }

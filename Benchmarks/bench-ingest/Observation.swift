@@ -59,6 +59,11 @@ struct Observation {
         }
     }
 
+    /// The daemon's CPU (all threads) per acknowledged submission, in µs, over the observed runs.
+    var daemonMicrosecondsPerSubmission: Double {
+        daemonThreads.reduce(0) { $0 + $1.seconds } / Double(max(acknowledged, 1)) * 1e6
+    }
+
     /// Prints the breakdown; `handler` is the daemon's PUT histogram over the same runs.
     func report(clients: Int, runs: [RunResult], handler: DaemonMetrics) {
         say("where the time goes (\(clients)-client runs, \(fmt(wallSeconds, 1)) s wall incl. warm-up, \(acknowledged) acknowledged):")

@@ -2,80 +2,78 @@ import HyponaTrackCore
 
 /// Every fixed word of the report, in one language. Reason codes stay codes (docs/product.md,
 /// "Report"): they are the vocabulary of the rule files and of REDCap.
-struct ReportText: Sendable {
+struct ReportText: Bilingual, Sendable {
     let language: Language
 
-    private func t(_ en: String, _ de: String) -> String { language == .de ? de : en }
-
-    var decimalSeparator: String { t(".", ",") }
-    var title: String { t("HyponaTrack clinical report", "HyponaTrack klinischer Bericht") }
-    var studyId: String { t("Study ID", "Studien-ID") }
-    var surgeryDate: String { t("Surgery date", "OP-Datum") }
-    var timeZone: String { t("Time zone (all times)", "Zeitzone (alle Zeiten)") }
-    var riskClass: String { t("Risk class", "Risikoklasse") }
-    var riskPoints: String { t("Risk points Kat A / B / C", "Risikopunkte Kat A / B / C") }
-    var katBPending: String { t("Kat B pending (surgical data not entered yet)", "Kat B ausstehend (OP-Daten noch nicht erfasst)") }
-    var overridden: String { t("high by histology", "hoch wegen Histologie") }
-    var monitoring: String { t("Monitoring period", "Überwachungszeitraum") }
-    var extended: String { t("extended to POD 21", "verlängert bis POD 21") }
-    var withdrawn: String { t("withdrawn", "ausgeschieden") }
-    var status: String { t("Status", "Status") }
-    var rulesVersion: String { t("Rules version", "Regelversion") }
-    var generatedAt: String { t("Generated at", "Erstellt am") }
-    var charts: String { t("Trend charts", "Verläufe") }
+    var decimalSeparator: String { s(".", ",") }
+    var title: String { s("HyponaTrack clinical report", "HyponaTrack klinischer Bericht") }
+    var studyId: String { s("Study ID", "Studien-ID") }
+    var surgeryDate: String { s("Surgery date", "OP-Datum") }
+    var timeZone: String { s("Time zone (all times)", "Zeitzone (alle Zeiten)") }
+    var riskClass: String { s("Risk class", "Risikoklasse") }
+    var riskPoints: String { s("Risk points Kat A / B / C", "Risikopunkte Kat A / B / C") }
+    var katBPending: String { s("Kat B pending (surgical data not entered yet)", "Kat B ausstehend (OP-Daten noch nicht erfasst)") }
+    var overridden: String { s("high by histology", "hoch wegen Histologie") }
+    var monitoring: String { s("Monitoring period", "Überwachungszeitraum") }
+    var extended: String { s("extended to POD 21", "verlängert bis POD 21") }
+    var withdrawn: String { s("withdrawn", "ausgeschieden") }
+    var status: String { s("Status", "Status") }
+    var rulesVersion: String { s("Rules version", "Regelversion") }
+    var generatedAt: String { s("Generated at", "Erstellt am") }
+    var charts: String { s("Trend charts", "Verläufe") }
     var chartsNote: String {
-        t("Dashed lines are this patient's scaled thresholds (yellow, red); marked points reached them in the day's evaluation.",
+        s("Dashed lines are this patient's scaled thresholds (yellow, red); marked points reached them in the day's evaluation.",
           "Gestrichelte Linien sind die skalierten Schwellen dieses Patienten (gelb, rot); markierte Punkte haben sie laut Tagesbewertung erreicht.")
     }
-    var days: String { t("Days", "Tage") }
-    var alerts: String { t("Alerts", "Alarme") }
-    var labs: String { t("Lab values", "Laborwerte") }
-    var noData: String { t("No data recorded", "Keine Daten erfasst") }
-    var noAlerts: String { t("No alerts.", "Keine Alarme.") }
-    var noLabs: String { t("No lab values.", "Keine Laborwerte.") }
-    var continued: String { t("(continued)", "(Fortsetzung)") }
+    var days: String { s("Days", "Tage") }
+    var alerts: String { s("Alerts", "Alarme") }
+    var labs: String { s("Lab values", "Laborwerte") }
+    var noData: String { s("No data recorded", "Keine Daten erfasst") }
+    var noAlerts: String { s("No alerts.", "Keine Alarme.") }
+    var noLabs: String { s("No lab values.", "Keine Laborwerte.") }
+    var continued: String { s("(continued)", "(Fortsetzung)") }
     var disclaimer: String {
-        t("Not a validated medical device. The clinical rules are defaults derived from published evidence, not a validated clinical rule.",
+        s("Not a validated medical device. The clinical rules are defaults derived from published evidence, not a validated clinical rule.",
           "Kein validiertes Medizinprodukt. Die klinischen Regeln sind aus publizierter Evidenz abgeleitete Vorgaben, keine validierte klinische Regel.")
     }
-    var shortDisclaimer: String { t("Not a validated medical device.", "Kein validiertes Medizinprodukt.") }
+    var shortDisclaimer: String { s("Not a validated medical device.", "Kein validiertes Medizinprodukt.") }
     var rulesNote: String {
-        t("Each day was evaluated with the rules version shown in its evaluation; the version in force now is given above.",
+        s("Each day was evaluated with the rules version shown in its evaluation; the version in force now is given above.",
           "Jeder Tag wurde mit der Regelversion seiner Bewertung beurteilt; oben steht die jetzt gültige Version.")
     }
-    var versionsUsed: String { t("Rules versions of the evaluations", "Regelversionen der Bewertungen") }
+    var versionsUsed: String { s("Rules versions of the evaluations", "Regelversionen der Bewertungen") }
 
-    func page(_ n: Int, of m: Int) -> String { t("Page \(n) of \(m)", "Seite \(n) von \(m)") }
+    func page(_ n: Int, of m: Int) -> String { s("Page \(n) of \(m)", "Seite \(n) von \(m)") }
 
     // Day table
-    var dayColumn: String { t("Date (POD)", "Datum (POD)") }
-    var levelColumn: String { t("Level", "Stufe") }
-    var weightColumn: String { t("Weight a.m. (kg)", "Gewicht morgens (kg)") }
-    var fluidColumn: String { t("Fluid (mL)", "Zufuhr (mL)") }
-    var sgColumn: String { t("Urine SG", "Urin-SG") }
-    var symptomColumn: String { t("Symptom score", "Symptom-Score") }
-    var reasonsColumn: String { t("Reasons (code: value, threshold)", "Gründe (Code: Wert, Schwelle)") }
-    var threshold: String { t("threshold", "Schwelle") }
+    var dayColumn: String { s("Date (POD)", "Datum (POD)") }
+    var levelColumn: String { s("Level", "Stufe") }
+    var weightColumn: String { s("Weight a.m. (kg)", "Gewicht morgens (kg)") }
+    var fluidColumn: String { s("Fluid (mL)", "Zufuhr (mL)") }
+    var sgColumn: String { s("Urine SG", "Urin-SG") }
+    var symptomColumn: String { s("Symptom score", "Symptom-Score") }
+    var reasonsColumn: String { s("Reasons (code: value, threshold)", "Gründe (Code: Wert, Schwelle)") }
+    var threshold: String { s("threshold", "Schwelle") }
 
     // Alert table
-    var alertColumn: String { t("Alert (date, POD)", "Alarm (Datum, POD)") }
-    var kindColumn: String { t("Kind, level", "Art, Stufe") }
-    var openedColumn: String { t("Opened", "Geöffnet") }
-    var acknowledgedColumn: String { t("Acknowledged", "Bestätigt") }
-    var resolvedColumn: String { t("Resolved", "Erledigt") }
-    var by: String { t("by", "von") }
-    var sodium: String { t("sodium", "Natrium") }
-    var notYet: String { t("not yet", "noch nicht") }
+    var alertColumn: String { s("Alert (date, POD)", "Alarm (Datum, POD)") }
+    var kindColumn: String { s("Kind, level", "Art, Stufe") }
+    var openedColumn: String { s("Opened", "Geöffnet") }
+    var acknowledgedColumn: String { s("Acknowledged", "Bestätigt") }
+    var resolvedColumn: String { s("Resolved", "Erledigt") }
+    var by: String { s("by", "von") }
+    var sodium: String { s("sodium", "Natrium") }
+    var notYet: String { s("not yet", "noch nicht") }
 
     // Lab table
-    var labTimeColumn: String { t("Time", "Zeit") }
-    var labDayColumn: String { t("Date (POD)", "Datum (POD)") }
-    var labValueColumn: String { t("Sodium (mmol/L)", "Natrium (mmol/L)") }
+    var labTimeColumn: String { s("Time", "Zeit") }
+    var labDayColumn: String { s("Date (POD)", "Datum (POD)") }
+    var labValueColumn: String { s("Sodium (mmol/L)", "Natrium (mmol/L)") }
 
     var vocabulary: Vocabulary { Vocabulary(language: language) }
     func level(_ level: Level?) -> String { level.map(vocabulary.level) ?? "–" }
     func riskClass(_ c: RiskClass) -> String { vocabulary.riskClass(c) }
     func alertKind(_ kind: AlertKind) -> String { vocabulary.alertKind(kind) }
 
-    func active(_ active: Bool) -> String { active ? t("monitoring", "in Überwachung") : t("monitoring ended", "Überwachung beendet") }
+    func active(_ active: Bool) -> String { active ? s("monitoring", "in Überwachung") : s("monitoring ended", "Überwachung beendet") }
 }

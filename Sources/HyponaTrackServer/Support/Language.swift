@@ -27,3 +27,8 @@ protocol Bilingual {
 extension Bilingual {
     func s(_ en: String, _ de: String) -> String { language == .de ? de : en }
 }
+
+/// A language is its own wording: `request.language.s("Signed out.", "Abgemeldet.")`.
+extension Language: Bilingual {
+    var language: Language { self }
+}

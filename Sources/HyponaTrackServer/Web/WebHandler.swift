@@ -51,8 +51,8 @@ public final class WebHandler: Sendable {
             if let limit = route.limit {
                 if let seconds = limit.limiter.admit(request.clientIP) {
                     limit.refused(request.clientIP)
-                    throw PageFailure(.tooManyRequests, Self.text(request.language, en: "Too many attempts from your address. Try again in a minute.",
-                                                                 de: "Zu viele Versuche von Ihrer Adresse. Bitte in einer Minute erneut versuchen."),
+                    throw PageFailure(.tooManyRequests, request.language.s("Too many attempts from your address. Try again in a minute.",
+                                                                 "Zu viele Versuche von Ihrer Adresse. Bitte in einer Minute erneut versuchen."),
                                       retryAfter: seconds)
                 }
                 limited = limit
@@ -62,34 +62,34 @@ public final class WebHandler: Sendable {
             if let patients, let token = request.cookies["ht_patient"] { patient = try patients.session(token: token) }
             if route.access == .patient && patient == nil {
                 if http.method == .get { return Self.finish(WebResponse.redirect(signInPath), self, request, routeName, started, nil) }
-                throw PageFailure(.forbidden, Self.text(request.language, en: "You are signed out. Activate again with your study ID and code.",
-                                                        de: "Sie sind abgemeldet. Bitte mit Studien-ID und Code erneut aktivieren."))
+                throw PageFailure(.forbidden, request.language.s("You are signed out. Activate again with your study ID and code.",
+                                                        "Sie sind abgemeldet. Bitte mit Studien-ID und Code erneut aktivieren."))
             }
             if case .staff(let needed) = route.access {
                 guard let s = session else {
                     if http.method == .get { return Self.finish(WebResponse.redirect(signInRedirect(http)), self, request, routeName, started, nil) }
-                    throw PageFailure(.forbidden, Self.text(request.language, en: "Your session has ended. Sign in again.",
-                                                            de: "Ihre Sitzung ist beendet. Bitte erneut anmelden."))
+                    throw PageFailure(.forbidden, request.language.s("Your session has ended. Sign in again.",
+                                                            "Ihre Sitzung ist beendet. Bitte erneut anmelden."))
                 }
                 guard needed.allows(s.role) else {
-                    throw PageFailure(.forbidden, Self.text(request.language, en: "Your role (\(s.role.rawValue)) cannot do this.",
-                                                            de: "Ihre Rolle (\(s.role.rawValue)) darf das nicht."))
+                    throw PageFailure(.forbidden, request.language.s("Your role (\(s.role.rawValue)) cannot do this.",
+                                                            "Ihre Rolle (\(s.role.rawValue)) darf das nicht."))
                 }
             }
             var form = HTTPQueryParameters()
             if http.method == .post {
                 try checkOrigin(request)
                 do { form = try request.form() } catch {
-                    throw PageFailure(.badRequest, Self.text(request.language, en: "The form could not be read: \(error.message)",
-                                                             de: "Das Formular ist nicht lesbar: \(error.message)"))
+                    throw PageFailure(.badRequest, request.language.s("The form could not be read: \(error.message)",
+                                                             "Das Formular ist nicht lesbar: \(error.message)"))
                 }
                 let expected: String? = route.access == .patient ? patient?.csrfToken
                     : (route.access == .anonymous ? nil : session?.csrfToken)
                 if let expected {
                     guard let token = form["csrf"], Crypto.constantTimeEquals(Array(token.utf8), Array(expected.utf8)) else {
-                        throw PageFailure(.forbidden, Self.text(request.language,
-                                                                en: "The form is missing its security token. Reload the page and try again.",
-                                                                de: "Dem Formular fehlt das Sicherheitsmerkmal. Seite neu laden und erneut versuchen."))
+                        throw PageFailure(.forbidden, request.language.s(
+                                                                "The form is missing its security token. Reload the page and try again.",
+                                                                "Dem Formular fehlt das Sicherheitsmerkmal. Seite neu laden und erneut versuchen."))
                     }
                 }
             }
@@ -103,9 +103,9 @@ public final class WebHandler: Sendable {
             response = page(PageFailure(answer.status, answer.message, retryAfter: answer.retryAfter), request, session)
         } catch {
             logger.error("page failed", ["route": routeName, "request_id": http.requestID, "error": "\(error)"])
-            response = page(PageFailure(.internalServerError, Self.text(request.language,
-                                                                       en: "The server could not complete the request; it is logged.",
-                                                                       de: "Der Server konnte die Anfrage nicht ausführen; der Fehler ist protokolliert.")),
+            response = page(PageFailure(.internalServerError, request.language.s(
+                                                                       "The server could not complete the request; it is logged.",
+                                                                       "Der Server konnte die Anfrage nicht ausführen; der Fehler ist protokolliert.")),
                             request, session)
         }
         limited?.settle(request.clientIP, status: response.status.rawValue)
@@ -160,8 +160,6 @@ public final class WebHandler: Sendable {
             throw PageFailure(.forbidden, "This form was sent from another site (\(origin.prefix(100))).")
         }
     }
-
-    static func text(_ language: Language, en: String, de: String) -> String { language == .de ? de : en }
 
     /// Whether `next` is a page of ours to return to after signing in (never another site).
     static func isLocalPath(_ next: String, prefix: String) -> Bool {
