@@ -14,8 +14,10 @@ struct Options {
     var warmupSeconds = 1.0
     var durationSeconds = 5.0
     var ceilingSeconds = 3.0
-    /// Patients enrolled before the runs (handed out to clients as they need fresh ones).
-    var patients = 800
+    /// Patients enrolled before the runs (handed out to clients as they need fresh ones). Each
+    /// takes days × perDay = 96 submissions; at 3,000–5,000/s the runs of 1, 4 and 16 clients
+    /// need ≈ 1,500, so 800 ran out and later runs wrote to grown days.
+    var patients = 4000
     /// Submissions per patient and date before a client moves on (see `PatientPool`).
     var perDay = 8
     /// Dates each patient's submissions fill, oldest first (the last ones before today).

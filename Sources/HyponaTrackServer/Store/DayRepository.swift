@@ -66,16 +66,20 @@ enum DayRepository {
     }
 
     /// `day` as `load` would return it once stored: each client item list by time, then id (as
-    /// TEXT compares: bytewise), and every time as it reads back from its stored text. Nil if
-    /// a time would not read back.
-    static func storedOrder(_ day: DailyEntry) -> DailyEntry? {
-        func ordered<T>(_ items: [T], _ time: WritableKeyPath<T, Timestamp>, _ id: (T) -> String) -> [T]? {
+    /// TEXT compares: bytewise), and the times of the items `patch` brought as they read back
+    /// from their stored text (the others were read from the store). Nil if a time would not
+    /// read back.
+    static func storedOrder(_ day: DailyEntry, patch: DayPatch) -> DailyEntry? {
+        func ordered<T>(_ items: [T], _ incoming: [T], _ time: WritableKeyPath<T, Timestamp>, _ id: (T) -> String) -> [T]? {
+            let arrived = Set(incoming.map(id))
             var keyed: [(time: String, id: String, item: T)] = []
             keyed.reserveCapacity(items.count)
             for var item in items {
                 let text = item[keyPath: time].description
-                guard let stored = Timestamp(text) else { return nil }
-                item[keyPath: time] = stored
+                if arrived.contains(id(item)) {
+                    guard let stored = Timestamp(text) else { return nil }
+                    item[keyPath: time] = stored
+                }
                 keyed.append((text, id(item), item))
             }
             keyed.sort { a, b in
@@ -84,8 +88,10 @@ enum DayRepository {
             return keyed.map(\.item)
         }
         var d = day
-        guard let symptoms = ordered(day.symptoms, \.time, \.id), let reactions = ordered(day.reactionTests, \.time, \.id),
-              let tappings = ordered(day.tappingTests, \.time, \.id), let doses = ordered(day.desmopressinDoses, \.time, \.id)
+        guard let symptoms = ordered(day.symptoms, patch.symptoms, \.time, \.id),
+              let reactions = ordered(day.reactionTests, patch.reactionTests, \.time, \.id),
+              let tappings = ordered(day.tappingTests, patch.tappingTests, \.time, \.id),
+              let doses = ordered(day.desmopressinDoses, patch.desmopressinDoses, \.time, \.id)
         else { return nil }
         d.symptoms = symptoms
         d.reactionTests = reactions

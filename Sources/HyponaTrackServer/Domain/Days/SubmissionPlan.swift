@@ -91,7 +91,7 @@ struct SubmissionPlan {
     /// What `cache` may keep once this plan is committed at `revision` (read after its writes,
     /// inside the transaction): the days it read with the merged day in stored order.
     func committedWindow(revision: Int64) -> DayWindowCache.Window? {
-        guard let merged = DayRepository.storedOrder(after) else { return nil }
+        guard let merged = DayRepository.storedOrder(after, patch: patch) else { return nil }
         let days = window.map { $0.date == date ? merged : $0 }.sorted { $0.date < $1.date }
         return DayWindowCache.Window(revision: revision, date: date, days: days, deletedIds: deletedIds)
     }
