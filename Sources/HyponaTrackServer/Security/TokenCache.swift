@@ -35,7 +35,7 @@ public final class TokenCache: Sendable {
     /// Bounded: past this many tokens the cache starts over (one lookup each refills it).
     let capacity: Int
 
-    public init(capacity: Int = 20_000) { self.capacity = capacity }
+    public init(capacity: Int = 4096) { self.capacity = capacity }
 
     var currentGeneration: UInt64 { generation.load(ordering: .acquiring) }
 

@@ -27,10 +27,12 @@ final class DayWindowCache: Sendable {
     }
 
     private let windows = Mutex<[Int64: Window]>([:])
-    /// Bounded: past this many patients the cache starts over.
+    /// Bounded: past this many patients the cache starts over. A window is a few kB; the
+    /// patients submitting at the same moment are far fewer than this (a study's whole cohort
+    /// usually is), so a miss after a start-over costs one read each.
     let capacity: Int
 
-    init(capacity: Int = 4096) { self.capacity = capacity }
+    init(capacity: Int = 512) { self.capacity = capacity }
 
     func window(patientId: Int64, revision: Int64, date: LocalDate) -> Window? {
         guard let w = windows.withLock({ $0[patientId] }), w.revision == revision, w.date == date else { return nil }
