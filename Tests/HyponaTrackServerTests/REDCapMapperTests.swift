@@ -430,6 +430,13 @@ extension Array where Element == (String, String) {
         #expect(pending["kat_b_pending"] == "1" && pending["pod_sodium"] == "" && pending["csf_leak"] == "")
         #expect(pending["histology"] == "" && pending["postop_nausea"] == "" && pending["activated_at"] == "")
         #expect(pending["withdrawn"] == "0" && pending["withdrawal_date"] == "" && pending["withdrawal_reason"] == "")
+        #expect(row["web_only"] == "0")
+    }
+
+    @Test func aWebOnlyPatientIsMarkedSoInTheBaseline() {
+        var profile = MapperFixture.profile("WEB-1")
+        profile.webOnly = true
+        #expect(f.baseline(MapperFixture.record(profile))["web_only"] == "1")
     }
 
     @Test func dailyRowCarriesTheLatestSymptomsTheSlowestSessionTheLowestLab() throws {

@@ -97,7 +97,7 @@ import HTJSON
             "risk_med___spironolactone": "0", "pod_sodium": "134.5", "operation_minutes": "95", "csf_leak": "1",
             "kat_b_pending": "0", "postop_nausea": "antiemetic", "diabetes_insipidus": "0", "desmopressin_postop": "0",
             "new_cortisol_deficiency": "1", "fluid_limit_ml": "1500", "di_active": "0", "baseline_rt_ms": "600",
-            "simplified_mode": "0", "desmopressin_prescribed": "0", "loan_device": "1", "baseline_is_preop": "0",
+            "simplified_mode": "0", "desmopressin_prescribed": "0", "loan_device": "1", "web_only": "0", "baseline_is_preop": "0",
             "kat_a_points": "5", "kat_b_points": String(Self.int(p["katB"]) ?? -1), "kat_c_points": String(Self.int(p["katC"]) ?? -1),
             "risk_score": String(Self.int(p["riskScore"]) ?? -1), "risk_class": Self.string(p["riskClass"]) ?? "?",
             "enrolled_at": Self.berlin(Self.string(p["enrolledAt"]) ?? ""), "activated_at": Self.berlin(Self.string(p["activatedAt"]) ?? ""),

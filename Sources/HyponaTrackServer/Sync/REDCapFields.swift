@@ -40,7 +40,7 @@ struct REDCapFields: Sendable {
             ("csf_leak", .yesno), ("kat_b_pending", .yesno), ("postop_nausea", .choice(risk.postopNauseaCodes)),
             ("diabetes_insipidus", .yesno), ("desmopressin_postop", .yesno), ("new_cortisol_deficiency", .yesno),
             ("fluid_limit_ml", .integer), ("di_active", .yesno), ("baseline_rt_ms", .integer), ("simplified_mode", .yesno),
-            ("desmopressin_prescribed", .yesno), ("loan_device", .yesno), ("baseline_is_preop", .yesno),
+            ("desmopressin_prescribed", .yesno), ("loan_device", .yesno), ("web_only", .yesno), ("baseline_is_preop", .yesno),
             ("kat_a_points", .integer), ("kat_b_points", .integer), ("kat_c_points", .integer), ("risk_score", .integer),
             ("risk_class", .choice(RiskClass.allCases.map(\.rawValue))), ("enrolled_at", .datetime),
             ("consent_version", .text), ("consent_date", .date), ("activated_at", .datetime),

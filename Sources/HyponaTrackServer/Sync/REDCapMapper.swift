@@ -31,6 +31,7 @@ struct REDCapMapper: Sendable {
             "fluid_limit_ml": integer(profile.fluidLimitMl), "di_active": yesno(profile.diabetesInsipidusActive),
             "baseline_rt_ms": integer(profile.baselineReactionTimeMs), "simplified_mode": yesno(profile.simplifiedMode),
             "desmopressin_prescribed": yesno(profile.desmopressinPrescribed), "loan_device": yesno(profile.loanDevice),
+            "web_only": yesno(profile.webOnly),
             "baseline_is_preop": yesno(profile.baselineIsPreOp), "kat_a_points": String(risk.katA),
             "kat_b_points": String(risk.katB), "kat_c_points": String(risk.katC), "risk_score": String(risk.riskScore),
             "risk_class": risk.riskClass.rawValue, "enrolled_at": datetime(milliseconds: p.enrolledAt),
