@@ -74,8 +74,7 @@ struct Console: Sendable {
         let detail = try study.patients.show(studyId: studyId)
         let zone = study.context.zone(detail.summary.patient.profile)
         return PatientPage(layout: layout(ctx), detail: detail, alerts: try study.alerts.alerts(studyId: studyId),
-                           charts: try study.patients.trendCharts(studyId: studyId)
-                               .map { ChartWording(text: ReportText(language: ctx.language)).apply($0) }, zone: zone,
+                           charts: try study.patients.trendCharts(studyId: studyId, language: ctx.language), zone: zone,
                            rulesVersion: study.rules.snapshot.rules.version, errors: errors).render()
     }
 

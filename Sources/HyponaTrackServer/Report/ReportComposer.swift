@@ -17,7 +17,7 @@ struct ReportComposer {
                                                 color: PDFColor(hex: ChartPalette.stroke(.red)))]
         blocks.append(.heading(text.charts))
         blocks.append(.paragraph(text.chartsNote, font: metrics.small, color: ReportLayout.text))
-        blocks += content.charts.map { .chart(ChartWording(text: text).apply($0)) }
+        blocks += content.charts.map { .chart($0) }
         blocks.append(.heading(text.days))
         blocks.append(content.hasData ? .table(dayTable()) : .paragraph(text.noData + ".", font: metrics.body, color: ReportLayout.text))
         blocks.append(.heading(text.alerts))

@@ -50,7 +50,8 @@ public final class ReportService: Sendable {
             let patient = try context.patient(db, studyId: request.studyId)
             let stored = try context.storedData(db, patient, snapshot.rules)
             let charts = TrendChartBuilder(engine: snapshot.engine)
-                .charts(profile: patient.profile, days: stored.days, evaluations: stored.evaluations, window: stored.window)
+                .charts(profile: patient.profile, days: stored.days, evaluations: stored.evaluations, window: stored.window,
+                        language: request.language)
             return ReportContent(patient: patient, stored: stored, charts: charts,
                                  risk: snapshot.engine.risk.assess(patient.profile),
                                  alerts: try AlertRepository.views(db, patientId: patient.id),

@@ -10,15 +10,17 @@ extension TrendChartBuilder.Context {
             guard let kg = day.weightMorningKg else { return nil }
             let pct = profile.weightChangePercent(kg)
             return ChartPoint(x: Double(pod(day)), y: pct, flag: flag(.weightGainPercent, on: day.date, value: pct),
-                              note: "\(ChartNumber.format(kg, decimals: 2, trimZeros: true)) kg")
+                              note: "\(number(kg, decimals: 2, trimZeros: true)) kg")
         }
         let unit = "%"
         let lines = graded(thresholds.weightGainPercent, unit: unit, decimals: 3, direction: .atOrAbove) { $0 }
-        return chart(id: "weight", title: "Weight change from baseline",
-                     lead: "Morning weight change against the baseline of "
-                         + "\(ChartNumber.format(profile.baselineWeightKg, decimals: 2, trimZeros: true)) kg, in percent.",
-                     axis: ChartYAxis(title: "Weight change", unit: unit, include: [0], minimumSpan: 2, valueDecimals: 1),
-                     series: ChartSeries(name: "Weight change", points: points), thresholds: lines)
+        let baseline = number(profile.baselineWeightKg, decimals: 2, trimZeros: true)
+        let name = s("Weight change", "Gewichtsänderung")
+        return chart(id: "weight", title: s("Weight change from baseline", "Gewichtsänderung zum Ausgangswert"),
+                     lead: s("Morning weight change against the baseline of \(baseline) kg, in percent.",
+                             "Änderung des Morgengewichts gegenüber dem Ausgangswert von \(baseline) kg, in Prozent."),
+                     axis: ChartYAxis(title: name, unit: unit, include: [0], minimumSpan: 2, valueDecimals: 1),
+                     series: ChartSeries(name: name, points: points), thresholds: lines)
     }
 
     /// `fluid_excess`: intake against the limit. The rule grades (intake − limit) / limit × 100, so
@@ -33,25 +35,29 @@ extension TrendChartBuilder.Context {
                               flag: active ? flag(.fluidExcess, on: day.date, value: ml, toChartUnit: toMl) : nil)
         }
         var lines: [ChartThreshold] = []
-        var lead = "Daily fluid intake in mL"
+        var lead = s("Daily fluid intake in mL", "Tägliche Trinkmenge in mL")
         if let limit {
-            let text = "limit \(ChartNumber.format(limit, decimals: 0)) mL"
-            lines.append(ChartThreshold(kind: .reference, direction: .atOrAbove, tag: "limit", label: text,
+            let tag = s("limit", "Grenze")
+            let text = "\(tag) \(number(limit, decimals: 0)) mL"
+            lines.append(ChartThreshold(kind: .reference, direction: .atOrAbove, tag: tag, label: text,
                                         segments: [ThresholdSegment(fromX: xAxis.domain.lowerBound, toX: xAxis.domain.upperBound,
                                                                     y: limit)]))
-            lead += " against the patient's \(text)."
+            lead += s(" against the patient's \(text).", " gegenüber der \(text) dieses Patienten.")
             if active {
                 lines += graded(thresholds.fluidExcessPercent, unit: "mL", decimals: 1, direction: .atOrAbove, convert: toMl)
             } else {
-                lead += " The fluid rules are off while diabetes insipidus is active."
+                lead += s(" The fluid rules are off while diabetes insipidus is active.",
+                          " Die Trinkmengen-Regeln ruhen, solange ein Diabetes insipidus aktiv ist.")
             }
         } else {
-            lead += ". No fluid limit is set, so the fluid rules are off."
+            lead += s(". No fluid limit is set, so the fluid rules are off.",
+                      ". Es ist keine Trinkmengen-Grenze gesetzt, daher ruhen die Trinkmengen-Regeln.")
         }
-        return chart(id: "fluid", title: "Fluid intake", lead: lead,
-                     axis: ChartYAxis(title: "Fluid intake", unit: "mL", include: limit.map { [$0] } ?? [],
+        let name = s("Fluid intake", "Trinkmenge")
+        return chart(id: "fluid", title: name, lead: lead,
+                     axis: ChartYAxis(title: name, unit: "mL", include: limit.map { [$0] } ?? [],
                                       minimumSpan: 500, valueDecimals: 0),
-                     series: ChartSeries(name: "Fluid intake", points: points), thresholds: lines)
+                     series: ChartSeries(name: name, points: points), thresholds: lines)
     }
 
     /// `urine_sg_support`: SUPPORT only (§5.2), and only with an active fluid limit.
@@ -60,18 +66,21 @@ extension TrendChartBuilder.Context {
             day.urineSG.map { ChartPoint(x: Double(pod(day)), y: $0, flag: flag(.urineSGSupport, on: day.date, value: $0)) }
         }
         let active = profile.fluidLimitMl.map { $0 > 0 } == true && !profile.diabetesInsipidusActive
-        var lead = "Morning urine specific gravity."
+        var lead = s("Morning urine specific gravity.", "Spezifisches Gewicht des Morgenurins.")
         var lines: [ChartThreshold] = []
-        if active, let line = stepped(.yellow, .atOrAbove, tag: "support", unit: "", decimals: 4,
+        if active, let line = stepped(.yellow, .atOrAbove, tag: s("support", "Stütze"), unit: "", decimals: 4,
                                       value: { thresholds.urineSGSupport.yellow(scaledBy: $0) }) {
             lines.append(line)
-            lead += " At or above the support line with intake at or over the limit it adds to another signal; alone it changes nothing."
+            lead += s(" At or above the support line with intake at or over the limit it adds to another signal; alone it changes nothing.",
+                      " Auf oder über der Stützlinie, bei einer Trinkmenge auf oder über der Grenze, verstärkt es ein anderes Signal; allein ändert es nichts.")
         } else {
-            lead += " SG support needs an active fluid limit, so it is off for this patient."
+            lead += s(" SG support needs an active fluid limit, so it is off for this patient.",
+                      " Die SG-Stütze braucht eine aktive Trinkmengen-Grenze und ruht daher bei diesem Patienten.")
         }
-        return chart(id: "urine-sg", title: "Urine specific gravity", lead: lead,
-                     axis: ChartYAxis(title: "Urine SG", unit: "", minimumSpan: 0.01, valueDecimals: 3),
-                     series: ChartSeries(name: "Urine SG", points: points), thresholds: lines)
+        let name = s("Urine SG", "Urin-SG")
+        return chart(id: "urine-sg", title: s("Urine specific gravity", "Spezifisches Gewicht des Urins"), lead: lead,
+                     axis: ChartYAxis(title: name, unit: "", minimumSpan: 0.01, valueDecimals: 3),
+                     series: ChartSeries(name: name, points: points), thresholds: lines)
     }
 
     /// `symptom_score`: the day's highest total score S.
@@ -81,11 +90,13 @@ extension TrendChartBuilder.Context {
             guard let top = day.symptoms.max(by: { $0.totalScore(weights) < $1.totalScore(weights) }) else { return nil }
             let score = Double(top.totalScore(weights))
             return ChartPoint(x: Double(pod(day)), y: score, flag: flag(.symptomScore, on: day.date, value: score),
-                              note: top.slot.rawValue)
+                              note: top.slot == .morning ? s("morning", "morgens") : s("evening", "abends"))
         }
-        return chart(id: "symptoms", title: "Symptom score", lead: "The day's highest symptom score S (0–52).",
-                     axis: ChartYAxis(title: "Symptom score", unit: "", include: [0], minimumSpan: 10, valueDecimals: 0),
-                     series: ChartSeries(name: "Symptom score", points: points),
+        let name = s("Symptom score", "Symptom-Score")
+        return chart(id: "symptoms", title: name,
+                     lead: s("The day's highest symptom score S (0–52).", "Der höchste Symptom-Score S des Tages (0–52)."),
+                     axis: ChartYAxis(title: name, unit: "", include: [0], minimumSpan: 10, valueDecimals: 0),
+                     series: ChartSeries(name: name, points: points),
                      thresholds: graded(thresholds.symptomScore, unit: "", decimals: 2, direction: .atOrAbove) { $0 })
     }
 
@@ -99,38 +110,42 @@ extension TrendChartBuilder.Context {
                            note: clock(lab.time))
             }
         }
-        return chart(id: "sodium", title: "Lab sodium",
-                     lead: "Lab sodium values in mmol/L, each at its time of day; low values are the alarming side.",
-                     axis: ChartYAxis(title: "Sodium", unit: "mmol/L", minimumSpan: 10, valueDecimals: 1),
-                     series: ChartSeries(name: "Lab sodium", points: points),
+        let name = s("Lab sodium", "Labornatrium")
+        return chart(id: "sodium", title: name,
+                     lead: s("Lab sodium values in mmol/L, each at its time of day; low values are the alarming side.",
+                             "Labornatrium in mmol/L, jeder Wert zu seiner Tageszeit; niedrige Werte sind die bedenkliche Seite."),
+                     axis: ChartYAxis(title: s("Sodium", "Natrium"), unit: "mmol/L", minimumSpan: 10, valueDecimals: 1),
+                     series: ChartSeries(name: name, points: points),
                      thresholds: graded(thresholds.sodiumDeficit, unit: "mmol/L", decimals: 2, direction: .atOrBelow) { normal - $0 })
     }
 
     /// `reaction_time`: each session's slowing against the baseline; red needs two sessions.
     func reactionTimeChart() -> Chart {
         guard let baseline = profile.baselineReactionTimeMs, baseline > 0 else {
-            return chart(id: "reaction-time", title: "Reaction-time slowing",
-                         lead: "No reaction-time baseline is recorded, so slowing cannot be computed.",
-                         axis: ChartYAxis(title: "Slowing", unit: "%", include: [0], minimumSpan: 10, valueDecimals: 1),
-                         series: ChartSeries(name: "Slowing", points: []), thresholds: [])
+            return chart(id: "reaction-time", title: s("Reaction-time slowing", "Verlangsamung der Reaktionszeit"),
+                         lead: s("No reaction-time baseline is recorded, so slowing cannot be computed.",
+                                 "Es ist kein Ausgangswert der Reaktionszeit erfasst, daher lässt sich keine Verlangsamung berechnen."),
+                         axis: ChartYAxis(title: s("Slowing", "Verlangsamung"), unit: "%", include: [0], minimumSpan: 10, valueDecimals: 1),
+                         series: ChartSeries(name: s("Slowing", "Verlangsamung"), points: []), thresholds: [])
         }
         let points = days.flatMap { day in
             day.reactionTests.map { test in
                 let slowing = test.slowingPercent(baselineMs: baseline)
                 return ChartPoint(x: x(of: test.time, filedUnder: day.date), y: slowing,
                                   flag: flag(.reactionTime, on: day.date, value: slowing),
-                                  note: "\(clock(test.time)), \(ChartNumber.format(test.medianMs, decimals: 0)) ms")
+                                  note: "\(clock(test.time)), \(number(test.medianMs, decimals: 0)) ms")
             }
         }
         var lines = graded(thresholds.reactionTimePercent, unit: "%", decimals: 3, direction: .atOrAbove) { $0 }
-        let minutes = ChartNumber.format(thresholds.reactionConfirmationMinutes, decimals: 0)
+        let minutes = number(thresholds.reactionConfirmationMinutes, decimals: 0)
         for i in lines.indices where lines[i].kind == .red {
-            lines[i].label += " in two sessions at most \(minutes) min apart"
+            lines[i].label += s(" in two sessions at most \(minutes) min apart", " in zwei Sitzungen höchstens \(minutes) min auseinander")
         }
-        return chart(id: "reaction-time", title: "Reaction-time slowing",
-                     lead: "Each reaction-time session's median against the baseline of "
-                         + "\(ChartNumber.format(baseline, decimals: 0)) ms, in percent.",
-                     axis: ChartYAxis(title: "Slowing", unit: "%", include: [0], minimumSpan: 10, valueDecimals: 1),
-                     series: ChartSeries(name: "Slowing", points: points, joinsDaysApart: 1), thresholds: lines)
+        let reference = number(baseline, decimals: 0), name = s("Slowing", "Verlangsamung")
+        return chart(id: "reaction-time", title: s("Reaction-time slowing", "Verlangsamung der Reaktionszeit"),
+                     lead: s("Each reaction-time session's median against the baseline of \(reference) ms, in percent.",
+                             "Median jeder Reaktionszeit-Sitzung gegenüber dem Ausgangswert von \(reference) ms, in Prozent."),
+                     axis: ChartYAxis(title: name, unit: "%", include: [0], minimumSpan: 10, valueDecimals: 1),
+                     series: ChartSeries(name: name, points: points, joinsDaysApart: 1), thresholds: lines)
     }
 }

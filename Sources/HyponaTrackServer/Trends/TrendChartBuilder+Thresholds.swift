@@ -7,8 +7,8 @@ extension TrendChartBuilder.Context {
     /// `convert` maps the rule's unit to the chart's (a deficit to a sodium, a percent to mL).
     func graded(_ threshold: ScaledThreshold, unit: String, decimals: Int, direction: ThresholdDirection,
                 convert: (Double) -> Double) -> [ChartThreshold] {
-        [stepped(.yellow, direction, tag: "yellow", unit: unit, decimals: decimals) { threshold.yellow(scaledBy: $0).map(convert) },
-         stepped(.red, direction, tag: "red", unit: unit, decimals: decimals) { threshold.red(scaledBy: $0).map(convert) }]
+        [stepped(.yellow, direction, tag: s("yellow", "gelb"), unit: unit, decimals: decimals) { threshold.yellow(scaledBy: $0).map(convert) },
+         stepped(.red, direction, tag: s("red", "rot"), unit: unit, decimals: decimals) { threshold.red(scaledBy: $0).map(convert) }]
             .compactMap { $0 }
     }
 
@@ -27,9 +27,9 @@ extension TrendChartBuilder.Context {
         let suffix = unit.isEmpty ? "" : " " + unit
         let grouped = Self.grouped(runs)
         let text = grouped.map { group -> String in
-            let number = ChartNumber.format(group.value, decimals: decimals, trimZeros: true)
+            let amount = number(group.value, decimals: decimals, trimZeros: true)
             let days = grouped.count > 1 ? " (POD " + Self.describe(group.days) + ")" : ""
-            return "\(direction.symbol) \(number)\(suffix)\(days)"
+            return "\(direction.symbol) \(amount)\(suffix)\(days)"
         }.joined(separator: "; ")
         return ChartThreshold(kind: kind, direction: direction, tag: tag, label: tag + " " + text, segments: segments)
     }
@@ -38,18 +38,22 @@ extension TrendChartBuilder.Context {
     func chart(id: String, title: String, lead: String, axis: ChartYAxis, series: ChartSeries,
                thresholds lines: [ChartThreshold]) -> Chart {
         var summary = lead
-        if !lines.isEmpty { summary += " Lines: " + lines.map(\.label).joined(separator: "; ") + "." }
+        if !lines.isEmpty { summary += s(" Lines: ", " Linien: ") + lines.map(\.label).joined(separator: "; ") + "." }
         if lines.contains(where: { $0.kind != .reference }) {
             let f = Self.grouped(Self.runs(factors, in: podRange)).map { group in
-                "f = " + ChartNumber.format(group.value, decimals: 4, trimZeros: true) + " on POD " + Self.describe(group.days)
+                "f = " + number(group.value, decimals: 4, trimZeros: true) + s(" on POD ", " an POD ") + Self.describe(group.days)
             }
-            summary += " Thresholds are this patient's own (risk class \(riskClass.rawValue)), scaled by "
+            let risk = Vocabulary(language: language).riskClass(riskClass)
+            summary += s(" Thresholds are this patient's own (risk class \(risk)), scaled by ",
+                         " Die Schwellen gelten für diesen Patienten (Risikoklasse \(risk)), skaliert mit ")
                 + f.joined(separator: ", ") + "."
         }
         let dataDays = Set(series.points.map { xAxis.day(at: $0.x) }).count
-        summary += series.points.isEmpty ? " No data recorded." : " \(dataDays) of \(xAxis.dayCount) days have a value."
+        summary += series.points.isEmpty ? s(" No data recorded.", " Keine Daten erfasst.")
+            : s(" \(dataDays) of \(xAxis.dayCount) days have a value.", " \(dataDays) von \(xAxis.dayCount) Tagen haben einen Wert.")
         return Chart(id: id, title: title, summary: summary, xAxis: xAxis, yAxis: axis, series: [series],
-                     thresholds: lines, markers: lines.contains { $0.kind != .reference } ? markers : [])
+                     thresholds: lines, markers: lines.contains { $0.kind != .reference } ? markers : [],
+                     noDataText: s("No data recorded", "Keine Daten erfasst"), decimalSeparator: s(".", ","))
     }
 
     /// Runs of consecutive days with the same value, in day order.

@@ -3,7 +3,8 @@ import HyponaTrackCore
 
 /// Fills the six trend charts of a patient (docs/product.md, "The clinician console": weight
 /// change, fluid against the limit, urine SG, symptom score, lab sodium, reaction-time slowing)
-/// from the stored data. The same charts go into the console's SVG and the PDF report.
+/// from the stored data. The same charts go into the console's SVG and the PDF report, in the
+/// page's or report's language: titles, axes, threshold labels and the text alternative alike.
 ///
 /// Thresholds are never restated here: each day's factor f comes from
 /// `EscalationEngine.factor(pod:riskClass:)` and each adjusted value from the rule file's
@@ -29,15 +30,18 @@ public struct TrendChartBuilder: Sendable {
     ///   - days: the patient's stored days (any range; days outside the window widen the axis so no value is hidden).
     ///   - evaluations: the latest stored evaluation of each date (`EvaluationRepository.latestPerDate`).
     ///   - window: the monitoring window the x axis spans.
+    ///   - language: what the charts say (numbers with a decimal comma in German).
     public func charts(profile: PatientProfile, days: [DailyEntry], evaluations: [LocalDate: StoredEvaluation],
-                       window: MonitoringWindow, axis: DayAxis = .pod) -> [Chart] {
-        let context = Context(builder: self, profile: profile, days: days, evaluations: evaluations, window: window, axis: axis)
+                       window: MonitoringWindow, axis: DayAxis = .pod, language: Language = .en) -> [Chart] {
+        let context = Context(builder: self, profile: profile, days: days, evaluations: evaluations, window: window, axis: axis,
+                              language: language)
         return [context.weightChart(), context.fluidChart(), context.urineSGChart(), context.symptomChart(),
                 context.sodiumChart(), context.reactionTimeChart()]
     }
 
     /// What every chart of one patient shares: the day range, the axis, f per day, the evaluations.
-    struct Context {
+    struct Context: Bilingual {
+        let language: Language
         let profile: PatientProfile
         let days: [DailyEntry]
         let evaluations: [LocalDate: StoredEvaluation]
@@ -49,7 +53,8 @@ public struct TrendChartBuilder: Sendable {
         let factors: [Int: Double]
 
         init(builder: TrendChartBuilder, profile: PatientProfile, days: [DailyEntry],
-             evaluations: [LocalDate: StoredEvaluation], window: MonitoringWindow, axis: DayAxis) {
+             evaluations: [LocalDate: StoredEvaluation], window: MonitoringWindow, axis: DayAxis, language: Language) {
+            self.language = language
             self.profile = profile
             self.days = days.sorted { $0.date < $1.date }
             self.evaluations = evaluations
@@ -64,11 +69,11 @@ public struct TrendChartBuilder: Sendable {
             let pods = Array(podRange)
             switch axis {
             case .pod:
-                xAxis = ChartXAxis(title: "Post-operative day", firstDay: first, lastDay: last,
+                xAxis = ChartXAxis(title: language.s("Post-operative day", "Postoperativer Tag"), firstDay: first, lastDay: last,
                                    dayLabels: pods.map(String.init),
                                    dayNames: pods.map { "POD \($0), \(profile.date(ofPOD: $0))" })
             case .date:
-                xAxis = ChartXAxis(title: "Date", firstDay: first, lastDay: last,
+                xAxis = ChartXAxis(title: language.s("Date", "Datum"), firstDay: first, lastDay: last,
                                    dayLabels: pods.map { String(profile.date(ofPOD: $0).description.dropFirst(5)) },
                                    dayNames: pods.map { "\(profile.date(ofPOD: $0)) (POD \($0))" })
             }
@@ -83,7 +88,7 @@ public struct TrendChartBuilder: Sendable {
         var markers: [ChartMarker] {
             let window = thresholds.criticalWindow
             guard thresholds.windowFactor != 1 else { return [] }
-            return [ChartMarker(label: "critical window POD \(window.lowerBound)–\(window.upperBound)",
+            return [ChartMarker(label: s("critical window", "kritisches Fenster") + " POD \(window.lowerBound)–\(window.upperBound)",
                                 fromX: Double(window.lowerBound) - 0.5, toX: Double(window.upperBound) + 0.5)]
         }
 
@@ -117,6 +122,12 @@ public struct TrendChartBuilder: Sendable {
             let seconds = (time.epochSeconds + Double(time.utcOffsetSeconds)).truncatingRemainder(dividingBy: 86_400)
             let fraction = (seconds < 0 ? seconds + 86_400 : seconds) / 86_400
             return day - 0.5 + min(max(fraction, 0.05), 0.95)
+        }
+
+        /// `value` as the charts write numbers: `ChartNumber`, with a decimal comma in German.
+        func number(_ value: Double, decimals: Int, trimZeros: Bool = false) -> String {
+            let text = ChartNumber.format(value, decimals: decimals, trimZeros: trimZeros)
+            return language == .de ? text.replacingOccurrences(of: ".", with: ",") : text
         }
 
         /// "08:15" in the reading's own offset.

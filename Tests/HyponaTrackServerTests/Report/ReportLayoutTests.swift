@@ -65,19 +65,4 @@ import PDFCanvas
         }
         #expect(charts == 5 && pages.count >= 2)
     }
-
-    @Test func germanChartWordsChangeTextAndDecimalsButNeitherSeriesNorThresholdValues() {
-        let chart = Chart(id: "weight", title: "Weight change from baseline", summary: "",
-                          xAxis: ChartXAxis(title: "Post-operative day", firstDay: 1, lastDay: 3),
-                          yAxis: ChartYAxis(title: "Weight change", unit: "%"),
-                          series: [ChartSeries(name: "Weight change", points: [ChartPoint(x: 1, y: 1.5)])],
-                          thresholds: [ChartThreshold(kind: .red, direction: .atOrAbove, tag: "red", label: "red ≥ 3.6 % (POD 5–9)",
-                                                      segments: [ThresholdSegment(fromX: 0.5, toX: 3.5, y: 3.6)])])
-        let german = ChartWording(text: ReportText(language: .de)).apply(chart)
-        #expect(german.title == "Gewichtsänderung zum Ausgangswert" && german.xAxis.title == "Postoperativer Tag")
-        #expect(german.thresholds[0].tag == "rot" && german.thresholds[0].label == "rot ≥ 3,6 % (POD 5–9)")
-        #expect(german.series[0].points == chart.series[0].points && german.thresholds[0].segments == chart.thresholds[0].segments)
-        #expect(german.yScale() == chart.yScale())
-        #expect(ChartWording(text: ReportText(language: .en)).apply(chart).title == chart.title)
-    }
 }

@@ -29,6 +29,31 @@ import Testing
         }
     }
 
+    /// German charts say everything in German, the text alternative included, with decimal
+    /// commas; what they show (points, lines, scale) is the English charts' to the digit.
+    @Test func germanChartsChangeTheWordsAndDecimalsButNotTheValues() {
+        let english = F.charts(profile, F.demoDays()), german = F.charts(profile, F.demoDays(), language: .de)
+        let weight = chart("weight", german)
+        #expect(weight.title == "Gewichtsänderung zum Ausgangswert" && weight.xAxis.title == "Postoperativer Tag")
+        #expect(weight.thresholds.first { $0.kind == .yellow }?.label == "gelb ≥ 1,2 % (POD 1–4, 10–14); ≥ 1,08 % (POD 5–9)")
+        #expect(weight.markers.map(\.label) == ["kritisches Fenster POD 5–9"])
+        #expect(weight.summary.hasPrefix("Änderung des Morgengewichts gegenüber dem Ausgangswert von 70 kg, in Prozent. Linien: gelb"),
+                "\(weight.summary)")
+        #expect(weight.summary.contains("(Risikoklasse hoch), skaliert mit f = 0,8 an POD 1–4, 10–14, f = 0,72 an POD 5–9."),
+                "\(weight.summary)")
+        #expect(weight.decimalSeparator == "," && weight.noDataText == "Keine Daten erfasst")
+        let reaction = chart("reaction-time", german)
+        #expect(reaction.thresholds.first { $0.kind == .red }?.label.hasSuffix(" in zwei Sitzungen höchstens 60 min auseinander") == true)
+        for (en, de) in zip(english, german) {
+            func values(_ c: Chart) -> [[String]] { c.series.map { $0.points.map { "\($0.x) \($0.y) \(String(describing: $0.flag))" } } }
+            #expect(en.id == de.id && values(en) == values(de))
+            #expect(en.thresholds.map(\.segments) == de.thresholds.map(\.segments) && en.yScale() == de.yScale())
+            for phrase in ["Lines:", "days have a value", "No data recorded", "scaled by", "against the", "yellow", "red "] {
+                #expect(!de.summary.contains(phrase), "\(de.id): \(de.summary)")
+            }
+        }
+    }
+
     /// Weight yellow 1.5 × f, red 4.0 × f: f = 0.8 → 1.2 / 3.2; f = 0.72 (POD 5–9) → 1.08 / 2.88.
     @Test func weightThresholdsAreScaledPerDay() {
         let weight = chart("weight", F.charts(profile, F.demoDays()))

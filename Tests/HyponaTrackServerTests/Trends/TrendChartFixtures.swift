@@ -49,9 +49,10 @@ enum TrendChartFixtures {
         return out
     }
 
-    static func charts(_ profile: PatientProfile, _ days: [DailyEntry], axis: TrendChartBuilder.DayAxis = .pod) -> [Chart] {
+    static func charts(_ profile: PatientProfile, _ days: [DailyEntry], axis: TrendChartBuilder.DayAxis = .pod,
+                       language: Language = .en) -> [Chart] {
         TrendChartBuilder(engine: engine).charts(profile: profile, days: days, evaluations: evaluations(profile, days),
-                                                 window: window(profile), axis: axis)
+                                                 window: window(profile), axis: axis, language: language)
     }
 
     /// A demo-like fortnight: quiet start, a gap on POD 3, weight and fluid creeping up into the
