@@ -142,6 +142,23 @@ public struct JSONParser {
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
+        // Most strings (ids, times, codes) have no escape: taken from the input as they are,
+        // without a copy byte by byte (ASCII needs no validation).
+        let start = index
+        var ascii = true, i = index
+        scan: while i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "\""):
+                index = i + 1
+                if ascii { return String(decoding: bytes[start..<i], as: UTF8.self) }
+                guard let s = String(validating: bytes[start..<i], as: UTF8.self) else { throw error("invalid UTF-8 in string") }
+                return s
+            case UInt8(ascii: "\\"), 0x00...0x1F: break scan   // an escape or a control character: read carefully below
+            case 0x80...: ascii = false
+            default: break
+            }
+            i += 1
+        }
         var out = [UInt8]()
         while true {
             guard index < bytes.count else { throw error("unterminated string") }

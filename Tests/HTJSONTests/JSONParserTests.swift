@@ -25,6 +25,20 @@ import HTJSON
 
     @Test func refusesInvalidUTF8() {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+        // Also when an escape follows (the string is then read byte by byte) or precedes it.
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xC3, 0x5C, 0x6E, 0x22]) }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0x5C, 0x6E, 0xFF, 0x22]) }
+    }
+
+    /// Strings without escapes are taken from the input as they are; with one, byte by byte:
+    /// both read the same text.
+    @Test func stringsReadTheSameWithAndWithoutEscapes() throws {
+        #expect(try JSONParser.parse(#""plain-id_1 2026-03-07T08:00:00+01:00""#) == "plain-id_1 2026-03-07T08:00:00+01:00")
+        #expect(try JSONParser.parse(#""Übelkeit, kräftig""#) == "Übelkeit, kräftig")
+        #expect(try JSONParser.parse(#""Übelkeit\n\"kräftig\"""#) == "Übelkeit\n\"kräftig\"")
+        #expect(try JSONParser.parse(#""""#) == "")
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(#""unterminated"#) }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("\"line\nbreak\"") }
     }
 
     @Test func decodesSurrogatePairs() throws {
