@@ -24,10 +24,12 @@ public final class ObjectReader {
     /// Whether the member is present (null included).
     public func has(_ key: String) -> Bool { object[key] != nil }
 
-    /// The raw member, marking it read.
+    /// The raw member, marking it read. (Only members that are there are marked: `finish` looks
+    /// at the object's own keys, and most of a day's optional fields are absent.)
     public func raw(_ key: String) -> JSONValue? {
+        guard let value = object[key] else { return nil }
         consumed.insert(key)
-        return object[key]
+        return value
     }
 
     /// A member that must be present and non-null.
@@ -71,6 +73,8 @@ public final class ObjectReader {
 
     /// Fails on the first member that no accessor read.
     public func finish() throws(FieldError) {
+        // `consumed` holds only keys of `object`, so equal counts mean every member was read.
+        guard consumed.count != object.count else { return }
         for key in object.keys where !consumed.contains(key) {
             throw FieldError(.unknownField, field: fieldPath(key), "unknown field")
         }
