@@ -59,7 +59,9 @@ enum PatientRepository {
 
     /// Decoded profiles by patient id and stored text: decoding the JSON on every submission was
     /// 9 % of the writer's time in the ingest benchmark; the text comparison keeps it exact.
+    /// Bounded like the other caches: past `decodedCapacity` patients it starts over.
     static let decoded = Mutex<[Int64: (text: String, profile: PatientProfile)]>([:])
+    static let decodedCapacity = 2048
 
     static func decode(_ row: Row) throws -> PatientRecord {
         let id = try row.int64("id")
@@ -69,7 +71,10 @@ enum PatientRepository {
             profile = cached.profile
         } else {
             profile = try ProfileDecoder.decode(try JSONParser.parse(text), path: "profile", rules: nil)
-            decoded.withLock { $0[id] = (text, profile) }
+            decoded.withLock { table in
+                if table.count >= decodedCapacity, table[id] == nil { table.removeAll(keepingCapacity: true) }
+                table[id] = (text, profile)
+            }
         }
         return PatientRecord(id: id, profile: profile, enrolledAt: try row.int64("enrolled_at"),
                              enrolledBy: try row.string("enrolled_by"), activatedAt: try row.optionalInt64("activated_at"),
