@@ -22,18 +22,29 @@ public final class Logger: Sendable {
 
     let minimum: Level
     let journald: Bool
-    private let sink: Mutex<FileHandle?>
+    private let sink: Mutex<StandardErrorSink?>
     private let capture: (@Sendable (String) -> Void)?
 
     public init(minimum: Level = .info, capture: (@Sendable (String) -> Void)? = nil) {
         self.minimum = minimum
         self.capture = capture
         journald = capture == nil && JournalStream.isStandardError(ProcessInfo.processInfo.environment["JOURNAL_STREAM"])
-        sink = Mutex(capture == nil ? FileHandle.standardError : nil)
+        sink = Mutex(capture == nil ? StandardErrorSink() : nil)
     }
 
     public func log(_ level: Level, _ message: String, _ metadata: [String: String] = [:]) {
         guard level >= minimum else { return }
+        let text = line(level, message, metadata)
+        if let capture { capture(text); return }
+        sink.withLock {
+            $0?.write(text + "\n") { dropped in
+                self.line(.warning, "log lines dropped: stderr did not take them", ["dropped": String(dropped)]) + "\n"
+            }
+        }
+    }
+
+    /// One logfmt line, without its newline.
+    private func line(_ level: Level, _ message: String, _ metadata: [String: String]) -> String {
         var line = journald ? "<\(level.rawValue)>" : "ts=\(iso8601UTC(milliseconds: epochMilliseconds(Date().timeIntervalSince1970))) "
         line.reserveCapacity(160)
         line += "level="
@@ -46,9 +57,7 @@ public final class Logger: Sendable {
             line += "="
             Self.appendQuoted(metadata[key]!, to: &line)
         }
-        if let capture { capture(line); return }
-        line += "\n"
-        sink.withLock { $0?.write(Data(line.utf8)) }
+        return line
     }
 
     public func info(_ m: String, _ md: [String: String] = [:]) { log(.info, m, md) }
