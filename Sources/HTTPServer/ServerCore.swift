@@ -137,11 +137,7 @@ final class ServerCore: Sendable {
             // Called again after MHD_resume_connection: the answer is there.
             guard let response = context.answer.take() else {
                 // Not answered yet (a spurious call): wait again, unless MHD is about to stop.
-                let suspended = running.withLock { alive in
-                    if alive { MHD_suspend_connection(connection) }
-                    return alive
-                }
-                return suspended ? .YES : queue(Self.stoppingResponse(), on: connection, for: context)
+                return suspendUnlessStopping(connection) ? .YES : queue(Self.stoppingResponse(), on: connection, for: context)
             }
             return queue(response, on: connection, for: context)
 
@@ -263,12 +259,7 @@ final class ServerCore: Sendable {
     private func dispatch(_ request: HTTPRequest, on connection: OpaquePointer, _ context: RequestContext) -> MHD_Result {
         context.phase = .withHandler
         guardian.dispatched(context.connectionKey)
-        // Under the lock `markStopped` takes: once MHD is about to stop, nothing is suspended.
-        let suspended = running.withLock { alive in
-            if alive { MHD_suspend_connection(connection) }
-            return alive
-        }
-        guard suspended else { return queue(Self.stoppingResponse(), on: connection, for: context) }
+        guard suspendUnlessStopping(connection) else { return queue(Self.stoppingResponse(), on: connection, for: context) }
         let responder = HTTPResponder(onSecondAnswer: { [diagnostics] response in
             diagnostics?("handler answered twice; the second answer (status \(response.status.rawValue)) was dropped")
         })
@@ -288,6 +279,15 @@ final class ServerCore: Sendable {
             if outstanding.withLock({ $0.removeValue(forKey: id) }) != nil { responder.respond(Self.stoppingResponse()) }
         }
         return .YES
+    }
+
+    /// Suspends the connection unless MHD is about to stop; under the lock `markStopped` takes,
+    /// so once it has run nothing is suspended (and nothing left suspended aborts MHD's stop).
+    private func suspendUnlessStopping(_ connection: OpaquePointer) -> Bool {
+        running.withLock { alive in
+            if alive { MHD_suspend_connection(connection) }
+            return alive
+        }
     }
 
     /// The answer to a request the stopping server will not handle; the client may retry.

@@ -115,13 +115,8 @@ extension HookTransportTests {
             // the whole process's: other tests running in parallel (daemons' output pipes, other
             // commands) open and close some of their own (up to ~20 seen), hence the margin and
             // the wait for a moment when theirs are fewer.
-            let deadline = ContinuousClock.now + .seconds(20)
-            var extra = Fixture.openPipes() - pipesBefore
-            while extra >= 45, ContinuousClock.now < deadline {
-                usleep(20_000)
-                extra = Fixture.openPipes() - pipesBefore
-            }
-            #expect(extra < 45, "pipes still open after 30 deliveries: \(extra) more than before")
+            #expect(try Fixture.eventually(timeout: .seconds(20)) { Fixture.openPipes() - pipesBefore < 45 },
+                    "pipes still open after 30 deliveries: \(Fixture.openPipes() - pipesBefore) more than before")
         }
     }
 }

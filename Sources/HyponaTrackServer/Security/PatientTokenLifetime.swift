@@ -27,11 +27,11 @@ public struct PatientTokenLifetime: Sendable {
     /// after `window.last + daysAfterMonitoring`, local time), nil for an unknown patient.
     func end(_ db: Connection, patientId: Int64) throws -> Double? {
         guard let patient = try PatientRepository.load(db, id: patientId) else { return nil }
-        let zone = ZoneCache.rules(patient.profile.timeZone) ?? ZoneCache.rules(defaultTimeZone) ?? ZoneRules(identifier: "UTC")!
+        let zone = zoneRules(of: patient)
         let window = MonitoringWindow(profile: patient.profile, rules: rules.snapshot.rules.reminders,
                                       alertPODs: try EvaluationRepository.alertPODs(db, patientId: patientId),
                                       withdrawalDate: patient.withdrawalDate)
-        return zone.instant(on: window.last.adding(days: daysAfterMonitoring + 1), at: LocalTime(hour: 0, minute: 0)!).epochSeconds
+        return start(ofDayAfter: window, zone)
     }
 
     /// Until when (epoch seconds) the token of patient `patientId` certainly works, whatever
@@ -39,10 +39,20 @@ public struct PatientTokenLifetime: Sendable {
     /// extension), as `isOver` uses it. For `TokenCache`; nil for an unknown patient.
     func certainlyValidUntil(_ db: Connection, patientId: Int64) throws -> Double? {
         guard let patient = try PatientRepository.load(db, id: patientId) else { return nil }
-        let zone = ZoneCache.rules(patient.profile.timeZone) ?? ZoneCache.rules(defaultTimeZone) ?? ZoneRules(identifier: "UTC")!
+        let zone = zoneRules(of: patient)
         let shortest = MonitoringWindow(profile: patient.profile, rules: rules.snapshot.rules.reminders,
                                         withdrawalDate: patient.withdrawalDate)
-        return zone.instant(on: shortest.last.adding(days: daysAfterMonitoring + 1), at: LocalTime(hour: 0, minute: 0)!).epochSeconds
+        return start(ofDayAfter: shortest, zone)
+    }
+
+    /// The patient's zone; for a stored zone this system does not know, the configured default.
+    private func zoneRules(of patient: PatientRecord) -> ZoneRules {
+        ZoneCache.rules(patient.profile.timeZone) ?? ZoneCache.rules(defaultTimeZone) ?? ZoneRules(identifier: "UTC")!
+    }
+
+    /// Epoch seconds of the local midnight after the token's last day (`window.last + daysAfterMonitoring`).
+    private func start(ofDayAfter window: MonitoringWindow, _ zone: ZoneRules) -> Double {
+        zone.instant(on: window.last.adding(days: daysAfterMonitoring + 1), at: LocalTime(hour: 0, minute: 0)!).epochSeconds
     }
 
     /// The version of the rules the lifetime is computed with now.
@@ -52,7 +62,7 @@ public struct PatientTokenLifetime: Sendable {
     func isOver(_ db: Connection, patientId: Int64, now: Double) throws -> Bool {
         guard let patient = try PatientRepository.load(db, id: patientId) else { return true }
         let reminders = rules.snapshot.rules.reminders
-        let zone = ZoneCache.rules(patient.profile.timeZone) ?? ZoneCache.rules(defaultTimeZone) ?? ZoneRules(identifier: "UTC")!
+        let zone = zoneRules(of: patient)
         let today = zone.localDate(atEpochSeconds: now)
         // The window without its extension is the shortest it can be: inside it plus the grace
         // period, no evaluation needs reading (the common case, every submission).

@@ -59,9 +59,6 @@ public final class TokenCache: Sendable {
     }
 
     func store(_ entry: Entry, forHash hash: String) {
-        entries.withLock { table in
-            if table.count >= capacity { table.removeAll(keepingCapacity: true) }
-            table[hash] = entry
-        }
+        entries.withLock { $0.set(entry, forKey: hash, capacity: capacity) }
     }
 }

@@ -43,8 +43,7 @@ final class DayWindowCache: Sendable {
     func store(_ window: Window, patientId: Int64) {
         windows.withLock { table in
             if let kept = table[patientId], kept.revision > window.revision { return }
-            if table.count >= capacity, table[patientId] == nil { table.removeAll(keepingCapacity: true) }
-            table[patientId] = window
+            table.set(window, forKey: patientId, capacity: capacity)
         }
     }
 }

@@ -71,10 +71,7 @@ enum PatientRepository {
             profile = cached.profile
         } else {
             profile = try ProfileDecoder.decode(try JSONParser.parse(text), path: "profile", rules: nil)
-            decoded.withLock { table in
-                if table.count >= decodedCapacity, table[id] == nil { table.removeAll(keepingCapacity: true) }
-                table[id] = (text, profile)
-            }
+            decoded.withLock { $0.set((text, profile), forKey: id, capacity: decodedCapacity) }
         }
         return PatientRecord(id: id, profile: profile, enrolledAt: try row.int64("enrolled_at"),
                              enrolledBy: try row.string("enrolled_by"), activatedAt: try row.optionalInt64("activated_at"),

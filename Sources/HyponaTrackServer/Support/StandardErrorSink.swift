@@ -7,19 +7,19 @@ import Glibc
 /// Where the `Logger` writes: stderr, without letting a reader that stopped reading stop the
 /// daemon. Every thread logs (the HTTP polling threads, the writer, the sync), so a blocking
 /// write on a full pipe or journal stream would block them all (`scripts/log-stall`). Before each
-/// line it waits at most `patience` for stderr to take it; a line it would not take is dropped
+/// line it waits at most `patienceMilliseconds` for stderr to take it; a line it would not take is dropped
 /// and counted, later lines are dropped at once until stderr takes one again, and the first line
 /// that goes through is preceded by a warning saying how many were lost. Lines are written
 /// synchronously otherwise, so nothing logged before an exit is lost. Used under the Logger's lock.
 struct StandardErrorSink {
     /// How long one line may wait for stderr before lines start being dropped.
-    var patience: Duration = .milliseconds(100)
+    var patienceMilliseconds: Int32 = 100
     private(set) var dropped = 0
     private let handle = FileHandle.standardError
 
     /// Writes `line` (with its newline); `dropNotice` words the warning for `n` lost lines.
     mutating func write(_ line: String, dropNotice: (Int) -> String) {
-        let waitMs = dropped > 0 ? 0 : Int32(patience.components.seconds * 1000 + patience.components.attoseconds / 1_000_000_000_000_000)
+        let waitMs = dropped > 0 ? 0 : patienceMilliseconds
         var entry = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
         var ready: Int32
         repeat { ready = poll(&entry, 1, waitMs) } while ready < 0 && errno == EINTR
