@@ -58,8 +58,9 @@ final class RequestContext {
 
 /// The handler's answer, handed from the thread that gives it to the MHD thread that sends it.
 final class AnswerSlot: Sendable {
-    private let response = Mutex<HTTPResponse?>(nil)
+    private let answer = Mutex<HTTPAnswer?>(nil)
 
-    func put(_ r: HTTPResponse) { response.withLock { $0 = r } }
-    func take() -> HTTPResponse? { response.withLock { $0 } }
+    func put(_ a: HTTPAnswer) { answer.withLock { $0 = a } }
+    /// The answer, built here (on the MHD thread that sends it) if it was given unbuilt.
+    func take() -> HTTPResponse? { answer.withLock { $0 }?.response }
 }

@@ -261,17 +261,17 @@ final class ServerCore: Sendable {
         guardian.dispatched(context.connectionKey)
         guard suspendUnlessStopping(connection) else { return queue(Self.stoppingResponse(), on: connection, for: context) }
         let responder = HTTPResponder(onSecondAnswer: { [diagnostics] response in
-            diagnostics?("handler answered twice; the second answer (status \(response.status.rawValue)) was dropped")
+            diagnostics?("handler answered twice; the second answer (\(response.map { "status \($0.status.rawValue)" } ?? "not built")) was dropped")
         })
         let id = request.requestID
         outstanding.withLock { $0[id] = responder }
         let pointer = SuspendedConnection(connection)
         let answer = context.answer
-        responder.whenAnswered { [self] response in
+        responder.whenAnswered(answer: { [self] response in
             answer.put(response)
             outstanding.withLock { _ = $0.removeValue(forKey: id) }
             running.withLock { alive in if alive { MHD_resume_connection(pointer.pointer) } }
-        }
+        })
         let handler = self.handler
         if !pool.submit({ handler(request, responder) }) {
             // The handlers stopped taking work (`answerOutstanding` ran, or is running: whoever

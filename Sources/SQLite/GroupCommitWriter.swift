@@ -96,27 +96,34 @@ public final class GroupCommitWriter: Sendable {
         }
     }
 
+    /// Queues `job` and returns at once; `completion` gets its value (or error) on the writer
+    /// thread once the transaction has committed (or failed), exactly as `write` would have
+    /// returned it. No thread waits for the commit, so a caller can answer its client from
+    /// `completion`. Keep `completion` short: the next batch waits for it. Called from inside
+    /// a job, `completion` gets `SQLITE_MISUSE` (the job would only run after its own batch).
+    public func submit<T>(_ job: @escaping @Sendable (Connection) throws -> T,
+                          completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        if queue.isWriterThread {
+            return completion(.failure(SQLiteError.misuse("GroupCommitWriter.submit called from inside a write job")))
+        }
+        let box = ResultBox<T>()
+        let pending = PendingWrite(
+            body: { db in box.result = .success(try job(db)) },
+            completion: { error in completion(error.map { .failure($0) } ?? Result { try box.take() }) })
+        do {
+            try queue.enqueue(pending)
+        } catch {
+            pending.complete(error)
+        }
+    }
+
     /// Async form of `write`: suspends (without blocking a thread) until the job's transaction
     /// has committed. Once queued, the job runs and commits even if the task is cancelled, so
     /// that a cancelled caller never believes a committed write did not happen.
     @discardableResult
     public func write<T: Sendable>(_ job: @escaping @Sendable (Connection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let box = ResultBox<T>()
-            let pending = PendingWrite(
-                body: { db in box.result = .success(try job(db)) },
-                completion: { error in
-                    if let error {
-                        continuation.resume(throwing: error)
-                    } else {
-                        continuation.resume(with: Result { try box.take() })
-                    }
-                })
-            do {
-                try queue.enqueue(pending)
-            } catch {
-                pending.complete(error)
-            }
+            submit(job) { continuation.resume(with: $0) }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HyponaTrackCore
 
@@ -195,6 +196,35 @@ struct CalendarTests {
             let t = Timestamp(text)!
             #expect(t.description == text)
             #expect(Timestamp(t.description) == t)
+        }
+    }
+
+    /// The text is written digit by digit into the string's storage; checked against
+    /// `String(format:)` over instants from 1900 to 2100, every offset step and with milliseconds.
+    @Test func theTextOfManyInstantsMatchesTheZeroPaddedISOForm() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return seed >> 17
+        }
+        for _ in 0..<20_000 {
+            let millis = Int64(next() % 6_311_390_400_000) - 2_208_988_800_000   // 1900 … 2100
+            let wholeSeconds = next() % 3 == 0
+            let offset = (Int(next() % 105) - 48) * 15 * 60                          // −12:00 … +14:00
+            let epoch = wholeSeconds ? Double(millis / 1000) : Double(millis) / 1000
+            let t = Timestamp(epochSeconds: epoch, utcOffsetSeconds: offset)
+            let local = Int(((epoch + Double(offset)) * 1000).rounded())
+            let whole = local >= 0 || local % 1000 == 0 ? local / 1000 : local / 1000 - 1
+            let ms = local - whole * 1000
+            let day = whole >= 0 || whole % 86_400 == 0 ? whole / 86_400 : whole / 86_400 - 1
+            let date = LocalDate(daysSinceEpoch: day), second = whole - day * 86_400
+            var expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", date.year, date.month, date.day,
+                                  second / 3600, second % 3600 / 60, second % 60)
+            if ms > 0 { expected += String(format: ".%03d", ms) }
+            expected += offset == 0 ? "Z" : (offset < 0 ? "-" : "+") + String(format: "%02d:%02d", abs(offset) / 3600, abs(offset) % 3600 / 60)
+            #expect(t.description == expected)
+            #expect(date.description == String(format: "%04d-%02d-%02d", date.year, date.month, date.day))
+            if wholeSeconds { #expect(Timestamp(expected) == t) }
         }
     }
 }

@@ -194,11 +194,38 @@ import Testing
 
     @Test func onlyTheFirstAnswerCountsAndTheSecondIsReported() {
         let second = Mutex<HTTPStatus?>(nil)
-        let responder = HTTPResponder(onSecondAnswer: { r in second.withLock { $0 = r.status } })
+        let responder = HTTPResponder(onSecondAnswer: { r in second.withLock { $0 = r?.status } })
         responder.respond(.jsonError(.notFound, code: "not_found", message: "first"))
         responder.respond(.jsonError(.conflict, code: "conflict", message: "second"))
         #expect(responder.waitForAnswer().status == .notFound)
         #expect(second.withLock { $0 } == .conflict)
+    }
+
+    @Test func anAnswerGivenUnbuiltIsBuiltOnceByTheFirstThreadThatTakesIt() {
+        let builds = Mutex(0)
+        let responder = HTTPResponder()
+        responder.respond(building: {
+            builds.withLock { $0 += 1 }
+            return .jsonError(.accepted, code: "built", message: "late")
+        })
+        #expect(builds.withLock { $0 } == 0)
+        #expect(responder.waitForAnswer().status == .accepted)
+        #expect(responder.waitForAnswer().status == .accepted)
+        #expect(builds.withLock { $0 } == 1)
+    }
+
+    @Test func aSecondAnswerGivenUnbuiltIsDroppedWithoutBeingBuilt() {
+        let builds = Mutex(0)
+        let reported = Mutex<[HTTPStatus?]>([])
+        let responder = HTTPResponder(onSecondAnswer: { r in reported.withLock { $0.append(r?.status) } })
+        responder.respond(.jsonError(.serviceUnavailable, code: "unavailable", message: "stopping"))
+        responder.respond(building: {
+            builds.withLock { $0 += 1 }
+            return .jsonError(.ok, code: "ok", message: "too late")
+        })
+        #expect(responder.waitForAnswer().status == .serviceUnavailable)
+        #expect(builds.withLock { $0 } == 0)
+        #expect(reported.withLock { $0 } == [nil])
     }
 
     @Test func callbacksRegisteredBeforeTheAnswerAllRunOnce() {

@@ -17,9 +17,15 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Parses exactly `YYYY-MM-DD`.
     public init?(_ text: String) {
-        let b = Array(text.utf8)
-        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-              let y = LocalDate.digits(b[0..<4]), let m = LocalDate.digits(b[5..<7]), let d = LocalDate.digits(b[8..<10])
+        self.init(bytes: Array(text.utf8)[...])
+    }
+
+    /// Parses exactly `YYYY-MM-DD` from UTF-8 bytes.
+    init?(bytes b: ArraySlice<UInt8>) {
+        let o = b.startIndex
+        guard b.count == 10, b[o + 4] == UInt8(ascii: "-"), b[o + 7] == UInt8(ascii: "-"),
+              let y = LocalDate.digits(b[o..<(o + 4)]), let m = LocalDate.digits(b[(o + 5)..<(o + 7)]),
+              let d = LocalDate.digits(b[(o + 8)..<(o + 10)])
         else { return nil }
         self.init(year: y, month: m, day: d)
     }
@@ -57,7 +63,21 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public static func < (a: LocalDate, b: LocalDate) -> Bool { a.daysSinceEpoch < b.daysSinceEpoch }
 
     public var description: String {
-        "\(LocalDate.pad(year, 4))-\(LocalDate.pad(month, 2))-\(LocalDate.pad(day, 2))"
+        guard (0...9999).contains(year) else { return "\(LocalDate.pad(year, 4))-\(LocalDate.pad(month, 2))-\(LocalDate.pad(day, 2))" }
+        return String(unsafeUninitializedCapacity: 10) { b in
+            var w = DigitWriter(b)
+            writeText(to: &w)
+            return w.count
+        }
+    }
+
+    /// `YYYY-MM-DD` (the year in 0…9999).
+    func writeText(to w: inout DigitWriter) {
+        w.digits(year, 4)
+        w.byte(UInt8(ascii: "-"))
+        w.digits(month, 2)
+        w.byte(UInt8(ascii: "-"))
+        w.digits(day, 2)
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
@@ -80,5 +100,29 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     static func pad(_ v: Int, _ width: Int) -> String {
         let s = String(v)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}
+
+/// Writes ASCII into a string's fresh storage (`String(unsafeUninitializedCapacity:)`): dates
+/// and times are printed for every stored item, so without an intermediate array.
+struct DigitWriter {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+    mutating func byte(_ b: UInt8) {
+        buffer[count] = b
+        count += 1
+    }
+
+    /// `v` (0 ≤ v < 10^width) zero-padded to exactly `width` digits.
+    mutating func digits(_ v: Int, _ width: Int) {
+        var rest = v
+        for i in stride(from: count + width - 1, through: count, by: -1) {
+            buffer[i] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        count += width
     }
 }

@@ -16,7 +16,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// cannot be placed on the patient's day.
     public init?(_ text: String) {
         let b = Array(text.utf8)
-        guard b.count >= 17, let date = LocalDate(String(decoding: b[0..<10], as: UTF8.self)),
+        guard b.count >= 17, let date = LocalDate(bytes: b[0..<10]),
               b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
               b[13] == UInt8(ascii: ":"),
               let hour = LocalDate.digits(b[11..<13]), let minute = LocalDate.digits(b[14..<16]),
@@ -76,7 +76,39 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         let millis = localMillis - whole * 1000
         let day = whole.floorDiv(86_400)
         let secondOfDay = whole - day * 86_400
-        var s = "\(LocalDate(daysSinceEpoch: day))T\(LocalDate.pad(secondOfDay / 3600, 2)):"
+        let date = LocalDate(daysSinceEpoch: day)
+        guard (0...9999).contains(date.year), abs(utcOffsetSeconds) < 100 * 3600 else { return slowDescription(date, secondOfDay, millis) }
+        return String(unsafeUninitializedCapacity: 29) { b in
+            var w = DigitWriter(b)
+            date.writeText(to: &w)
+            w.byte(UInt8(ascii: "T"))
+            w.digits(secondOfDay / 3600, 2)
+            w.byte(UInt8(ascii: ":"))
+            w.digits(secondOfDay % 3600 / 60, 2)
+            w.byte(UInt8(ascii: ":"))
+            w.digits(secondOfDay % 60, 2)
+            if millis > 0 {
+                w.byte(UInt8(ascii: "."))
+                w.digits(millis, 3)
+            }
+            if utcOffsetSeconds == 0 {
+                w.byte(UInt8(ascii: "Z"))
+            } else {
+                let a = abs(utcOffsetSeconds)
+                w.byte(utcOffsetSeconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+                w.digits(a / 3600, 2)
+                w.byte(UInt8(ascii: ":"))
+                w.digits(a % 3600 / 60, 2)
+            }
+            return w.count
+        }
+    }
+}
+
+extension Timestamp {
+    /// `description` for dates outside the years 0…9999 (which no parsed time has).
+    private func slowDescription(_ date: LocalDate, _ secondOfDay: Int, _ millis: Int) -> String {
+        var s = "\(date)T\(LocalDate.pad(secondOfDay / 3600, 2)):"
             + "\(LocalDate.pad(secondOfDay % 3600 / 60, 2)):\(LocalDate.pad(secondOfDay % 60, 2))"
         if millis > 0 { s += "." + LocalDate.pad(millis, 3) }
         if utcOffsetSeconds == 0 { return s + "Z" }

@@ -7,6 +7,8 @@ import SQLite
 /// call the handler, map errors to the docs/product.md error shape, count and log.
 public final class APIHandler: Sendable {
     public let routes: [Route]
+    /// The routes that take a file upload (`spoolDecision`).
+    let uploadRoutes: [Route]
     let database: Database
     let clock: any ServerClock
     let metrics: Metrics
@@ -18,6 +20,7 @@ public final class APIHandler: Sendable {
     public init(routes: [Route], database: Database, clock: any ServerClock, metrics: Metrics, logger: Logger,
                 trustedProxies: [String], patientTokens: PatientTokenLifetime? = nil) {
         self.routes = routes
+        uploadRoutes = routes.filter { $0.uploadTypes != nil }
         self.database = database
         self.clock = clock
         self.metrics = metrics
@@ -28,27 +31,50 @@ public final class APIHandler: Sendable {
 
     /// Answers `request` through `responder` (exactly once).
     public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
-        responder.respond(response(to: request))
-    }
-
-    func response(to request: HTTPRequest) -> HTTPResponse {
-        let started = DispatchTime.now().uptimeNanoseconds
-        var routeName = "unmatched"
-        var principal: Principal?
-        let response: HTTPResponse
-        var limited: AnonymousLimit?
+        var call = Call(started: DispatchTime.now().uptimeNanoseconds)
+        let outcome: Result<RouteResult, any Error>
         do {
             let (route, params) = try resolve(request)
-            routeName = route.template
-            try route.limit?.admit(clientIP(request))
-            limited = route.limit
-            principal = try authorize(request, route, params)
+            call.routeName = route.template
+            let clientIP = clientIP(request)
+            try route.limit?.admit(clientIP)
+            call.limited = route.limit
+            call.principal = try authorize(request, route, params)
             let body = try parseBody(request, route)
-            let context = RequestContext(request: request, parameters: params, principal: principal, body: body,
-                                         clientIP: clientIP(request))
-            switch try route.handler(context) {
+            let context = RequestContext(request: request, parameters: params, principal: call.principal, body: body,
+                                         clientIP: clientIP)
+            let result = try route.handler(context)
+            if case .later(let start) = result {
+                // Answered from another thread; the response is made on the one that sends it.
+                let finished = call
+                start { answer in responder.respond(building: { self.response(to: request, finished, Result { try answer() }) }) }
+                return
+            }
+            outcome = .success(result)
+        } catch {
+            outcome = .failure(error)
+        }
+        responder.respond(response(to: request, call, outcome))
+    }
+
+    /// What is known of a request once it reached its route, for the answer's metrics and log line.
+    struct Call: Sendable {
+        let started: UInt64
+        var routeName = "unmatched"
+        var principal: Principal?
+        var limited: AnonymousLimit?
+    }
+
+    /// The HTTP answer to `outcome`: errors mapped to the docs/product.md error shape; counted and logged.
+    func response(to request: HTTPRequest, _ call: Call, _ outcome: Result<RouteResult, any Error>) -> HTTPResponse {
+        let response: HTTPResponse
+        do {
+            switch try outcome.get() {
             case .json(let status, let value): response = Self.json(status, value)
             case .raw(let r): response = r
+            case .later:
+                // A later answer whose answer is later again: a handler bug.
+                throw APIError(status: 500, code: "internal", message: "the server could not complete the request; it is logged")
             }
         } catch let error as APIError {
             response = Self.error(error)
@@ -58,16 +84,17 @@ public final class APIHandler: Sendable {
             response = Self.error(APIError.from(error))
         } catch {
             // Anything else is a bug or the database failing, never the caller's mistake.
-            logger.error("request failed", ["route": routeName, "request_id": request.requestID, "error": "\(error)"])
+            logger.error("request failed", ["route": call.routeName, "request_id": request.requestID, "error": "\(error)"])
             response = Self.error(APIError(status: 500, code: "internal", message: "the server could not complete the request; it is logged"))
         }
-        limited?.settle(clientIP(request), status: response.status.rawValue)
-        let elapsed = DispatchTime.now().uptimeNanoseconds - started
+        let clientIP = clientIP(request)
+        call.limited?.settle(clientIP, status: response.status.rawValue)
+        let elapsed = DispatchTime.now().uptimeNanoseconds - call.started
         let seconds = Double(elapsed) / 1e9
-        metrics.requestCompleted(method: request.method.rawValue, route: routeName, status: response.status.rawValue, seconds: seconds)
-        logger.info("request", ["method": request.method.rawValue, "route": routeName, "status": String(response.status.rawValue),
-                                "duration_ms": Self.milliseconds(nanoseconds: elapsed), "ip": clientIP(request),
-                                "request_id": request.requestID, "actor": principal.map(Self.actorKind) ?? "-"])
+        metrics.requestCompleted(method: request.method.rawValue, route: call.routeName, status: response.status.rawValue, seconds: seconds)
+        logger.info("request", ["method": request.method.rawValue, "route": call.routeName, "status": String(response.status.rawValue),
+                                "duration_ms": Self.milliseconds(nanoseconds: elapsed), "ip": clientIP,
+                                "request_id": request.requestID, "actor": call.principal.map(Self.actorKind) ?? "-"])
         return response
     }
 
@@ -88,8 +115,9 @@ public final class APIHandler: Sendable {
 
     func resolve(_ request: HTTPRequest) throws -> (Route, [String: String]) {
         var allowed: [String] = []
+        let path = PathTemplate.Segments(request.path)
         for route in routes {
-            guard let params = route.match(request.path) else { continue }
+            guard let params = route.match(path) else { continue }
             if route.method == request.method { return (route, params) }
             allowed.append(route.method.rawValue)
         }
@@ -151,6 +179,10 @@ public final class APIHandler: Sendable {
     /// spooled to disk, but only for a caller allowed to send it with an accepted content type
     /// (anyone else is answered before a byte of a large body is stored). Other routes buffer.
     public func spoolDecision(method: HTTPMethod, path: String, headers: HTTPHeaders) -> UploadSpool.Decision {
+        // Called for every request: most are for no upload route at all, which is told from
+        // the few upload routes alone.
+        let segments = PathTemplate.Segments(path)
+        guard uploadRoutes.contains(where: { $0.method == method && $0.match(segments) != nil }) else { return .buffer }
         let request = HTTPRequest(method: method, path: path, headers: headers)
         guard let (route, params) = try? resolve(request), route.uploadTypes != nil else { return .buffer }
         do {

@@ -47,10 +47,16 @@ public struct RequestContext: Sendable {
     var actor: String { principal?.auditActor ?? "anonymous" }
 }
 
-/// A handler's answer: status and JSON body, or a prepared non-JSON response.
+/// A handler's answer: status and JSON body, or a prepared non-JSON response, or one that
+/// comes later.
 public enum RouteResult: Sendable {
     case json(HTTPStatus, JSONValue)
     case raw(HTTPResponse)
+    /// The answer comes later, from another thread: `start` is called at once with `finish`,
+    /// which it calls exactly once, when the outcome is known (a write, from its COMMIT), with
+    /// a closure that makes the answer (or throws the request's error). That closure runs
+    /// when the answer is sent, on the thread that sends it, not on the one that calls `finish`.
+    case later(_ start: @Sendable (_ finish: @escaping @Sendable (_ answer: @escaping @Sendable () throws -> RouteResult) -> Void) -> Void)
 }
 
 /// One operation of the API: method, path template, who may call it, its OpenAPI description
@@ -89,7 +95,7 @@ public struct Route: Sendable {
     public var parameterNames: [String] { path.parameterNames }
 
     /// The path parameters when `path` fits the template.
-    func match(_ path: String) -> [String: String]? { self.path.match(path) }
+    func match(_ path: PathTemplate.Segments) -> [String: String]? { self.path.match(path) }
 }
 
 /// A route's documented answers: status → description and body schema.

@@ -17,8 +17,13 @@ extension Routes {
                 do throws(FieldError) {
                     patch = try DayPatchDecoder.decode(ctx.body, date: date, rules: service.rules.snapshot.rules)
                 } catch { throw APIError.from(error) }
-                let result = try service.days.submit(SubmitDay(patientId: id, date: date, patch: patch))
-                return .json(.ok, DayJSON.result(result, language: ctx.language))
+                let language = ctx.language
+                // Answered from the COMMIT: no thread waits for it.
+                return .later { finish in
+                    service.days.submit(SubmitDay(patientId: id, date: date, patch: patch)) { committed in
+                        finish { .json(.ok, DayJSON.result(try committed.result(), language: language)) }
+                    }
+                }
             },
             Route(.get, "/v1/me/days", access: .patient, summary: "The patient's stored days with their evaluations",
                   responses: [200: ("days", S.array(S.ref("StoredDay"))), 400: ("invalid query", S.error),

@@ -40,6 +40,12 @@ final class StudyContext: Sendable {
     /// A write transaction; afterwards the sync and hook workers are woken for the rows it may have queued.
     func write<T>(_ job: (Connection) throws -> T) throws -> T { try transactions.write(job) }
 
+    /// The same, without waiting: `completion` runs on the writer thread after the COMMIT.
+    func submit<T>(_ job: @escaping @Sendable (Connection) throws -> T,
+                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        transactions.submit(job, completion: completion)
+    }
+
     func read<T>(_ job: (Connection) throws -> T) throws -> T { try database.read(job) }
 
     func zone(_ profile: PatientProfile) -> ZoneRules {

@@ -14,6 +14,17 @@ struct Transactions: Sendable {
         return result
     }
 
+    /// `write` without waiting: `completion` runs on the writer thread after the COMMIT (keep
+    /// it short, the next batch waits for it), the workers already woken.
+    func submit<T>(_ job: @escaping @Sendable (Connection) throws -> T,
+                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        database.submit(job) { [wakeSync, wakeHooks] result in
+            wakeSync()
+            wakeHooks()
+            completion(result)
+        }
+    }
+
     func read<T>(_ job: (Connection) throws -> T) throws -> T { try database.read(job) }
 
     /// A read whose time grows with the database, on the long-read pool (`Database.longRead`).

@@ -58,6 +58,17 @@ public final class Database: Sendable {
         return try writer.write(job)
     }
 
+    /// `write` without waiting: `completion` runs on the writer thread after the COMMIT (see
+    /// `GroupCommitWriter.submit`), after the token cache has been moved on as `write` does.
+    public func submit<T>(_ job: @escaping @Sendable (Connection) throws -> T,
+                          completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        let generation = tokens.currentGeneration
+        writer.submit(job) { [tokens] result in
+            if tokens.currentGeneration != generation { tokens.invalidate() }
+            completion(result)
+        }
+    }
+
     /// Runs `body` on a read connection.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T { try readers.read(body) }
 

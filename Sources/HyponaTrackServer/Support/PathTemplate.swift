@@ -24,11 +24,13 @@ public struct PathTemplate: Sendable, Equatable {
     }
 
     /// The parameters when `path` fits (a placeholder matches one non-empty segment).
-    public func match(_ path: String) -> [String: String]? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        guard parts.count == segments.count else { return nil }
+    public func match(_ path: String) -> [String: String]? { match(Segments(path)) }
+
+    /// The same for a path split once (a router tries many templates against one request).
+    public func match(_ path: Segments) -> [String: String]? {
+        guard path.parts.count == segments.count else { return nil }
         var params: [String: String] = [:]
-        for (part, segment) in zip(parts, segments) {
+        for (part, segment) in zip(path.parts, segments) {
             switch segment {
             case .literal(let l): guard part == l else { return nil }
             case .parameter(let n):
@@ -37,5 +39,14 @@ public struct PathTemplate: Sendable, Equatable {
             }
         }
         return params
+    }
+
+    /// A request path split at its slashes (the leading empty segment dropped).
+    public struct Segments: Sendable {
+        let parts: ArraySlice<Substring>
+
+        public init(_ path: String) {
+            parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        }
     }
 }

@@ -132,8 +132,9 @@ public final class WebHandler: Sendable {
 
     private func resolve(_ http: HTTPRequest) throws -> (PageRoute, [String: String]) {
         var allowed: [String] = []
+        let path = PathTemplate.Segments(http.path)
         for route in routes {
-            guard let params = route.path.match(http.path) else { continue }
+            guard let params = route.path.match(path) else { continue }
             if route.method == http.method || (http.method == .head && route.method == .get) { return (route, params) }
             allowed.append(route.method.rawValue)
         }

@@ -64,21 +64,22 @@ public final class DayService: Sendable {
     /// the caller answers after it returns, i.e. after COMMIT. The work is done on a read
     /// snapshot first (`SubmissionPlan`), so the single writer only checks and stores it.
     public func submit(_ command: SubmitDay) throws -> DayResult {
-        let snapshot = context.rules.snapshot
-        let (now, ms) = context.nowMilliseconds()
-        let cache = context.dayWindows
-        let planned = try context.read { db in
-            try SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now, cache: cache)
+        let submission = try PreparedSubmission(command, context: context)
+        return submission.committed(try context.write(submission.store))
+    }
+
+    /// The same without waiting for the commit: `completion` runs on the writer thread right
+    /// after the COMMIT (or once the submission is refused) and gets what `submit` would have
+    /// returned or thrown, to be turned into the answer later (`committed` is not yet applied:
+    /// call `result()`, off the writer thread).
+    public func submit(_ command: SubmitDay, completion: @escaping @Sendable (CommittedSubmission) -> Void) {
+        let submission: PreparedSubmission
+        do {
+            submission = try PreparedSubmission(command, context: context)
+        } catch {
+            return completion(CommittedSubmission(outcome: .failure(error), submission: nil))
         }
-        let (plan, revision) = try context.write { db in
-            let plan = try planned.isCurrent(db)
-                ? planned : SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now)
-            try plan.apply(db, context: context, snapshot: snapshot, at: ms)
-            return (plan, try PatientRepository.revision(db, id: plan.patient.id))
-        }
-        // Committed: the patient's next submission for this date starts from these days.
-        if let revision, let window = plan.committedWindow(revision: revision) { cache.store(window, patientId: plan.patient.id) }
-        return plan.result(snapshot)
+        context.submit(submission.store) { completion(CommittedSubmission(outcome: $0, submission: submission)) }
     }
 
     /// A staff correction: the patient's merge rules, checks and re-evaluation, audited as the
@@ -136,6 +137,68 @@ public final class DayService: Sendable {
                              latest: latest, shown: Self.shownLevel(latest, alerts), tasks: tasks,
                              adherence: adherence, plan: plan, rulesSnapshot: snapshot)
         }
+    }
+}
+
+/// A submission planned on a read snapshot (`SubmissionPlan`), with the write job that checks
+/// and stores it and what follows its COMMIT. A class: it travels to the writer and back, and
+/// copying the plan's arrays there and back cost more than the trip.
+final class PreparedSubmission: Sendable {
+    let context: StudyContext
+    let snapshot: ActiveRules.Snapshot
+    let command: SubmitDay
+    let planned: SubmissionPlan
+    let now: Double
+    let ms: Int64
+
+    init(_ command: SubmitDay, context: StudyContext) throws {
+        self.context = context
+        self.command = command
+        snapshot = context.rules.snapshot
+        (now, ms) = context.nowMilliseconds()
+        let (snapshot, now) = (snapshot, now)
+        planned = try context.read { db in
+            try SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now, cache: context.dayWindows)
+        }
+    }
+
+    /// The write job: the plan if it is still current under the write lock, else made again there.
+    @Sendable func store(_ db: Connection) throws -> StoredSubmission {
+        let plan = try planned.isCurrent(db)
+            ? planned : SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now)
+        try plan.apply(db, context: context, snapshot: snapshot, at: ms)
+        return StoredSubmission(plan: plan, revision: try PatientRepository.revision(db, id: plan.patient.id))
+    }
+
+    /// After the COMMIT: the patient's next submission for this date starts from these days.
+    func committed(_ stored: StoredSubmission) -> DayResult {
+        if let revision = stored.revision, let window = stored.plan.committedWindow(revision: revision) {
+            context.dayWindows.store(window, patientId: stored.plan.patient.id)
+        }
+        return stored.plan.result(snapshot)
+    }
+}
+
+/// The plan as stored and the patient's revision read after its writes (the day cache's key).
+final class StoredSubmission: Sendable {
+    let plan: SubmissionPlan
+    let revision: Int64?
+
+    init(plan: SubmissionPlan, revision: Int64?) {
+        self.plan = plan
+        self.revision = revision
+    }
+}
+
+/// A submission's outcome as the writer reported it after the COMMIT.
+public struct CommittedSubmission: Sendable {
+    let outcome: Result<StoredSubmission, any Error>
+    let submission: PreparedSubmission?
+
+    /// What the blocking `DayService.submit` returns or throws (and the day cache is updated).
+    public func result() throws -> DayResult {
+        let stored = try outcome.get()
+        return submission!.committed(stored)
     }
 }
 

@@ -8,7 +8,7 @@ import SQLite
 /// read (`PatientsSchema.v2`: it moves with every change to the patient, its days, items and
 /// labs) and stores the result; if anything changed in between, the plan is made again under
 /// the write lock, so the outcome is always what a fully serial submission would have stored.
-struct SubmissionPlan {
+struct SubmissionPlan: Sendable {
     let patient: PatientRecord
     /// The staff member correcting the day; nil: the patient's own submission.
     let correctedBy: String?
