@@ -96,7 +96,7 @@ struct Observation {
         let busy = workers.filter { $0.seconds >= 0.01 * wallSeconds }.count
         say("    libmicrohttpd workers (\(workers.count) threads, \(busy) of them above 1% of a core): "
             + share(workers.reduce(0) { $0 + $1.seconds }))
-        if !connectionSpreads.isEmpty {
+        if connectionSpreads.contains(where: { !$0.isEmpty }) {
             let runs = connectionSpreads.map { "[\($0.map(String.init).joined(separator: " "))]" }.joined(separator: ", ")
             say("    client connections per libmicrohttpd worker, per run (mid-run, from each worker's epoll set): \(runs) — "
                 + "a worker serves its connections one request at a time, so those sharing one wait for each other's commits")

@@ -81,7 +81,8 @@ public final class HTTPServer: Sendable {
             perIP: configuration.perIPConnectionLimit, exempt: configuration.perIPExempt,
             evictAt: max(1, configuration.connectionLimit - max(1, configuration.connectionLimit / 16)))
         let core = ServerCore(maxBodyBytes: configuration.maxBodyBytes, spool: configuration.spool,
-                              handlerThreads: configuration.handlerThreads, limits: limits, handler: handler, accessLog: accessLog, diagnostics: diagnostics)
+                              handlerThreads: configuration.handlerThreads, runsOnPollingThread: configuration.runsOnPollingThread,
+                              limits: limits, handler: handler, accessLog: accessLog, diagnostics: diagnostics)
         var address = try configuration.listenSocket == nil
             ? SocketAddress.bindable(host: configuration.host, port: configuration.port)
             : SocketAddress.Bindable()

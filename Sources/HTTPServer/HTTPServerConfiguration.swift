@@ -19,6 +19,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// answer from another thread, holds no thread at all: its connection is suspended
     /// (`MHD_suspend_connection`) until the answer is there.
     public var handlerThreads: Int = 16
+    /// Requests that skip the hand-over to a handler thread: their handler runs on the polling
+    /// thread that received them (nil: none). Only for handlers that do bounded work — a
+    /// capped body, short indexed reads — and answer later from another thread without
+    /// waiting (a write answered from its commit): for them the hand-over cost more CPU than
+    /// the work. Everything else still goes to ``handlerThreads``.
+    public var runsOnPollingThread: (@Sendable (HTTPRequest) -> Bool)? = nil
     /// Maximum simultaneous connections (`MHD_OPTION_CONNECTION_LIMIT`); further clients are
     /// accepted and closed at once by libmicrohttpd. Near the limit the connection that has
     /// waited longest for its request headers is closed to make room (see ``ConnectionGuard``).

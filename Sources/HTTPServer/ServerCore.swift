@@ -15,6 +15,8 @@ final class ServerCore: Sendable {
     let maxBodyBytes: Int
     let spool: UploadSpool?
     let handler: Handler
+    /// Requests handled on the polling thread (``HTTPServerConfiguration/runsOnPollingThread``).
+    let runsOnPollingThread: (@Sendable (HTTPRequest) -> Bool)?
     let accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)?
     let diagnostics: (@Sendable (String) -> Void)?
     let inFlight = InFlightCounter()
@@ -33,6 +35,7 @@ final class ServerCore: Sendable {
         maxBodyBytes: Int,
         spool: UploadSpool? = nil,
         handlerThreads: Int,
+        runsOnPollingThread: (@Sendable (HTTPRequest) -> Bool)? = nil,
         limits: ConnectionGuard.Limits,
         handler: @escaping Handler,
         accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)?,
@@ -41,6 +44,7 @@ final class ServerCore: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.spool = spool
         self.handler = handler
+        self.runsOnPollingThread = runsOnPollingThread
         self.accessLog = accessLog
         self.diagnostics = diagnostics
         pool = HandlerPool(threads: handlerThreads, name: "http-handler")
@@ -249,9 +253,10 @@ final class ServerCore: Sendable {
         return .built(request)
     }
 
-    /// Suspends the connection and hands the request to a handler thread; the answer, whenever
-    /// and from whichever thread it comes, is parked in the context and the connection
-    /// resumed, so no thread waits for it. MHD then calls `access` again (`.withHandler`).
+    /// Suspends the connection and hands the request to a handler thread (or, for the requests
+    /// `runsOnPollingThread` picks, runs the handler here); the answer, whenever and from
+    /// whichever thread it comes, is parked in the context and the connection resumed, so no
+    /// thread waits for it. MHD then calls `access` again (`.withHandler`).
     ///
     /// A request that completes while the server stops (a kept-alive client sending just then)
     /// is answered 503 at once: "You must explicitly resume all connections before stopping
@@ -273,7 +278,10 @@ final class ServerCore: Sendable {
             running.withLock { alive in if alive { MHD_resume_connection(pointer.pointer) } }
         })
         let handler = self.handler
-        if !pool.submit({ handler(request, responder) }) {
+        if runsOnPollingThread?(request) == true {
+            // Answers later from another thread (or now, which resumes the connection at once).
+            handler(request, responder)
+        } else if !pool.submit({ handler(request, responder) }) {
             // The handlers stopped taking work (`answerOutstanding` ran, or is running: whoever
             // takes the responder out of `outstanding` answers it, so it is answered once).
             if outstanding.withLock({ $0.removeValue(forKey: id) }) != nil { responder.respond(Self.stoppingResponse()) }

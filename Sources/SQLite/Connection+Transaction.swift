@@ -67,6 +67,7 @@ extension Connection {
     /// be rolled back, so the caller knows the outer transaction is in an unknown state.
     @discardableResult
     func rollbackToSavepointIfOpen(_ name: String) -> Bool {
+        handle.rollbacks.pointee &+= 1
         guard isInTransaction else { return false }
         do {
             try execute("ROLLBACK TRANSACTION TO SAVEPOINT \(name)", [])

@@ -99,6 +99,11 @@ public final class Connection {
         handle.isClosed ? 0 : Int(sqlite3_changes64(handle.pointer))
     }
 
+    /// Moves on whenever a transaction or a savepoint of this connection is rolled back,
+    /// explicitly or by SQLite itself after an error: what a value remembered from inside a
+    /// transaction (the last row written, say) is valid under is that this has not moved.
+    public var rollbackCount: UInt64 { handle.rollbacks.pointee }
+
     /// Rows changed since the connection was opened.
     public var totalChanges: Int {
         handle.isClosed ? 0 : Int(sqlite3_total_changes64(handle.pointer))

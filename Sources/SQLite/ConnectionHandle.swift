@@ -13,9 +13,17 @@ import CSQLite
 final class ConnectionHandle {
     let pointer: OpaquePointer
     private(set) var isClosed = false
+    /// Rollbacks seen on this connection: whole transactions (SQLite's rollback hook, which
+    /// also sees the automatic rollbacks after SQLITE_FULL, SQLITE_IOERR and the like) and
+    /// savepoints (counted by `Connection.rollbackToSavepointIfOpen`; the hook does not see
+    /// `ROLLBACK TO`).
+    let rollbacks: UnsafeMutablePointer<UInt64>
 
     init(_ pointer: OpaquePointer) {
         self.pointer = pointer
+        rollbacks = .allocate(capacity: 1)
+        rollbacks.initialize(to: 0)
+        sqlite3_rollback_hook(pointer, { counter in counter?.assumingMemoryBound(to: UInt64.self).pointee &+= 1 }, rollbacks)
     }
 
     /// The live pointer, or a misuse error after `close()`.
@@ -27,10 +35,14 @@ final class ConnectionHandle {
     func close() {
         guard !isClosed else { return }
         isClosed = true
+        sqlite3_rollback_hook(pointer, nil, nil)
         // "If an sqlite3 object is destroyed while a transaction is open, the transaction is
         // automatically rolled back." (https://sqlite.org/c3ref/close.html)
         sqlite3_close_v2(pointer)
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        rollbacks.deallocate()
+    }
 }

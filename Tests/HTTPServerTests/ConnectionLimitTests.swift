@@ -115,5 +115,48 @@ struct ConnectionLimitTests {
         #expect(group.wait(timeout: .now() + 10) == .success)
         #expect(answered.load(ordering: .relaxed) == count)
     }
-}
 
+    @Test func requestsPickedForThePollingThreadAreServedWhileEveryHandlerThreadIsBusy() throws {
+        // The one handler thread is held by /hold; /quick, picked by runsOnPollingThread, is
+        // answered anyway (and, answered later from another thread, with a response built
+        // on the thread that sends it); /queued waits for the handler thread.
+        let release = DispatchSemaphore(value: 0), holding = DispatchSemaphore(value: 0)
+        let builtOn = Mutex<String?>(nil)
+        let server = try HTTPServer(configuration: testConfiguration {
+            $0.handlerThreads = 1
+            $0.runsOnPollingThread = { $0.path == "/quick" }
+        }) { request, responder in
+            switch request.path {
+            case "/hold": holding.signal(); release.wait(); responder.respond(.text(.ok, "held"))
+            case "/quick":
+                DispatchQueue.global().async {
+                    responder.respond(building: {
+                        let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+                        builtOn.withLock { $0 = name }
+                        return .text(.ok, "quick")
+                    })
+                }
+            default: responder.respond(.text(.ok, "queued"))
+            }
+        }
+        defer { server.stop() }
+        let held = DispatchGroup()
+        for path in ["/hold", "/queued"] {
+            held.enter()
+            Thread.detachNewThread {
+                _ = try? RawHTTPClient.exchange(port: server.boundPort, "GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
+                held.leave()
+            }
+            // /hold first, so that it is /queued that waits for the handler thread.
+            if path == "/hold" { #expect(holding.wait(timeout: .now() + 10) == .success) }
+        }
+        #expect(waitUntil(seconds: 10) { server.inFlightRequests == 2 })
+        let quick = try RawHTTPClient.exchange(port: server.boundPort, "GET /quick HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(quick.status == 200)
+        #expect(quick.body == Array("quick".utf8))
+        #expect(builtOn.withLock { $0 }?.hasPrefix("MHD") == true)
+        #expect(waitUntil(seconds: 10) { server.inFlightRequests == 2 })   // /hold and /queued still wait
+        release.signal()
+        #expect(held.wait(timeout: .now() + 10) == .success)
+    }
+}

@@ -38,6 +38,57 @@ import Testing
         #expect(result.lastHash == (try AuditLog.last(t.db))?.hash)
     }
 
+    private struct Refused: Error {}
+
+    private func append(_ db: Connection, _ i: Int) throws -> AuditEntry {
+        try AuditLog.append(db, at: startMs + Int64(i), actor: "system", action: .labAdd, subject: "HT-\(i)", details: ["i": .int(i)])
+    }
+
+    /// The writer's remembered chain head (`AuditHead`) must not outlive a rolled-back row:
+    /// the next row chains to the last row that stayed, whether the whole transaction, a
+    /// savepoint (a group-commit job) or SQLite itself rolled it back.
+    @Test func theRememberedHeadIsForgottenWhenItsRowIsRolledBack() throws {
+        let t = try TestDatabase()
+        t.db.attach(AuditHead())
+        let first = try t.write { try append($0, 1) }
+        #expect(throws: Refused.self) { try t.write { db in _ = try append(db, 2); throw Refused() } }
+        let afterTransaction = try t.write { try append($0, 3) }
+        #expect(afterTransaction.seq == 2 && afterTransaction.prevHash == first.hash)
+
+        let (kept, afterSavepoint) = try t.write { db -> (AuditEntry, AuditEntry) in
+            let kept = try append(db, 4)
+            #expect(throws: Refused.self) { try db.transaction { _ = try append(db, 5); throw Refused() } }
+            return (kept, try append(db, 6))
+        }
+        #expect(afterSavepoint.seq == kept.seq + 1 && afterSavepoint.prevHash == kept.hash)
+
+        try t.db.execute("BEGIN IMMEDIATE")
+        _ = try append(t.db, 7)
+        try t.db.execute("ROLLBACK")
+        let afterRawRollback = try t.write { try append($0, 8) }
+        #expect(afterRawRollback.seq == afterSavepoint.seq + 1 && afterRawRollback.prevHash == afterSavepoint.hash)
+
+        let result = try AuditLog.verify(t.db, key: .forTests)
+        #expect(result.isIntact && result.rowsChecked == 5)
+    }
+
+    /// A row appended by another connection meanwhile (the daemon should be the only writer)
+    /// makes the next append fail on the taken seq, not fork the chain; the one after it
+    /// reads the head again.
+    @Test func aRowAppendedElsewhereIsNotOverwrittenButReadAgain() throws {
+        let t = try TestDatabase()
+        t.db.attach(AuditHead())
+        _ = try t.write { try append($0, 1) }
+        let other = try Connection(path: t.path)
+        defer { other.close() }
+        other.attach(AuditKey.forTests)
+        let elsewhere = try other.transaction { try append(other, 2) }
+        #expect(throws: SQLiteError.self) { try t.write { try append($0, 3) } }
+        let next = try t.write { try append($0, 4) }
+        #expect(next.seq == elsewhere.seq + 1 && next.prevHash == elsewhere.hash)
+        #expect(try AuditLog.verify(t.db, key: .forTests).isIntact)
+    }
+
     @Test func emptyTrailVerifies() throws {
         let t = try TestDatabase()
         let result = try AuditLog.verify(t.db, key: .forTests)

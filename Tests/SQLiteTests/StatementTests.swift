@@ -30,6 +30,22 @@ import Testing
         }
     }
 
+    /// The statement cache hashes only the start and the end of long texts; texts alike there
+    /// must still get their own statements.
+    @Test func cachedStatementsWhoseLongTextsDifferOnlyInTheMiddleStayApart() throws {
+        try withTemporaryDirectory { dir in
+            let db = try openWithEntries(dir)
+            let start = "SELECT value FROM entries WHERE tag LIKE ? AND value "
+            let end = " ? /* the same forty bytes at the end of both texts...... */"
+            for (index, comparison) in ["<", ">", "<", ">"].enumerated() {
+                try db.execute("INSERT INTO entries(tag, value) VALUES (?, ?)", ["t\(index)", index * 10])
+                let rows = try db.query(start + comparison + end, ["t%", 15])
+                let values = try rows.map { try $0.int("value") }.sorted()
+                #expect(values == (comparison == "<" ? [0, 10] : [20, 30]).filter { $0 <= index * 10 })
+            }
+        }
+    }
+
     @Test func wrongArgumentCountIsRefusedInsteadOfBindingNull() throws {
         try withTemporaryDirectory { dir in
             let db = try openWithEntries(dir)

@@ -29,6 +29,12 @@ public final class APIHandler: Sendable {
         self.patientTokens = patientTokens
     }
 
+    /// Whether `request` is for a route that may run on the HTTP server's polling thread.
+    public func runsOnPollingThread(_ request: HTTPRequest) -> Bool {
+        let path = PathTemplate.Segments(request.path)
+        return routes.first { $0.method == request.method && $0.match(path) != nil }?.runsOnPollingThread ?? false
+    }
+
     /// Answers `request` through `responder` (exactly once).
     public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
         var call = Call(started: DispatchTime.now().uptimeNanoseconds)

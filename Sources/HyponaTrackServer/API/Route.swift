@@ -75,10 +75,15 @@ public struct Route: Sendable {
     public let uploadTypes: [String]?
     public let responses: [HTTPStatus: (description: String, schema: JSONValue?)]
     public let handler: @Sendable (RequestContext) throws -> RouteResult
+    /// Whether the handler may run on the HTTP server's polling thread
+    /// (`HTTPServerConfiguration.runsOnPollingThread`): it answers `.later`, from a commit, and
+    /// before that does only bounded work (a capped body, short indexed reads).
+    public let runsOnPollingThread: Bool
     let path: PathTemplate
 
     public init(_ method: HTTPMethod, _ template: String, access: Access, limit: AnonymousLimit? = nil, summary: String,
                 request: JSONValue? = nil, upload: [String]? = nil, responses: [HTTPStatus: (description: String, schema: JSONValue?)],
+                runsOnPollingThread: Bool = false,
                 handler: @escaping @Sendable (RequestContext) throws -> RouteResult) {
         self.method = method
         self.template = template
@@ -89,6 +94,7 @@ public struct Route: Sendable {
         self.uploadTypes = upload
         self.responses = responses
         self.handler = handler
+        self.runsOnPollingThread = runsOnPollingThread
         path = PathTemplate(template)
     }
 

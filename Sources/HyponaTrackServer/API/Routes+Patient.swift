@@ -10,7 +10,8 @@ extension Routes {
                   request: S.ref("DayPatch"),
                   responses: [200: ("stored durably and evaluated", S.ref("DayResult")), 400: ("invalid field", S.error),
                               401: ("token missing, revoked or withdrawn", S.error), 403: ("not a patient token", S.error),
-                              409: ("limit_reached: a list would pass limits.itemsPerList; nothing stored", S.error)]) { ctx in
+                              409: ("limit_reached: a list would pass limits.itemsPerList; nothing stored", S.error)],
+                  runsOnPollingThread: true) { ctx in
                 let id = try ctx.patientId()
                 let date = try PathParameters.date(ctx, "date")
                 let patch: DayPatch

@@ -28,16 +28,22 @@ public enum AuditLog {
             throw SQLiteError(extendedCode: SQLiteError.Code.misuse, message: "no audit key is attached to this connection: audit rows cannot be signed")
         }
         let action = auditAction.rawValue
-        // The one read of the chain head on the write path: an in-memory head would replace
-        // this line (and must be forgotten when the transaction rolls back).
-        let head = try AuditRepository.head(db)
+        // The chain head: remembered by the writer connection (`AuditHead`), else read.
+        let memo = db.attachment(AuditHead.self)
+        let head = try memo?.current(db) ?? AuditRepository.head(db)
         let seq = (head?.seq ?? 0) + 1
         let prevHash = head?.hash ?? AuditChain.genesisHash
         let detailsText = JSONSerializer.string(details)
         let hash = AuditChain.hash(.keyed(key), prevHash: prevHash, seq: seq, at: at, actor: actor, action: action,
                                    subject: subject, details: detailsText)
-        try AuditRepository.insert(db, seq: seq, at: at, actor: actor, action: action, subject: subject, details: detailsText,
-                                   prevHash: prevHash, hash: hash)
+        do {
+            try AuditRepository.insert(db, seq: seq, at: at, actor: actor, action: action, subject: subject, details: detailsText,
+                                       prevHash: prevHash, hash: hash)
+        } catch {
+            memo?.forget()
+            throw error
+        }
+        memo?.remember(seq: seq, hash: hash, db)
         return AuditEntry(seq: seq, at: at, actor: actor, action: action, subject: subject, detailsText: detailsText,
                           prevHash: prevHash, hash: hash)
     }

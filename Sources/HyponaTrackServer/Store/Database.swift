@@ -41,6 +41,8 @@ public final class Database: Sendable {
         connection.attach(tokens)
         _ = try Schema.migrator().migrate(connection)
         try AuditKeyMigration.checkKey(connection, key: auditKey)
+        // The writer is the one connection that appends to the audit chain from here on.
+        connection.attach(AuditHead())
         self.auditKey = auditKey
         writer = GroupCommitWriter(connection: connection)
         readers = try ReaderPool(path: path, maximumReaders: Self.readerCount)
