@@ -68,8 +68,18 @@ public enum JSONSerializer {
         s.withUTF8 { utf8 in
             let count = utf8.count
             var i = 0
+            // Runs of bytes that need no escape are copied at once (most strings are one run).
+            var run = 0
+            func flush(_ end: Int) {
+                if run < end { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<end])) }
+            }
             while i < count {
                 let byte = utf8[i]
+                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0xE2 {
+                    i += 1
+                    continue
+                }
+                flush(i)
                 switch byte {
                 case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
                 case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
@@ -88,7 +98,9 @@ public enum JSONSerializer {
                 default: out.append(byte)
                 }
                 i += 1
+                run = i
             }
+            flush(count)
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -106,6 +106,33 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 }
 
 extension Timestamp {
+    /// `2026-03-09T07:05:00.250Z`: UTC with milliseconds always (log lines, audit rows), the
+    /// same text as `description` gives at offset 0 except that `.000` is written too.
+    public static func utcText(milliseconds ms: Int64) -> String {
+        let perDay: Int64 = 86_400_000
+        let days = ms >= 0 ? ms / perDay : -((-ms + perDay - 1) / perDay)
+        let inDay = Int(ms - days * perDay)
+        let date = LocalDate(daysSinceEpoch: Int(days))
+        guard (0...9999).contains(date.year) else {
+            return "\(date)T\(LocalDate.pad(inDay / 3_600_000, 2)):\(LocalDate.pad(inDay / 60_000 % 60, 2)):"
+                + "\(LocalDate.pad(inDay / 1000 % 60, 2)).\(LocalDate.pad(inDay % 1000, 3))Z"
+        }
+        return String(unsafeUninitializedCapacity: 24) { b in
+            var w = DigitWriter(b)
+            date.writeText(to: &w)
+            w.byte(UInt8(ascii: "T"))
+            w.digits(inDay / 3_600_000, 2)
+            w.byte(UInt8(ascii: ":"))
+            w.digits(inDay / 60_000 % 60, 2)
+            w.byte(UInt8(ascii: ":"))
+            w.digits(inDay / 1000 % 60, 2)
+            w.byte(UInt8(ascii: "."))
+            w.digits(inDay % 1000, 3)
+            w.byte(UInt8(ascii: "Z"))
+            return w.count
+        }
+    }
+
     /// `description` for dates outside the years 0…9999 (which no parsed time has).
     private func slowDescription(_ date: LocalDate, _ secondOfDay: Int, _ millis: Int) -> String {
         var s = "\(date)T\(LocalDate.pad(secondOfDay / 3600, 2)):"

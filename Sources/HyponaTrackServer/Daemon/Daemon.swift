@@ -50,7 +50,8 @@ public final class Daemon: Sendable {
         }
         self.rules = rules
         let auditKey = try AuditKeySource.load(configuration: configuration, logger: logger)
-        database = try Database(directory: configuration.dataDirectory, auditKey: auditKey)
+        database = try Database(directory: configuration.dataDirectory, auditKey: auditKey,
+                                readers: Database.readerCount(handlerThreads: configuration.http.threads))
         try Self.bootstrapAdmin(database, configuration: configuration, logger: logger, now: clock.now())
         let metrics = Metrics()
         self.metrics = metrics

@@ -24,13 +24,18 @@ public final class Database: Sendable {
     /// True when this open created the database (the daemon then writes the bootstrap admin token).
     public let created: Bool
 
-    static let readerCount = 8
+    /// Readers for `threads` handler threads: at least as many as the threads that can read
+    /// at once (the handler threads, the two polling threads that plan day submissions, the
+    /// sync, hook, scheduler and summary workers), so that no thread waits for a connection —
+    /// above all not a polling thread, whose other connections would wait with it. Opened only
+    /// when that many reads overlap.
+    public static func readerCount(handlerThreads threads: Int) -> Int { max(8, threads + 8) }
     static let longReaderCount = 2
 
     /// Opens (or creates) `directory/hyponatrack.sqlite` and migrates it. A database whose audit
     /// chain is keyed with another key is refused; an older unkeyed chain is re-keyed with
     /// `auditKey` once (migration `v5_audit_hmac`).
-    public init(directory: URL, auditKey: AuditKey) throws {
+    public init(directory: URL, auditKey: AuditKey, readers readerCount: Int = Database.readerCount(handlerThreads: 16)) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let file = directory.appendingPathComponent("hyponatrack.sqlite")
@@ -45,7 +50,7 @@ public final class Database: Sendable {
         connection.attach(AuditHead())
         self.auditKey = auditKey
         writer = GroupCommitWriter(connection: connection)
-        readers = try ReaderPool(path: path, maximumReaders: Self.readerCount)
+        readers = try ReaderPool(path: path, maximumReaders: readerCount)
         longReaders = try ReaderPool(path: path, maximumReaders: Self.longReaderCount)
     }
 
