@@ -14,6 +14,9 @@ public final class Statement {
     /// The last result layout; reused while the column names stay the same (building one hashes
     /// every name twice, which showed up at 13 % of the writer's time in the ingest benchmark).
     private var cachedLayout: RowLayout?
+    /// `SQLITE_STMTSTATUS_REPREPARE` when `cachedLayout` was built: the columns can only have
+    /// changed if SQLite has re-prepared the statement since (a schema change).
+    private var layoutReprepares: Int32 = -1
 
     /// The outcome of one `step()`.
     public enum StepResult: Sendable {
@@ -249,22 +252,33 @@ public final class Statement {
 
     private func collectRows(limit: Int) throws -> [Row] {
         let statement = try live()
-        // Build the layout once per run, not per row; after a schema change SQLite re-prepares
-        // the statement, and `SELECT *` may then have other columns.
-        let layout = layout()
+        // Build the layout once per run, not per row, and after the first step: a schema
+        // change makes SQLite re-prepare the statement there, and `SELECT *` may then have
+        // other columns.
+        var layout: RowLayout?
         var rows: [Row] = []
         while rows.count < limit, try step() == .row {
-            rows.append(try row(statement, layout: layout))
+            let current = layout ?? self.layout()
+            layout = current
+            rows.append(try row(statement, layout: current))
         }
         return rows
     }
 
     /// The layout for the current column names (cached; rebuilt if a re-prepare changed them).
     private func layout() -> RowLayout {
+        // Reading the names back costs a string per column per query; the re-prepare count
+        // tells whether they can differ from the cached ones at all.
+        let reprepares = pointer.map { sqlite3_stmt_status($0, SQLITE_STMTSTATUS_REPREPARE, 0) } ?? -1
+        if let cached = cachedLayout, reprepares == layoutReprepares { return cached }
         let names = columnNames
-        if let cached = cachedLayout, cached.names == names { return cached }
+        if let cached = cachedLayout, cached.names == names {
+            layoutReprepares = reprepares
+            return cached
+        }
         let fresh = RowLayout(names: names, sql: sql)
         cachedLayout = fresh
+        layoutReprepares = reprepares
         return fresh
     }
 

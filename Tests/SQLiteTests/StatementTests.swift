@@ -46,6 +46,22 @@ import Testing
         }
     }
 
+    /// A cached `SELECT *` keeps its column layout between runs, but not past a schema change
+    /// that SQLite re-prepares it for.
+    @Test func aCachedStatementSeesColumnsAddedByASchemaChange() throws {
+        try withTemporaryDirectory { dir in
+            let db = try openWithEntries(dir)
+            try db.execute("INSERT INTO entries(tag, value) VALUES (?, ?)", ["a", 1])
+            let before = try db.query("SELECT * FROM entries")
+            #expect(before.count == 1 && (try? before[0].string("extra")) == nil)
+            #expect(try db.query("SELECT * FROM entries")[0].string("tag") == "a")
+            try db.execute("ALTER TABLE entries ADD COLUMN extra TEXT NOT NULL DEFAULT 'x'")
+            let after = try db.query("SELECT * FROM entries")
+            #expect(try after[0].string("extra") == "x")
+            #expect(try after[0].string("tag") == "a")
+        }
+    }
+
     @Test func wrongArgumentCountIsRefusedInsteadOfBindingNull() throws {
         try withTemporaryDirectory { dir in
             let db = try openWithEntries(dir)

@@ -80,13 +80,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         guard (0...9999).contains(date.year), abs(utcOffsetSeconds) < 100 * 3600 else { return slowDescription(date, secondOfDay, millis) }
         return String(unsafeUninitializedCapacity: 29) { b in
             var w = DigitWriter(b)
-            date.writeText(to: &w)
-            w.byte(UInt8(ascii: "T"))
-            w.digits(secondOfDay / 3600, 2)
-            w.byte(UInt8(ascii: ":"))
-            w.digits(secondOfDay % 3600 / 60, 2)
-            w.byte(UInt8(ascii: ":"))
-            w.digits(secondOfDay % 60, 2)
+            Self.writeDateAndTime(date, secondOfDay, to: &w)
             if millis > 0 {
                 w.byte(UInt8(ascii: "."))
                 w.digits(millis, 3)
@@ -119,18 +113,23 @@ extension Timestamp {
         }
         return String(unsafeUninitializedCapacity: 24) { b in
             var w = DigitWriter(b)
-            date.writeText(to: &w)
-            w.byte(UInt8(ascii: "T"))
-            w.digits(inDay / 3_600_000, 2)
-            w.byte(UInt8(ascii: ":"))
-            w.digits(inDay / 60_000 % 60, 2)
-            w.byte(UInt8(ascii: ":"))
-            w.digits(inDay / 1000 % 60, 2)
+            writeDateAndTime(date, inDay / 1000, to: &w)
             w.byte(UInt8(ascii: "."))
             w.digits(inDay % 1000, 3)
             w.byte(UInt8(ascii: "Z"))
             return w.count
         }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS`.
+    private static func writeDateAndTime(_ date: LocalDate, _ secondOfDay: Int, to w: inout DigitWriter) {
+        date.writeText(to: &w)
+        w.byte(UInt8(ascii: "T"))
+        w.digits(secondOfDay / 3600, 2)
+        w.byte(UInt8(ascii: ":"))
+        w.digits(secondOfDay % 3600 / 60, 2)
+        w.byte(UInt8(ascii: ":"))
+        w.digits(secondOfDay % 60, 2)
     }
 
     /// `description` for dates outside the years 0…9999 (which no parsed time has).
