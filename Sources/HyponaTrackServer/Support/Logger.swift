@@ -43,21 +43,28 @@ public final class Logger: Sendable {
         }
     }
 
-    /// One logfmt line, without its newline.
+    /// One logfmt line, without its newline. (Built as bytes: every request logs one.)
     private func line(_ level: Level, _ message: String, _ metadata: [String: String]) -> String {
-        var line = journald ? "<\(level.rawValue)>" : "ts=\(iso8601UTC(milliseconds: epochMilliseconds(Date().timeIntervalSince1970))) "
-        line.reserveCapacity(160)
-        line += "level="
-        line += level.name
-        line += " msg="
-        Self.appendQuoted(message, to: &line)
-        for key in metadata.keys.sorted() {
-            line += " "
-            line += key
-            line += "="
-            Self.appendQuoted(metadata[key]!, to: &line)
+        var line: [UInt8] = []
+        line.reserveCapacity(192)
+        if journald {
+            line.append(contentsOf: "<\(level.rawValue)>".utf8)
+        } else {
+            line.append(contentsOf: "ts=".utf8)
+            line.append(contentsOf: iso8601UTC(milliseconds: epochMilliseconds(Date().timeIntervalSince1970)).utf8)
+            line.append(UInt8(ascii: " "))
         }
-        return line
+        line.append(contentsOf: "level=".utf8)
+        line.append(contentsOf: level.name.utf8)
+        line.append(contentsOf: " msg=".utf8)
+        Self.appendQuoted(message, to: &line)
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: key.utf8)
+            line.append(UInt8(ascii: "="))
+            Self.appendQuoted(value, to: &line)
+        }
+        return String(decoding: line, as: UTF8.self)
     }
 
     public func info(_ m: String, _ md: [String: String] = [:]) { log(.info, m, md) }
@@ -66,26 +73,26 @@ public final class Logger: Sendable {
     public func error(_ m: String, _ md: [String: String] = [:]) { log(.error, m, md) }
 
     static func quote(_ s: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
         appendQuoted(s, to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `s` bare when it is a non-empty run of ASCII letters, digits and `-_./:{}@+`, else in
     /// double quotes with `\\`, `"` and newlines escaped. (Every request logs a line, so this
     /// looks at bytes, not `Character`s.)
-    static func appendQuoted(_ s: String, to out: inout String) {
-        if !s.isEmpty, s.utf8.allSatisfy(isBare) { out += s; return }
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(scalar)
+    static func appendQuoted(_ s: String, to out: inout [UInt8]) {
+        if !s.isEmpty, s.utf8.allSatisfy(isBare) { out.append(contentsOf: s.utf8); return }
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+            case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+            case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
+            default: out.append(byte)
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 
     private static func isBare(_ byte: UInt8) -> Bool {

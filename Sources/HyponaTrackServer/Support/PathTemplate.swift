@@ -46,7 +46,22 @@ public struct PathTemplate: Sendable, Equatable {
         let parts: ArraySlice<Substring>
 
         public init(_ path: String) {
-            parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            // Split on the UTF-8 bytes: `split` on the String walks Characters (grapheme
+            // breaking), which cost more than all the route matching. "/" is ASCII, so every
+            // index found is a valid String index.
+            var parts: [Substring] = []
+            let utf8 = path.utf8
+            var start = utf8.startIndex
+            var index = start
+            while index != utf8.endIndex {
+                if utf8[index] == UInt8(ascii: "/") {
+                    parts.append(path[start..<index])
+                    start = utf8.index(after: index)
+                }
+                index = utf8.index(after: index)
+            }
+            parts.append(path[start..<utf8.endIndex])
+            self.parts = parts.dropFirst()
         }
     }
 }
