@@ -77,9 +77,9 @@ public final class DayService: Sendable {
         do {
             submission = try PreparedSubmission(command, context: context)
         } catch {
-            return completion(CommittedSubmission(outcome: .failure(error), submission: nil))
+            return completion(CommittedSubmission(refused: error))
         }
-        context.submit(submission.store) { completion(CommittedSubmission(outcome: $0, submission: submission)) }
+        context.submit(submission.store) { completion(CommittedSubmission(submission, $0)) }
     }
 
     /// A staff correction: the patient's merge rules, checks and re-evaluation, audited as the
@@ -190,15 +190,22 @@ final class StoredSubmission: Sendable {
     }
 }
 
-/// A submission's outcome as the writer reported it after the COMMIT.
+/// A submission's outcome as the writer reported it after the COMMIT (or its refusal before).
 public struct CommittedSubmission: Sendable {
-    let outcome: Result<StoredSubmission, any Error>
-    let submission: PreparedSubmission?
+    private let outcome: Result<(PreparedSubmission, StoredSubmission), any Error>
+
+    /// Refused while it was planned: nothing was queued.
+    init(refused error: any Error) { outcome = .failure(error) }
+
+    /// Written (or failed) on the writer.
+    init(_ submission: PreparedSubmission, _ written: Result<StoredSubmission, any Error>) {
+        outcome = written.map { (submission, $0) }
+    }
 
     /// What the blocking `DayService.submit` returns or throws (and the day cache is updated).
     public func result() throws -> DayResult {
-        let stored = try outcome.get()
-        return submission!.committed(stored)
+        let (submission, stored) = try outcome.get()
+        return submission.committed(stored)
     }
 }
 
