@@ -21,6 +21,8 @@ final class StudyContext: Sendable {
     let transactions: Transactions
     /// The days submissions read, by patient and revision (`SubmissionPlan`).
     let dayWindows = DayWindowCache()
+    /// Patient rows as day submissions plan with them (`PatientCache`).
+    let patients = PatientCache()
 
     init(database: Database, rules: ActiveRules, clock: any ServerClock, configuration: ServerConfiguration,
          metrics: Metrics, outbox: SyncOutbox?, alerting: Alerting?, hooksWake: @escaping @Sendable () -> Void) {

@@ -1,7 +1,7 @@
 import HyponaTrackCore
 
 /// A patient as stored: the clinical profile plus the study's bookkeeping.
-public struct PatientRecord: Sendable {
+public struct PatientRecord: Sendable, Equatable {
     public var id: Int64
     public var profile: PatientProfile
     public var enrolledAt: Int64

@@ -158,7 +158,16 @@ final class PreparedSubmission: Sendable {
         (now, ms) = context.nowMilliseconds()
         let (snapshot, now) = (snapshot, now)
         planned = try context.read { db in
-            try SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now, cache: context.dayWindows)
+            do {
+                return try SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now,
+                                               cache: context.dayWindows, patients: context.patients)
+            } catch {
+                // The refusal may rest on a cached patient row older than the store (a surgery
+                // date corrected since, say): refuse only what the stored row refuses.
+                context.patients.forget(id: command.patientId)
+                return try SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now,
+                                               cache: context.dayWindows)
+            }
         }
     }
 
@@ -170,10 +179,16 @@ final class PreparedSubmission: Sendable {
         return StoredSubmission(plan: plan, revision: try PatientRepository.revision(db, id: plan.patient.id))
     }
 
-    /// After the COMMIT: the patient's next submission for this date starts from these days.
+    /// After the COMMIT: the patient's next submission for this date starts from these days and
+    /// this patient row (which the submission did not change but for its revision).
     func committed(_ stored: StoredSubmission) -> DayResult {
-        if let revision = stored.revision, let window = stored.plan.committedWindow(revision: revision) {
-            context.dayWindows.store(window, patientId: stored.plan.patient.id)
+        if let revision = stored.revision {
+            var patient = stored.plan.patient
+            patient.revision = revision
+            context.patients.store(patient)
+            if let window = stored.plan.committedWindow(revision: revision) {
+                context.dayWindows.store(window, patientId: patient.id)
+            }
         }
         return stored.plan.result(snapshot)
     }

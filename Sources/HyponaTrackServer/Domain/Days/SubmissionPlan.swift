@@ -26,11 +26,12 @@ struct SubmissionPlan: Sendable {
     /// Reads and checks everything the submission needs and computes what it will write;
     /// throws, having written nothing, when the submission is refused.
     ///
-    /// `cache`: only on a reader's snapshot (see `DayWindowCache`), never inside the write transaction.
+    /// `cache` and `patients`: only on a reader's snapshot (see `DayWindowCache`, `PatientCache`),
+    /// never inside the write transaction.
     static func make(_ db: Connection, _ command: SubmitDay, context: StudyContext, snapshot: ActiveRules.Snapshot,
-                     now: Double, cache: DayWindowCache? = nil) throws -> SubmissionPlan {
+                     now: Double, cache: DayWindowCache? = nil, patients: PatientCache? = nil) throws -> SubmissionPlan {
         let date = command.date, patch = command.patch
-        guard let patient = try PatientRepository.load(db, id: command.patientId), !patient.isWithdrawn else {
+        guard let patient = try readPatient(db, command.patientId, cache: patients), !patient.isWithdrawn else {
             throw DomainError.unauthenticated
         }
         let window = try context.window(db, patient, snapshot.rules, deciding: date)
@@ -62,6 +63,21 @@ struct SubmissionPlan: Sendable {
                               evaluations: forDate + changedLater, window: days, deletedIds: read.deletedIds)
     }
 
+    /// The patient: from `cache` when it holds it, else read — and then kept in `cache`.
+    private static func readPatient(_ db: Connection, _ id: Int64, cache: PatientCache?) throws -> PatientRecord? {
+        if let hit = cache?.record(id: id) {
+            #if DEBUG
+            if let stored = try PatientRepository.load(db, id: id), stored.revision == hit.revision {
+                precondition(stored == hit, "PatientCache disagrees with the store for patient \(id) at revision \(hit.revision)")
+            }
+            #endif
+            return hit
+        }
+        let loaded = try PatientRepository.load(db, id: id)
+        if let loaded { cache?.store(loaded) }
+        return loaded
+    }
+
     /// D-2 … D+2 and (when asked for) D's deleted item ids: from `cache` when it holds them at
     /// the patient's revision (a reader's snapshot only), else read — and then kept in `cache`.
     private static func readWindow(_ db: Connection, _ patient: PatientRecord, _ date: LocalDate, deletedIds wanted: Bool,
@@ -72,11 +88,15 @@ struct SubmissionPlan: Sendable {
         func loadDeleted() throws -> Set<String> { try DayRepository.deletedItemIds(db, patientId: patient.id, date: date) }
         if let hit = cache?.window(patientId: patient.id, revision: patient.revision, date: date) {
             #if DEBUG
-            let stored = try load()
-            precondition(hit.days == stored, "DayWindowCache disagrees with the store for patient \(patient.id) on \(date):\n\(hit.days)\n\(stored)")
-            if let ids = hit.deletedIds {
-                let storedIds = try loadDeleted()
-                precondition(ids == storedIds, "DayWindowCache: deleted ids differ for patient \(patient.id) on \(date)")
+            // Compared only at the store's revision: the patient may come from the `PatientCache`,
+            // older than the store (the writer then plans again).
+            if try PatientRepository.revision(db, id: patient.id) == patient.revision {
+                let stored = try load()
+                precondition(hit.days == stored, "DayWindowCache disagrees with the store for patient \(patient.id) on \(date):\n\(hit.days)\n\(stored)")
+                if let ids = hit.deletedIds {
+                    let storedIds = try loadDeleted()
+                    precondition(ids == storedIds, "DayWindowCache: deleted ids differ for patient \(patient.id) on \(date)")
+                }
             }
             #endif
             if !wanted || hit.deletedIds != nil { return (hit.days, hit.deletedIds) }
