@@ -79,8 +79,9 @@ public final class APIHandler: Sendable {
             case .json(let status, let value): response = Self.json(status, value)
             case .raw(let r): response = r
             case .later:
-                // A later answer whose answer is later again: a handler bug.
-                throw APIError(status: 500, code: "internal", message: "the server could not complete the request; it is logged")
+                // A later answer whose answer is later again: a handler bug (logged below).
+                struct AnswerLaterAgain: Error {}
+                throw AnswerLaterAgain()
             }
         } catch let error as APIError {
             response = Self.error(error)
