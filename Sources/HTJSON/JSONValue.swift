@@ -67,7 +67,8 @@ public struct JSONObject: Sendable, Equatable {
         }
     }
 
-    private func position(of key: String) -> Int? {
+    /// The index of `key` in `members` (for `ObjectReader`, which marks members by position).
+    func position(of key: String) -> Int? {
         if let positions { return positions[key] }
         return members.firstIndex { $0.key == key }
     }

@@ -9,7 +9,9 @@
 public final class ObjectReader {
     public let path: String
     public let object: JSONObject
-    private var consumed = Set<String>()
+    /// Which members were read, by position in `object.members` (no hashing of the key again).
+    private var consumed: [Bool] = []
+    private var consumedCount = 0
 
     public init(_ value: JSONValue, path: String = "") throws(FieldError) {
         guard case .object(let object) = value else {
@@ -27,9 +29,13 @@ public final class ObjectReader {
     /// The raw member, marking it read. (Only members that are there are marked: `finish` looks
     /// at the object's own keys, and most of a day's optional fields are absent.)
     public func raw(_ key: String) -> JSONValue? {
-        guard let value = object[key] else { return nil }
-        consumed.insert(key)
-        return value
+        guard let index = object.position(of: key) else { return nil }
+        if consumed.isEmpty { consumed = Array(repeating: false, count: object.count) }
+        if !consumed[index] {
+            consumed[index] = true
+            consumedCount += 1
+        }
+        return object.members[index].value
     }
 
     /// A member that must be present and non-null.
@@ -73,10 +79,9 @@ public final class ObjectReader {
 
     /// Fails on the first member that no accessor read.
     public func finish() throws(FieldError) {
-        // `consumed` holds only keys of `object`, so equal counts mean every member was read.
-        guard consumed.count != object.count else { return }
-        for key in object.keys where !consumed.contains(key) {
-            throw FieldError(.unknownField, field: fieldPath(key), "unknown field")
+        guard consumedCount != object.count else { return }
+        for (index, member) in object.members.enumerated() where consumed.isEmpty || !consumed[index] {
+            throw FieldError(.unknownField, field: fieldPath(member.key), "unknown field")
         }
     }
 }

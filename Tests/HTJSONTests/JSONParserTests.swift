@@ -65,6 +65,27 @@ import HTJSON
         #expect(throws: FieldError(.unknownField, field: "x.typo", "unknown field")) { try r.finish() }
     }
 
+    /// Members are marked read by position: a member read twice counts once, and a large
+    /// (indexed) object names its first unread member just like a small one.
+    @Test func readingAMemberTwiceStillLeavesTheUnreadOneReported() throws {
+        let small = try ObjectReader(["a": 1, "b": 2], path: "s")
+        _ = try small.required("a", .integer(0...5))
+        _ = try small.optional("a", .integer(0...5))
+        #expect(throws: FieldError(.unknownField, field: "s.b", "unknown field")) { try small.finish() }
+
+        let members = (0..<20).map { ("k\($0)", JSONValue.int($0)) }
+        let large = try ObjectReader(.object(JSONObject(members)), path: "l")
+        for i in 0..<20 where i != 13 { _ = try large.required("k\(i)", .integer(0...50)) }
+        _ = try large.required("k0", .integer(0...50))
+        #expect(throws: FieldError(.unknownField, field: "l.k13", "unknown field")) { try large.finish() }
+        _ = try large.required("k13", .integer(0...50))
+        try large.finish()
+
+        let untouched = try ObjectReader(["only": 1], path: "u")
+        #expect(throws: FieldError(.unknownField, field: "u.only", "unknown field")) { try untouched.finish() }
+        try ObjectReader([:]).finish()
+    }
+
     @Test func distinguishesAbsentNullAndValue() throws {
         let r = try ObjectReader(["n": nil, "v": 2])
         #expect(try r.presence("n", .integer(0...5)) == .null)
