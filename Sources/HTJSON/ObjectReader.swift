@@ -10,7 +10,7 @@ public final class ObjectReader {
     public let path: String
     public let object: JSONObject
     /// Which members were read, by position in `object.members` (no hashing of the key again).
-    private var consumed: [Bool] = []
+    private var consumed: [Bool]
     private var consumedCount = 0
 
     public init(_ value: JSONValue, path: String = "") throws(FieldError) {
@@ -19,6 +19,7 @@ public final class ObjectReader {
         }
         self.object = object
         self.path = path
+        consumed = Array(repeating: false, count: object.count)
     }
 
     public func fieldPath(_ key: String) -> String { jsonPath(path, key) }
@@ -30,7 +31,6 @@ public final class ObjectReader {
     /// at the object's own keys, and most of a day's optional fields are absent.)
     public func raw(_ key: String) -> JSONValue? {
         guard let index = object.position(of: key) else { return nil }
-        if consumed.isEmpty { consumed = Array(repeating: false, count: object.count) }
         if !consumed[index] {
             consumed[index] = true
             consumedCount += 1
@@ -80,7 +80,7 @@ public final class ObjectReader {
     /// Fails on the first member that no accessor read.
     public func finish() throws(FieldError) {
         guard consumedCount != object.count else { return }
-        for (index, member) in object.members.enumerated() where consumed.isEmpty || !consumed[index] {
+        for (index, member) in object.members.enumerated() where !consumed[index] {
             throw FieldError(.unknownField, field: fieldPath(member.key), "unknown field")
         }
     }

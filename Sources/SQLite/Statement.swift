@@ -11,8 +11,9 @@ public final class Statement {
     public let sql: String
     private let handle: ConnectionHandle
     private var pointer: OpaquePointer?
-    /// The last result layout; reused while the column names stay the same (building one hashes
-    /// every name twice, which showed up at 13 % of the writer's time in the ingest benchmark).
+    /// The last result layout; reused until SQLite re-prepares the statement (building one
+    /// hashes every name twice, which showed up at 13 % of the writer's time in the ingest
+    /// benchmark, and reading the names back to compare cost a string per column per query).
     private var cachedLayout: RowLayout?
     /// `SQLITE_STMTSTATUS_REPREPARE` when `cachedLayout` was built: the columns can only have
     /// changed if SQLite has re-prepared the statement since (a schema change).
@@ -265,18 +266,11 @@ public final class Statement {
         return rows
     }
 
-    /// The layout for the current column names (cached; rebuilt if a re-prepare changed them).
+    /// The layout for the current columns (cached; rebuilt after a re-prepare).
     private func layout() -> RowLayout {
-        // Reading the names back costs a string per column per query; the re-prepare count
-        // tells whether they can differ from the cached ones at all.
         let reprepares = pointer.map { sqlite3_stmt_status($0, SQLITE_STMTSTATUS_REPREPARE, 0) } ?? -1
         if let cached = cachedLayout, reprepares == layoutReprepares { return cached }
-        let names = columnNames
-        if let cached = cachedLayout, cached.names == names {
-            layoutReprepares = reprepares
-            return cached
-        }
-        let fresh = RowLayout(names: names, sql: sql)
+        let fresh = RowLayout(names: columnNames, sql: sql)
         cachedLayout = fresh
         layoutReprepares = reprepares
         return fresh

@@ -103,10 +103,9 @@ extension Timestamp {
     /// `2026-03-09T07:05:00.250Z`: UTC with milliseconds always (log lines, audit rows), the
     /// same text as `description` gives at offset 0 except that `.000` is written too.
     public static func utcText(milliseconds ms: Int64) -> String {
-        let perDay: Int64 = 86_400_000
-        let days = ms >= 0 ? ms / perDay : -((-ms + perDay - 1) / perDay)
-        let inDay = Int(ms - days * perDay)
-        let date = LocalDate(daysSinceEpoch: Int(days))
+        let days = Int(ms).floorDiv(86_400_000)
+        let inDay = Int(ms) - days * 86_400_000
+        let date = LocalDate(daysSinceEpoch: days)
         guard (0...9999).contains(date.year) else {
             return "\(date)T\(LocalDate.pad(inDay / 3_600_000, 2)):\(LocalDate.pad(inDay / 60_000 % 60, 2)):"
                 + "\(LocalDate.pad(inDay / 1000 % 60, 2)).\(LocalDate.pad(inDay % 1000, 3))Z"

@@ -135,9 +135,7 @@ public final class Daemon: Sendable {
         http.bodyTimeoutSeconds = configuration.http.bodyTimeoutSeconds
         http.connectionTimeoutSeconds = configuration.http.timeoutSeconds
         // The patient's day submission: planned where it arrived, answered from its commit.
-        http.runsOnPollingThread = { request in
-            !request.path.hasPrefix(Console.prefix) && !request.path.hasPrefix(PatientApp.prefix) && handler.runsOnPollingThread(request)
-        }
+        http.runsOnPollingThread = { request in Self.site(of: request.path) == .api && handler.runsOnPollingThread(request) }
         // Import uploads (up to imports.maxUploadBytes) go to DATA_DIR/spool/; a crash may have left some behind.
         let spool = configuration.spoolDirectory
         for name in (try? FileManager.default.contentsOfDirectory(atPath: spool.path)) ?? [] where name.hasPrefix("upload-") {
@@ -150,10 +148,12 @@ public final class Daemon: Sendable {
             server = try HTTPServer(configuration: http, diagnostics: { message in
                 logger.warning("http server", ["detail": message])
             }, handler: { request, responder in
-                // The console's pages and the API share the one listener.
-                if request.path == "/console" || request.path.hasPrefix(Console.prefix) { web.handle(request, responder) }
-                else if request.path == "/app" || request.path.hasPrefix(PatientApp.prefix) { appWeb.handle(request, responder) }
-                else { handler.handle(request, responder) }
+                // The console's pages, the patient app and the API share the one listener.
+                switch Self.site(of: request.path) {
+                case .console: web.handle(request, responder)
+                case .patientApp: appWeb.handle(request, responder)
+                case .api: handler.handle(request, responder)
+                }
             })
         } catch {
             database.close()
@@ -254,6 +254,18 @@ public final class Daemon: Sendable {
         if created {
             logger.notice("bootstrap admin token written; create named admins, then delete the file", ["path": file.path])
         }
+    }
+}
+
+extension Daemon {
+    /// The parts of the one listener.
+    enum Site { case console, patientApp, api }
+
+    /// Which part serves `path`: the console's pages, the patient app's pages, or the API.
+    static func site(of path: String) -> Site {
+        if path == "/console" || path.hasPrefix(Console.prefix) { return .console }
+        if path == "/app" || path.hasPrefix(PatientApp.prefix) { return .patientApp }
+        return .api
     }
 }
 

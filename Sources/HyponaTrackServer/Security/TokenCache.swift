@@ -44,6 +44,13 @@ public final class TokenCache: Sendable {
         db.attachment(TokenCache.self)?.invalidate()
     }
 
+    /// After the COMMIT of a write that began at `generation`: if credentials changed meanwhile
+    /// (its own job's or another's), move on once more, so a lookup whose snapshot began before
+    /// the COMMIT does not count afterwards.
+    func committed(since generation: UInt64) {
+        if currentGeneration != generation { invalidate() }
+    }
+
     /// Every entry stops counting.
     func invalidate() {
         generation.add(1, ordering: .acquiringAndReleasing)

@@ -61,7 +61,7 @@ public final class Database: Sendable {
     /// COMMIT must not count afterwards).
     public func write<T>(_ job: (Connection) throws -> T) throws -> T {
         let generation = tokens.currentGeneration
-        defer { if tokens.currentGeneration != generation { tokens.invalidate() } }
+        defer { tokens.committed(since: generation) }
         return try writer.write(job)
     }
 
@@ -71,7 +71,7 @@ public final class Database: Sendable {
                           completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         let generation = tokens.currentGeneration
         writer.submit(job) { [tokens] result in
-            if tokens.currentGeneration != generation { tokens.invalidate() }
+            tokens.committed(since: generation)
             completion(result)
         }
     }

@@ -12,10 +12,10 @@ import Synchronization
 /// - after the COMMIT of a submission, as the plan had it (checked current under the write
 ///   lock) with the revision read after its writes: the submission changes the patient's days,
 ///   not the patient row, whose revision the triggers moved;
-/// never from inside a write transaction that might still roll back. A plan that refuses the
-/// submission is made again from the store (`PreparedSubmission`): a refusal must not rest on
-/// an older row. Debug builds compare every hit with the store when the store is at the same
-/// revision.
+/// never from inside a write transaction that might still roll back. A plan made from a kept
+/// row that refuses the submission is made again from the store (`PreparedSubmission`): a
+/// refusal must not rest on an older row. Debug builds compare every kept row used with the
+/// store when the store is at the same revision (`SubmissionPlan.make`).
 final class PatientCache: Sendable {
     private let records = Mutex<[Int64: PatientRecord]>([:])
     /// Bounded like the other caches: past this many patients it starts over.

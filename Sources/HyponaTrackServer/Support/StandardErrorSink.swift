@@ -7,7 +7,8 @@ import Glibc
 /// Where the `Logger` writes: stderr, without letting a reader that stopped reading stop the
 /// daemon. Every thread logs (the HTTP polling threads, the writer, the sync), so a blocking
 /// write on a full pipe or journal stream would block them all (`scripts/log-stall`). Before each
-/// line it waits at most `patienceMilliseconds` for stderr to take it; a line it would not take is dropped
+/// line it waits at most `patienceMilliseconds` for stderr to take it (not when stderr is a
+/// regular file, which always does); a line it would not take is dropped
 /// and counted, later lines are dropped at once until stderr takes one again, and the first line
 /// that goes through is preceded by a warning saying how many were lost. Lines are written
 /// synchronously otherwise, so nothing logged before an exit is lost. Used under the Logger's lock.

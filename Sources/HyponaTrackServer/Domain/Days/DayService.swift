@@ -157,18 +157,21 @@ final class PreparedSubmission: Sendable {
         snapshot = context.rules.snapshot
         (now, ms) = context.nowMilliseconds()
         let (snapshot, now) = (snapshot, now)
+        let known = context.patients.record(id: command.patientId)
         planned = try context.read { db in
             do {
                 return try SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now,
-                                               cache: context.dayWindows, patients: context.patients)
-            } catch {
-                // The refusal may rest on a cached patient row older than the store (a surgery
-                // date corrected since, say): refuse only what the stored row refuses.
+                                               cache: context.dayWindows, known: known)
+            } catch where known != nil {
+                // The refusal may rest on the cached patient row, older than the store (a time
+                // zone corrected since, say): refuse only what the stored row refuses.
                 context.patients.forget(id: command.patientId)
                 return try SubmissionPlan.make(db, command, context: context, snapshot: snapshot, now: now,
                                                cache: context.dayWindows)
             }
         }
+        // Read on a reader's snapshot, or already kept: committed data either way.
+        context.patients.store(planned.patient)
     }
 
     /// The write job: the plan if it is still current under the write lock, else made again there.

@@ -26,12 +26,17 @@ struct SubmissionPlan: Sendable {
     /// Reads and checks everything the submission needs and computes what it will write;
     /// throws, having written nothing, when the submission is refused.
     ///
-    /// `cache` and `patients`: only on a reader's snapshot (see `DayWindowCache`, `PatientCache`),
-    /// never inside the write transaction.
+    /// `cache` and `known` (the patient row from the `PatientCache`, possibly older than the
+    /// store): only on a reader's snapshot, never inside the write transaction.
     static func make(_ db: Connection, _ command: SubmitDay, context: StudyContext, snapshot: ActiveRules.Snapshot,
-                     now: Double, cache: DayWindowCache? = nil, patients: PatientCache? = nil) throws -> SubmissionPlan {
+                     now: Double, cache: DayWindowCache? = nil, known: PatientRecord? = nil) throws -> SubmissionPlan {
         let date = command.date, patch = command.patch
-        guard let patient = try readPatient(db, command.patientId, cache: patients), !patient.isWithdrawn else {
+        #if DEBUG
+        if let known, let stored = try PatientRepository.load(db, id: known.id), stored.revision == known.revision {
+            precondition(stored == known, "PatientCache disagrees with the store for patient \(known.id) at revision \(known.revision)")
+        }
+        #endif
+        guard let patient = try known ?? PatientRepository.load(db, id: command.patientId), !patient.isWithdrawn else {
             throw DomainError.unauthenticated
         }
         let window = try context.window(db, patient, snapshot.rules, deciding: date)
@@ -61,21 +66,6 @@ struct SubmissionPlan: Sendable {
         return SubmissionPlan(patient: patient, correctedBy: command.correctedBy, date: date, patch: patch, after: after,
                               audit: DayAudit.changes(date: date, before: before, after: after, patch: patch),
                               evaluations: forDate + changedLater, window: days, deletedIds: read.deletedIds)
-    }
-
-    /// The patient: from `cache` when it holds it, else read — and then kept in `cache`.
-    private static func readPatient(_ db: Connection, _ id: Int64, cache: PatientCache?) throws -> PatientRecord? {
-        if let hit = cache?.record(id: id) {
-            #if DEBUG
-            if let stored = try PatientRepository.load(db, id: id), stored.revision == hit.revision {
-                precondition(stored == hit, "PatientCache disagrees with the store for patient \(id) at revision \(hit.revision)")
-            }
-            #endif
-            return hit
-        }
-        let loaded = try PatientRepository.load(db, id: id)
-        if let loaded { cache?.store(loaded) }
-        return loaded
     }
 
     /// D-2 … D+2 and (when asked for) D's deleted item ids: from `cache` when it holds them at
