@@ -71,4 +71,30 @@ import Testing
         #expect(try revision(s, id) == before)
         #expect(try revision(s, otherId) > 0)
     }
+
+    @Test func anUpgradeKeepsEachPatientsRevisionAndGoesOnMovingIt() throws {
+        let s = try Store()
+        // A store as v9 left it: the revision was a column of patients.
+        let directory = s.directory.appendingPathComponent("old")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let db = try Connection(path: directory.appendingPathComponent("old.sqlite").path)
+        defer { db.close() }
+        db.attach(AuditKey.forTests)
+        _ = try Schema.migrator(through: "v9_import_proposals").migrate(db)
+        let id = try PatientRepository.insert(db, profile: Self.profile, by: "staff:t", at: 1)
+        let patch = symptomPatch("s1")
+        try DayRepository.save(db, patientId: id, day: patch.apply(to: DailyEntry(date: Self.date)), patch: patch, at: 2)
+        let before = try #require(try db.queryOne("SELECT revision FROM patients WHERE id = ?", [id])?.int64(0))
+        #expect(before > 0)
+
+        _ = try Schema.migrator().migrate(db)
+        #expect(try PatientRepository.revision(db, id: id) == before)
+        #expect(try PatientRepository.load(db, id: id)?.revision == before)
+        try PatientRepository.updateProfile(db, id: id, profile: Self.profile, at: 3)
+        #expect(try #require(try PatientRepository.revision(db, id: id)) > before)
+        var other = Self.profile
+        other.studyId = "REV-3"
+        let otherId = try PatientRepository.insert(db, profile: other, by: "staff:t", at: 4)
+        #expect(try PatientRepository.revision(db, id: otherId) == 0)
+    }
 }

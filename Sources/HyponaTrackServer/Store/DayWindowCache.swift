@@ -6,7 +6,7 @@ import Synchronization
 /// submission for the same date does not read them again (the read cost more than anything
 /// else a submission did).
 ///
-/// Correct because of `patients.revision` (`PatientsSchema.v2`): triggers move it on with every
+/// Correct because of the patient revision (`PatientsSchema.v2`, `v3`): triggers move it on with every
 /// change to the patient, its days, items and lab values, and it never goes back, so at one
 /// committed revision the stored days are one thing. An entry is stored only
 /// - from a reader's snapshot (committed data, read at the revision read in the same snapshot), or

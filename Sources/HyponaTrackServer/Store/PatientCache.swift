@@ -5,7 +5,7 @@ import Synchronization
 /// `DayWindowCache`).
 ///
 /// Used only for planning on a reader snapshot, whose result the single writer checks against
-/// the stored `patients.revision` before it stores anything (`SubmissionPlan.isCurrent`): a
+/// the stored revision (`patient_revisions`) before it stores anything (`SubmissionPlan.isCurrent`): a
 /// record older than the store costs a plan made again under the write lock, never a wrong
 /// result. A record is kept only
 /// - as read on a reader's snapshot (committed data), or

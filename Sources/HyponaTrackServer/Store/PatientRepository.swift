@@ -6,7 +6,9 @@ import Synchronization
 
 /// Reads and writes `patients`. Callers own the transaction.
 enum PatientRepository {
+    /// A patient row with its revision (`PatientsSchema.v3`), read as `SELECT \(columns) FROM \(joined)`.
     static let columns = "id, profile, enrolled_at, enrolled_by, activated_at, withdrawn_at, withdrawal_date, withdrawal_reason, revision"
+    static let joined = "patients JOIN patient_revisions ON patient_id = id"
 
     static func insert(_ db: Connection, profile: PatientProfile, by actor: String, at ms: Int64) throws -> Int64 {
         try db.execute("""
@@ -22,20 +24,20 @@ enum PatientRepository {
     }
 
     static func load(_ db: Connection, id: Int64) throws -> PatientRecord? {
-        try db.queryOne("SELECT \(columns) FROM patients WHERE id = ?", [id]).map(decode)
+        try db.queryOne("SELECT \(columns) FROM \(joined) WHERE id = ?", [id]).map(decode)
     }
 
     /// The patient's revision now (nil: no such patient): whether data read earlier still holds.
     static func revision(_ db: Connection, id: Int64) throws -> Int64? {
-        try db.queryOne("SELECT revision FROM patients WHERE id = ?", [id])?.int64(0)
+        try db.queryOne("SELECT revision FROM patient_revisions WHERE patient_id = ?", [id])?.int64(0)
     }
 
     static func load(_ db: Connection, studyId: String) throws -> PatientRecord? {
-        try db.queryOne("SELECT \(columns) FROM patients WHERE study_id_key = ?", [PatientRecord.key(studyId)]).map(decode)
+        try db.queryOne("SELECT \(columns) FROM \(joined) WHERE study_id_key = ?", [PatientRecord.key(studyId)]).map(decode)
     }
 
     static func all(_ db: Connection) throws -> [PatientRecord] {
-        try db.query("SELECT \(columns) FROM patients ORDER BY study_id_key").map(decode)
+        try db.query("SELECT \(columns) FROM \(joined) ORDER BY study_id_key").map(decode)
     }
 
     /// Patients enrolled and not withdrawn (for the daemon's status line).

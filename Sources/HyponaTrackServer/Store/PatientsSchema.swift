@@ -28,7 +28,7 @@ enum PatientsSchema {
     /// triggers, so no write path can forget it. (`recursive_triggers` is off, so the
     /// patients trigger's own UPDATE does not fire it again.)
     static let v2: String = {
-        let tables = ["days", "symptom_entries", "reaction_tests", "tapping_tests", "desmopressin_doses", "lab_values"]
+        let tables = revisedTables
         var sql = "ALTER TABLE patients ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;\n"
         sql += """
             CREATE TRIGGER patients_revision AFTER UPDATE ON patients WHEN NEW.revision = OLD.revision
@@ -43,6 +43,44 @@ enum PatientsSchema {
 
                     """
             }
+        }
+        return sql
+    }()
+
+    /// The tables whose rows an evaluation reads; every change to one moves its patient's revision on.
+    static let revisedTables = ["days", "symptom_entries", "reaction_tests", "tapping_tests", "desmopressin_doses", "lab_values"]
+
+    /// Migration `v10_patient_revisions`: the revision moves to a table of its own, one short
+    /// row per patient. The triggers of `v2` rewrote the patient's row — its profile JSON, on a
+    /// page of its own for each patient — twice per day submission (the day and the item); a
+    /// short row on one of a few hot pages costs a third of that and writes fewer pages to the
+    /// WAL at each commit. The triggers stay the only writers, so still no write path can forget.
+    static let v3: String = {
+        let triggers = revisedTables.flatMap { table in
+            [("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")].map { (table: table, event: $0.0, row: $0.1) }
+        }
+        func name(_ t: (table: String, event: String, row: String)) -> String { "\(t.table)_\(t.event.lowercased())_revision" }
+        // Every trigger naming patients.revision goes before the column does.
+        var sql = "DROP TRIGGER patients_revision;\n" + triggers.map { "DROP TRIGGER \(name($0));\n" }.joined()
+        sql += """
+            CREATE TABLE patient_revisions (
+                patient_id INTEGER PRIMARY KEY REFERENCES patients(id),
+                revision INTEGER NOT NULL
+            ) STRICT;
+            INSERT INTO patient_revisions (patient_id, revision) SELECT id, revision FROM patients;
+            ALTER TABLE patients DROP COLUMN revision;
+            CREATE TRIGGER patients_revision_insert AFTER INSERT ON patients
+            BEGIN INSERT INTO patient_revisions (patient_id, revision) VALUES (NEW.id, 0); END;
+            CREATE TRIGGER patients_revision AFTER UPDATE ON patients
+            BEGIN UPDATE patient_revisions SET revision = revision + 1 WHERE patient_id = NEW.id; END;
+
+            """
+        for t in triggers {
+            sql += """
+                CREATE TRIGGER \(name(t)) AFTER \(t.event) ON \(t.table)
+                BEGIN UPDATE patient_revisions SET revision = revision + 1 WHERE patient_id = \(t.row).patient_id; END;
+
+                """
         }
         return sql
     }()

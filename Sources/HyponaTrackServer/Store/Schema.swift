@@ -28,6 +28,8 @@ enum Schema {
         ("v8_console_sessions", { try $0.execute(SessionSchema.v1) }),
         // Imported values a nurse confirms or rejects (ProposalsSchema.v1).
         ("v9_import_proposals", { try $0.execute(ProposalsSchema.v1) }),
+        // The patient revision in a table of its own (PatientsSchema.v3).
+        ("v10_patient_revisions", { try $0.execute(PatientsSchema.v3) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release
