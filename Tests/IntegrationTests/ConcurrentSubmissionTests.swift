@@ -37,13 +37,25 @@ import HTJSON
             Issue.record("no day: \(stored.text)"); return
         }
         #expect(symptoms.count == 48)
-        // One evaluation and one day.submit audit row per acknowledged submission.
+        // One day.submit audit row per acknowledged submission, naming the evaluation it caused
+        // (its own row no longer: the submission's row carries it).
         let audit = try d.request(.get, "/v1/audit?subject=CONC-1&limit=1000", token: d.adminToken)
         guard case .array(let entries) = audit.json else { Issue.record("no audit: \(audit.text)"); return }
-        let actions = entries.compactMap { entry -> String? in
-            if case .object(let o) = entry, case .string(let a)? = o["action"] { return a } else { return nil }
+        let submits = entries.compactMap { entry -> JSONObject? in
+            guard case .object(let o) = entry, o["action"] == .string("day.submit") else { return nil }
+            return o
         }
-        #expect(actions.filter { $0 == "day.submit" }.count == 48)
-        #expect(actions.filter { $0 == "evaluation.record" }.count == 48)
+        #expect(submits.count == 48)
+        #expect(!entries.contains { if case .object(let o) = $0 { o["action"] == .string("evaluation.record") } else { false } })
+        var evaluationIds = Set<Double>()
+        for entry in submits {
+            guard case .object(let details)? = entry["details"], case .array(let evaluations)? = details["evaluations"],
+                  evaluations.count == 1, case .object(let e) = evaluations[0], case .number(let id)? = e["evaluationId"],
+                  case .string? = e["rulesVersion"], case .string? = e["level"], e["date"] == .string(day) else {
+                Issue.record("a day.submit row without its evaluation: \(entry)"); continue
+            }
+            evaluationIds.insert(id)
+        }
+        #expect(evaluationIds.count == 48)
     }
 }

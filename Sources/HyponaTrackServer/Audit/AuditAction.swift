@@ -8,6 +8,8 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case daySubmit = "day.submit"
     /// A staff correction of a day (`PATCH /v1/patients/{studyId}/days/{date}`, a confirmed import).
     case dayCorrect = "day.correct"
+    /// An evaluation a lab value, a profile change or a rule change caused. A day submission's or
+    /// correction's own row lists the evaluations it caused instead (`details.evaluations`).
     case evaluationRecord = "evaluation.record"
     case labAdd = "lab.add"
     case labDelete = "lab.delete"

@@ -46,18 +46,24 @@ extension StudyContext {
     /// Stores one evaluation with its audit row, raises alerts and queues the REDCap row.
     func record(_ db: Connection, _ patient: PatientRecord, _ item: ComputedEvaluation, cause: EvaluationCause, actor: String,
                 snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
+        let details = try recordUnaudited(db, patient, item, cause: cause, snapshot: snapshot, at: ms)
+        try AuditLog.append(db, at: ms, actor: actor, action: .evaluationRecord, subject: patient.studyId, details: details)
+    }
+
+    /// `record` without the audit row: for a change whose own audit row carries the returned
+    /// details (a day submission's row lists the evaluations it caused, `SubmissionPlan.apply`).
+    func recordUnaudited(_ db: Connection, _ patient: PatientRecord, _ item: ComputedEvaluation, cause: EvaluationCause,
+                         snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> JSONValue {
         let e = item.evaluation
         let id = try EvaluationRepository.insert(db, patientId: patient.id, e, cause: cause.rawValue, at: ms)
-        try AuditLog.append(db, at: ms, actor: actor, action: .evaluationRecord, subject: patient.studyId,
-                            details: ["evaluationId": .number(Double(id)), "date": .string(e.date.description),
-                                      "pod": .int(e.pod), "level": .string(e.level.rawValue),
-                                      "reasons": .array(e.reasonCodes.map { JSONValue.string($0) }),
-                                      "rulesVersion": .string(e.rulesVersion), "cause": .string(cause.rawValue)])
         metrics.evaluationRecorded(level: e.level)
         try alerting?.evaluationRecorded(db, patient, e, at: ms)
         if let outbox {
             try outbox.enqueueDaily(db, patient, day: item.day, alert: DailyAlert(e, at: ms), snapshot: snapshot, at: ms)
         }
+        return ["evaluationId": .number(Double(id)), "date": .string(e.date.description), "pod": .int(e.pod),
+                "level": .string(e.level.rawValue), "reasons": .array(e.reasonCodes.map { JSONValue.string($0) }),
+                "rulesVersion": .string(e.rulesVersion), "cause": .string(cause.rawValue)]
     }
 
     /// D, and D+1 and D+2 when they hold data (rules read the two previous days).

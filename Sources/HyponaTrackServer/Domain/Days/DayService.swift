@@ -241,7 +241,7 @@ extension DayService {
 /// What a submission changed, for the audit trail: every scalar before and after, and the ids
 /// of the items it upserted. Never secrets; only clinical values and ids.
 enum DayAudit {
-    static func changes(date: LocalDate, before: DailyEntry, after: DailyEntry, patch: DayPatch) -> JSONValue {
+    static func changes(date: LocalDate, before: DailyEntry, after: DailyEntry, patch: DayPatch) -> JSONObject {
         var changed = JSONObject()
         func scalar(_ name: String, _ b: JSONValue, _ a: JSONValue) { if b != a { changed[name] = ["before": b, "after": a] } }
         scalar("weightMorningKg", .double(before.weightMorningKg), .double(after.weightMorningKg))
@@ -272,7 +272,7 @@ enum DayAudit {
         record("reactionTests", patch.reactionTests, before.reactionTests, { $0.id }, ModelJSON.reactionTest)
         record("tappingTests", patch.tappingTests, before.tappingTests, { $0.id }, ModelJSON.tappingTest)
         record("desmopressinDoses", patch.desmopressinDoses, before.desmopressinDoses, { $0.id }, ModelJSON.desmopressinDose)
-        return ["date": .string(date.description), "changed": .object(changed), "upserted": .object(items),
-                "replaced": .array(replaced)]
+        return JSONObject([("date", .string(date.description)), ("changed", .object(changed)), ("upserted", .object(items)),
+                           ("replaced", .array(replaced))])
     }
 }

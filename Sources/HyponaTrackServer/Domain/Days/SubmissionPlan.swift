@@ -15,7 +15,8 @@ struct SubmissionPlan: Sendable {
     let date: LocalDate
     let patch: DayPatch
     let after: DailyEntry
-    let audit: JSONValue
+    /// The day's changes for its audit row (`DayAudit.changes`); `apply` adds the evaluations.
+    let audit: JSONObject
     /// D's evaluation first (always stored), then the later dates whose result changed.
     let evaluations: [ComputedEvaluation]
     /// D-2 … D+2 as read, D merged (the days the evaluations were computed from).
@@ -111,17 +112,22 @@ struct SubmissionPlan: Sendable {
         try PatientRepository.revision(db, id: patient.id) == patient.revision
     }
 
-    /// Stores the day, its audit row and the evaluations (with their audit rows, alerts and
-    /// REDCap rows). Inside the write transaction.
+    /// Stores the day, the evaluations (with their alerts and REDCap rows) and one audit row
+    /// for both: the day's changes and, under `evaluations`, what each evaluation concluded
+    /// (the details an `evaluation.record` row holds elsewhere). Inside the write transaction.
     func apply(_ db: Connection, context: StudyContext, snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
         try DayRepository.save(db, patientId: patient.id, day: after, patch: patch, at: ms)
-        let actor = correctedBy ?? "patient:\(patient.studyId)"
-        try AuditLog.append(db, at: ms, actor: actor, action: correctedBy == nil ? .daySubmit : .dayCorrect,
-                            subject: patient.studyId, details: audit)
+        let cause: EvaluationCause = correctedBy == nil ? .submission : .correction
+        var evaluated: [JSONValue] = []
+        evaluated.reserveCapacity(evaluations.count)
         for item in evaluations {
-            try context.record(db, patient, item, cause: correctedBy == nil ? .submission : .correction, actor: actor,
-                               snapshot: snapshot, at: ms)
+            evaluated.append(try context.recordUnaudited(db, patient, item, cause: cause, snapshot: snapshot, at: ms))
         }
+        var details = audit
+        details["evaluations"] = .array(evaluated)
+        try AuditLog.append(db, at: ms, actor: correctedBy ?? "patient:\(patient.studyId)",
+                            action: correctedBy == nil ? .daySubmit : .dayCorrect, subject: patient.studyId,
+                            details: .object(details))
     }
 
     func result(_ snapshot: ActiveRules.Snapshot) -> DayResult {
