@@ -5,6 +5,13 @@ import Synchronization
 /// `<N>` syslog-priority prefix and no timestamp when stderr is the journal's stream (journald
 /// reads the prefix and stamps the entry; see ``JournalStream``). Never pass secrets (tokens,
 /// codes, request bodies) as metadata.
+///
+/// `info` and `debug` lines (one per request) wait in a buffer for at most
+/// `infoDelayMilliseconds` or until it holds `infoBufferBytes`, and go out in one write: a
+/// write(2) per request was ≈ 1.5 % of the daemon's CPU under load. A `notice`, `warning` or
+/// `error` line writes the buffer and itself at once, so lines keep their order and everything
+/// logged before the daemon's `stopped` notice is out when it exits; a crash (or `kill -9`) can
+/// lose the last `infoDelayMilliseconds` of info lines.
 public final class Logger: Sendable {
     public enum Level: Int, Sendable, Comparable {
         case debug = 7, info = 6, notice = 5, warning = 4, error = 3
@@ -24,6 +31,8 @@ public final class Logger: Sendable {
     let journald: Bool
     private let sink: Mutex<StandardErrorSink?>
     private let capture: (@Sendable (String) -> Void)?
+    static let infoDelayMilliseconds = 20
+    static let infoBufferBytes = 16 * 1024
 
     public init(minimum: Level = .info, capture: (@Sendable (String) -> Void)? = nil) {
         self.minimum = minimum
@@ -34,17 +43,39 @@ public final class Logger: Sendable {
 
     public func log(_ level: Level, _ message: String, _ metadata: [String: String] = [:]) {
         guard level >= minimum else { return }
-        let text = line(level, message, metadata)
-        if let capture { capture(text); return }
-        sink.withLock {
-            $0?.write(text + "\n") { dropped in
-                self.line(.warning, "log lines dropped: stderr did not take them", ["dropped": String(dropped)]) + "\n"
+        var text = line(level, message, metadata)
+        if let capture { capture(String(decoding: text, as: UTF8.self)); return }
+        text.append(UInt8(ascii: "\n"))
+        let buffered = level <= .info
+        let scheduleFlush = sink.withLock { sink -> Bool in
+            guard sink != nil else { return false }
+            if buffered {
+                let first = sink!.buffer(text)
+                if sink!.bufferedBytes >= Self.infoBufferBytes { sink!.flush(dropNotice: dropNotice) }
+                return first && sink!.bufferedBytes > 0
+            }
+            sink!.buffer(text)
+            sink!.flush(dropNotice: dropNotice)
+            return false
+        }
+        if scheduleFlush {
+            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(Self.infoDelayMilliseconds)) {
+                self.flush()
             }
         }
     }
 
+    /// Writes the buffered info lines now.
+    public func flush() {
+        sink.withLock { $0?.flush(dropNotice: dropNotice) }
+    }
+
+    private func dropNotice(_ dropped: Int) -> [UInt8] {
+        line(.warning, "log lines dropped: stderr did not take them", ["dropped": String(dropped)]) + [UInt8(ascii: "\n")]
+    }
+
     /// One logfmt line, without its newline. (Built as bytes: every request logs one.)
-    private func line(_ level: Level, _ message: String, _ metadata: [String: String]) -> String {
+    private func line(_ level: Level, _ message: String, _ metadata: [String: String]) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(192)
         if journald {
@@ -64,7 +95,7 @@ public final class Logger: Sendable {
             line.append(UInt8(ascii: "="))
             Self.appendQuoted(value, to: &line)
         }
-        return String(decoding: line, as: UTF8.self)
+        return line
     }
 
     public func info(_ m: String, _ md: [String: String] = [:]) { log(.info, m, md) }
