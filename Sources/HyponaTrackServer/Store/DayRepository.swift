@@ -69,23 +69,51 @@ enum DayRepository {
     /// TEXT compares: bytewise), and the times of the items `patch` brought as they read back
     /// from their stored text (the others were read from the store). Nil if a time would not
     /// read back.
+    ///
+    /// The items `patch` did not bring are already in that order (read so by `load`, or put so
+    /// by an earlier `storedOrder` for the `DayWindowCache`), so only the arrived ones are placed,
+    /// each by a binary search: the stored text of a time is worked out for a few items, not all.
     static func storedOrder(_ day: DailyEntry, patch: DayPatch) -> DailyEntry? {
+        func precedes(_ a: (time: String, id: String), _ b: (time: String, id: String)) -> Bool {
+            a.time != b.time ? a.time.utf8.lexicographicallyPrecedes(b.time.utf8) : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        }
         func ordered<T>(_ items: [T], _ incoming: [T], _ time: WritableKeyPath<T, Timestamp>, _ id: (T) -> String) -> [T]? {
-            let arrived = Set(incoming.map(id))
-            var keyed: [(time: String, id: String, item: T)] = []
-            keyed.reserveCapacity(items.count)
+            guard !incoming.isEmpty else { return items }
+            let arrivedIds = Set(incoming.map(id))
+            var kept: [T] = []
+            var arrived: [(key: (time: String, id: String), item: T)] = []
+            kept.reserveCapacity(items.count)
             for var item in items {
+                guard arrivedIds.contains(id(item)) else { kept.append(item); continue }
                 let text = item[keyPath: time].description
-                if arrived.contains(id(item)) {
-                    guard let stored = Timestamp(text) else { return nil }
-                    item[keyPath: time] = stored
+                guard let stored = Timestamp(text) else { return nil }
+                item[keyPath: time] = stored
+                arrived.append(((text, id(item)), item))
+            }
+            arrived.sort { precedes($0.key, $1.key) }
+            var keptKeys = [(time: String, id: String)?](repeating: nil, count: kept.count)
+            func keptKey(_ j: Int) -> (time: String, id: String) {
+                if let key = keptKeys[j] { return key }
+                let key = (kept[j][keyPath: time].description, id(kept[j]))
+                keptKeys[j] = key
+                return key
+            }
+            var result: [T] = []
+            result.reserveCapacity(items.count)
+            var next = 0   // the first kept item not yet in `result`
+            for entry in arrived {
+                // The first kept item at or after `next` that the arrived one precedes.
+                var low = next, high = kept.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if precedes(entry.key, keptKey(mid)) { high = mid } else { low = mid + 1 }
                 }
-                keyed.append((text, id(item), item))
+                result.append(contentsOf: kept[next..<low])
+                result.append(entry.item)
+                next = low
             }
-            keyed.sort { a, b in
-                a.time != b.time ? a.time.utf8.lexicographicallyPrecedes(b.time.utf8) : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
-            }
-            return keyed.map(\.item)
+            result.append(contentsOf: kept[next...])
+            return result
         }
         var d = day
         guard let symptoms = ordered(day.symptoms, patch.symptoms, \.time, \.id),
