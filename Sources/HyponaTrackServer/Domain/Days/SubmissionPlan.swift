@@ -93,10 +93,36 @@ struct SubmissionPlan: Sendable {
             if !wanted || hit.deletedIds != nil { return (hit.days, hit.deletedIds) }
             return (hit.days, try loadDeleted())
         }
-        let days = try load()
+        let days = try cache?.window(patientId: patient.id, revision: patient.revision).flatMap { near in
+            try shifted(near, to: date, db, patient)
+        } ?? load()
+        #if DEBUG
+        if try PatientRepository.revision(db, id: patient.id) == patient.revision {
+            let stored = try load()
+            precondition(days == stored, "a shifted DayWindowCache window disagrees with the store for patient \(patient.id) on \(date):\n\(days)\n\(stored)")
+        }
+        #endif
         let deleted = wanted ? try loadDeleted() : nil
         cache?.store(.init(revision: patient.revision, date: date, days: days, deletedIds: deleted), patientId: patient.id)
         return (days, deleted)
+    }
+
+    /// D-2 … D+2 from a window kept at the same revision for a date up to four days away: its
+    /// days in the range, and the dates it does not cover read from the store (a patient's
+    /// first submission of the next day reads one date instead of five). Nil: too far apart.
+    private static func shifted(_ near: DayWindowCache.Window, to date: LocalDate, _ db: Connection,
+                                _ patient: PatientRecord) throws -> [DailyEntry]? {
+        let from = date.adding(days: -2), to = date.adding(days: 2)
+        let knownFrom = near.date.adding(days: -2), knownTo = near.date.adding(days: 2)
+        guard knownFrom <= to, from <= knownTo else { return nil }
+        var days = near.days.filter { $0.date >= from && $0.date <= to }
+        if from < knownFrom {
+            days += try DayRepository.load(db, patientId: patient.id, from: from, to: knownFrom.adding(days: -1))
+        }
+        if knownTo < to {
+            days += try DayRepository.load(db, patientId: patient.id, from: knownTo.adding(days: 1), to: to)
+        }
+        return days.sorted { $0.date < $1.date }
     }
 
     /// What `cache` may keep once this plan is committed at `revision` (read after its writes,
