@@ -32,7 +32,6 @@ import Testing
         _ = try Schema.migrator().migrate(db)
         let patientId = try PatientRepository.insert(db, profile: Self.profile, by: "staff:t", at: 1)
         var random = SystemRandomNumberGenerator()
-        var checked = 0
         for round in 0..<60 {
             let before = try DayRepository.load(db, patientId: patientId, date: Self.date)
             var patch = DayPatch()
@@ -48,9 +47,7 @@ import Testing
             try DayRepository.save(db, patientId: patientId, day: merged, patch: patch, at: Int64(round + 2))
             let stored = try DayRepository.load(db, patientId: patientId, date: Self.date)
             #expect(predicted.symptoms == stored.symptoms, "round \(round): \(patch.symptoms.map(\.id))")
-            checked += 1
         }
-        #expect(checked == 60)
         #expect(try DayRepository.load(db, patientId: patientId, date: Self.date).symptoms.count > 20)
     }
 }

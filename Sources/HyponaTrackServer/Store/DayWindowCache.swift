@@ -34,13 +34,9 @@ final class DayWindowCache: Sendable {
 
     init(capacity: Int = 512) { self.capacity = capacity }
 
-    func window(patientId: Int64, revision: Int64, date: LocalDate) -> Window? {
-        guard let w = window(patientId: patientId, revision: revision), w.date == date else { return nil }
-        return w
-    }
-
-    /// The window kept at `revision`, for whatever date: a submission for a nearby date needs
-    /// only the days it does not hold (a patient's first submission of a new day).
+    /// The window kept at `revision`, for whatever date: a submission for the same date takes
+    /// it whole, one for a nearby date needs only the days it does not hold (a patient's first
+    /// submission of a new day).
     func window(patientId: Int64, revision: Int64) -> Window? {
         guard let w = windows.withLock({ $0[patientId] }), w.revision == revision else { return nil }
         return w

@@ -28,27 +28,30 @@ enum PatientsSchema {
     /// triggers, so no write path can forget it. (`recursive_triggers` is off, so the
     /// patients trigger's own UPDATE does not fire it again.)
     static let v2: String = {
-        let tables = revisedTables
         var sql = "ALTER TABLE patients ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;\n"
         sql += """
             CREATE TRIGGER patients_revision AFTER UPDATE ON patients WHEN NEW.revision = OLD.revision
             BEGIN UPDATE patients SET revision = OLD.revision + 1 WHERE id = NEW.id; END;
 
             """
-        for table in tables {
-            for (event, row) in [("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")] {
-                sql += """
-                    CREATE TRIGGER \(table)_\(event.lowercased())_revision AFTER \(event) ON \(table)
-                    BEGIN UPDATE patients SET revision = revision + 1 WHERE id = \(row).patient_id; END;
+        for t in revisionTriggers {
+            sql += """
+                CREATE TRIGGER \(t.name) AFTER \(t.event) ON \(t.table)
+                BEGIN UPDATE patients SET revision = revision + 1 WHERE id = \(t.row).patient_id; END;
 
-                    """
-            }
+                """
         }
         return sql
     }()
 
-    /// The tables whose rows an evaluation reads; every change to one moves its patient's revision on.
-    static let revisedTables = ["days", "symptom_entries", "reaction_tests", "tapping_tests", "desmopressin_doses", "lab_values"]
+    /// One trigger per change to a row an evaluation reads (days, list items, lab values): each
+    /// moves that row's patient's revision on. `row` names the changed row inside the trigger.
+    private static let revisionTriggers: [(name: String, event: String, table: String, row: String)] =
+        ["days", "symptom_entries", "reaction_tests", "tapping_tests", "desmopressin_doses", "lab_values"].flatMap { table in
+            [("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")].map { event, row in
+                (name: "\(table)_\(event.lowercased())_revision", event: event, table: table, row: row)
+            }
+        }
 
     /// Migration `v10_patient_revisions`: the revision moves to a table of its own, one short
     /// row per patient. The triggers of `v2` rewrote the patient's row — its profile JSON, on a
@@ -56,12 +59,8 @@ enum PatientsSchema {
     /// short row on one of a few hot pages costs a third of that and writes fewer pages to the
     /// WAL at each commit. The triggers stay the only writers, so still no write path can forget.
     static let v3: String = {
-        let triggers = revisedTables.flatMap { table in
-            [("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")].map { (table: table, event: $0.0, row: $0.1) }
-        }
-        func name(_ t: (table: String, event: String, row: String)) -> String { "\(t.table)_\(t.event.lowercased())_revision" }
         // Every trigger naming patients.revision goes before the column does.
-        var sql = "DROP TRIGGER patients_revision;\n" + triggers.map { "DROP TRIGGER \(name($0));\n" }.joined()
+        var sql = "DROP TRIGGER patients_revision;\n" + revisionTriggers.map { "DROP TRIGGER \($0.name);\n" }.joined()
         sql += """
             CREATE TABLE patient_revisions (
                 patient_id INTEGER PRIMARY KEY REFERENCES patients(id),
@@ -75,9 +74,9 @@ enum PatientsSchema {
             BEGIN UPDATE patient_revisions SET revision = revision + 1 WHERE patient_id = NEW.id; END;
 
             """
-        for t in triggers {
+        for t in revisionTriggers {
             sql += """
-                CREATE TRIGGER \(name(t)) AFTER \(t.event) ON \(t.table)
+                CREATE TRIGGER \(t.name) AFTER \(t.event) ON \(t.table)
                 BEGIN UPDATE patient_revisions SET revision = revision + 1 WHERE patient_id = \(t.row).patient_id; END;
 
                 """

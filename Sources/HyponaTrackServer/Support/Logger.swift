@@ -46,19 +46,15 @@ public final class Logger: Sendable {
         var text = line(level, message, metadata)
         if let capture { capture(String(decoding: text, as: UTF8.self)); return }
         text.append(UInt8(ascii: "\n"))
-        let buffered = level <= .info
-        let scheduleFlush = sink.withLock { sink -> Bool in
+        let waits = level <= .info
+        // Whether this line started the buffer and is still in it: then a flush is due later.
+        let started = sink.withLock { sink -> Bool in
             guard sink != nil else { return false }
-            if buffered {
-                let first = sink!.buffer(text)
-                if sink!.bufferedBytes >= Self.infoBufferBytes { sink!.flush(dropNotice: dropNotice) }
-                return first && sink!.bufferedBytes > 0
-            }
-            sink!.buffer(text)
-            sink!.flush(dropNotice: dropNotice)
-            return false
+            let first = sink!.buffer(text)
+            if !waits || sink!.bufferedBytes >= Self.infoBufferBytes { sink!.flush(dropNotice: dropNotice) }
+            return first && sink!.bufferedBytes > 0
         }
-        if scheduleFlush {
+        if started {
             DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(Self.infoDelayMilliseconds)) {
                 self.flush()
             }

@@ -27,7 +27,6 @@ struct StandardErrorSink {
     var bufferedBytes: Int { pending.count }
 
     /// Adds one line (with its newline) to what the next `flush` writes; true if it is the first.
-    @discardableResult
     mutating func buffer(_ line: [UInt8]) -> Bool {
         let first = pending.isEmpty
         if first { pending.reserveCapacity(4096) }

@@ -77,31 +77,33 @@ struct SubmissionPlan: Sendable {
             try DayRepository.load(db, patientId: patient.id, from: date.adding(days: -2), to: date.adding(days: 2))
         }
         func loadDeleted() throws -> Set<String> { try DayRepository.deletedItemIds(db, patientId: patient.id, date: date) }
-        if let hit = cache?.window(patientId: patient.id, revision: patient.revision, date: date) {
+        /// Debug builds compare what the cache gave with the store, but only at the store's
+        /// revision: the patient may come from the `PatientCache`, older than the store (the
+        /// writer then plans again).
+        func check(_ days: [DailyEntry], deletedIds: Set<String>?, _ what: @autoclosure () -> String) throws {
             #if DEBUG
-            // Compared only at the store's revision: the patient may come from the `PatientCache`,
-            // older than the store (the writer then plans again).
-            if try PatientRepository.revision(db, id: patient.id) == patient.revision {
-                let stored = try load()
-                precondition(hit.days == stored, "DayWindowCache disagrees with the store for patient \(patient.id) on \(date):\n\(hit.days)\n\(stored)")
-                if let ids = hit.deletedIds {
-                    let storedIds = try loadDeleted()
-                    precondition(ids == storedIds, "DayWindowCache: deleted ids differ for patient \(patient.id) on \(date)")
-                }
+            guard try PatientRepository.revision(db, id: patient.id) == patient.revision else { return }
+            let stored = try load()
+            precondition(days == stored, "\(what()) disagrees with the store for patient \(patient.id) on \(date):\n\(days)\n\(stored)")
+            if let deletedIds {
+                let storedIds = try loadDeleted()
+                precondition(deletedIds == storedIds, "\(what()): deleted ids differ for patient \(patient.id) on \(date)")
             }
             #endif
+        }
+        let kept = cache?.window(patientId: patient.id, revision: patient.revision)
+        if let hit = kept, hit.date == date {
+            try check(hit.days, deletedIds: hit.deletedIds, "DayWindowCache")
             if !wanted || hit.deletedIds != nil { return (hit.days, hit.deletedIds) }
             return (hit.days, try loadDeleted())
         }
-        let days = try cache?.window(patientId: patient.id, revision: patient.revision).flatMap { near in
-            try shifted(near, to: date, db, patient)
-        } ?? load()
-        #if DEBUG
-        if try PatientRepository.revision(db, id: patient.id) == patient.revision {
-            let stored = try load()
-            precondition(days == stored, "a shifted DayWindowCache window disagrees with the store for patient \(patient.id) on \(date):\n\(days)\n\(stored)")
+        let days: [DailyEntry]
+        if let near = kept, let shifted = try shifted(near, to: date, db, patient) {
+            try check(shifted, deletedIds: nil, "a DayWindowCache window shifted from \(near.date)")
+            days = shifted
+        } else {
+            days = try load()
         }
-        #endif
         let deleted = wanted ? try loadDeleted() : nil
         cache?.store(.init(revision: patient.revision, date: date, days: days, deletedIds: deleted), patientId: patient.id)
         return (days, deleted)
