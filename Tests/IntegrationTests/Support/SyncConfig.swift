@@ -184,7 +184,10 @@ final class ResettingListener: @unchecked Sendable {
         self.fd = fd
         port = Int(UInt16(bigEndian: addr.sin_port))
         let stopped = stopped
+        // The accept thread owns the socket and closes it once it leaves the loop; `stop()`
+        // only shuts it down (which wakes `accept`).
         thread = Thread {
+            defer { close(fd) }
             while !stopped.value.withLock({ $0 }) {
                 let c = accept(fd, nil, nil)
                 if c < 0 { if stopped.value.withLock({ $0 }) { break } else { continue } }
@@ -198,10 +201,17 @@ final class ResettingListener: @unchecked Sendable {
         thread.start()
     }
 
+    /// Stops accepting; safe to call again (`deinit` does). Only the first call touches the
+    /// socket: the descriptor number may belong to someone else once the thread closed it. (It
+    /// used to close here and again in `deinit`: the second close hit whatever descriptor a
+    /// concurrently running test had just opened under that number, e.g. a libcurl socket,
+    /// which then failed with "select/poll returned error", CURLcode 55.)
     func stop() {
-        stopped.value.withLock { $0 = true }
-        shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
+        let first = stopped.value.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        if first { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     deinit { stop() }
