@@ -1,13 +1,22 @@
 import Foundation
 
-/// CPU time of a process's threads, grouped by thread name, from `/proc/<pid>/task/*/stat`.
+/// CPU time of a process's threads, grouped by thread name, from `/proc/<pid>/task/*/stat`:
+/// user and kernel (system) time apart, so a report can say how much of the daemon's CPU is
+/// system calls (sends, epoll, WAL writes, futex wake-ups) rather than its own code.
 struct ThreadCPU {
-    /// Thread id → (name, user + system seconds).
-    let threads: [Int: (name: String, seconds: Double)]
+    /// One thread's CPU seconds.
+    struct Usage {
+        var user: Double
+        var kernel: Double
+        var seconds: Double { user + kernel }
+    }
+
+    /// Thread id → (name, usage).
+    let threads: [Int: (name: String, usage: Usage)]
 
     static func snapshot(pid: Int32) -> ThreadCPU {
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        var threads: [Int: (String, Double)] = [:]
+        var threads: [Int: (String, Usage)] = [:]
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         for task in tasks {
             guard let tid = Int(task), let stat = ProcFile.read("/proc/\(pid)/task/\(task)/stat"),
@@ -16,16 +25,19 @@ struct ThreadCPU {
             // Fields after the name: state is field 3, utime 14, stime 15 (proc(5)).
             let rest = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
             guard rest.count > 12, let user = Double(rest[11]), let system = Double(rest[12]) else { continue }
-            threads[tid] = (name, (user + system) / ticks)
+            threads[tid] = (name, Usage(user: user / ticks, kernel: system / ticks))
         }
         return ThreadCPU(threads: threads)
     }
 
-    /// CPU seconds of each thread between `earlier` and `self` (threads that ended in between
-    /// are missed), busiest first.
-    func since(_ earlier: ThreadCPU) -> [(tid: Int, name: String, seconds: Double)] {
-        threads.map { tid, now in (tid, now.name, now.seconds - (earlier.threads[tid]?.seconds ?? 0)) }
-            .sorted { $0.seconds > $1.seconds }
+    /// CPU of each thread between `earlier` and `self` (threads that ended in between are
+    /// missed), busiest first.
+    func since(_ earlier: ThreadCPU) -> [(tid: Int, name: String, usage: Usage)] {
+        threads.map { tid, now in
+            let before = earlier.threads[tid]?.usage ?? Usage(user: 0, kernel: 0)
+            return (tid, now.name, Usage(user: now.usage.user - before.user, kernel: now.usage.kernel - before.kernel))
+        }
+        .sorted { $0.usage.seconds > $1.usage.seconds }
     }
 }
 

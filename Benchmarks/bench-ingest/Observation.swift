@@ -8,7 +8,7 @@ struct Observation {
     /// `hyponatrack_database_pending_writes` samples (10 Hz).
     let pendingWrites: [Double]
     /// Daemon CPU seconds per thread during the runs, busiest first.
-    let daemonThreads: [(tid: Int, name: String, seconds: Double)]
+    let daemonThreads: [(tid: Int, name: String, usage: ThreadCPU.Usage)]
     let daemonPid: Int32
     let loadGeneratorSeconds: Double
     let machineBusy: Double
@@ -61,7 +61,7 @@ struct Observation {
 
     /// The daemon's CPU (all threads) per acknowledged submission, in µs, over the observed runs.
     var daemonMicrosecondsPerSubmission: Double {
-        daemonThreads.reduce(0) { $0 + $1.seconds } / Double(max(acknowledged, 1)) * 1e6
+        total(daemonThreads).seconds / Double(max(acknowledged, 1)) * 1e6
     }
 
     /// Prints the breakdown; `handler` is the daemon's PUT histogram over the same runs.
@@ -79,31 +79,34 @@ struct Observation {
                 + "mean \(fmt(mean, 1)), max \(fmt(pendingWrites.max()!)) (of \(clients) clients)")
         }
         let n = Double(max(acknowledged, 1))
-        func share(_ seconds: Double) -> String {
-            "\(fmt(seconds, 1)) s = \(fmt(100 * seconds / wallSeconds))% of a core = \(fmt(seconds / n * 1e6)) µs per submission"
+        func share(_ usage: ThreadCPU.Usage) -> String {
+            "\(fmt(usage.seconds, 1)) s = \(fmt(100 * usage.seconds / wallSeconds))% of a core = \(fmt(usage.seconds / n * 1e6)) µs per submission"
+                + " (kernel \(fmt(usage.kernel / n * 1e6)) µs)"
         }
-        let daemonTotal = daemonThreads.reduce(0) { $0 + $1.seconds }
-        say("  daemon CPU: \(share(daemonTotal))")
+        say("  daemon CPU: \(share(total(daemonThreads)))")
         // The writer thread is named "sqlite-group-commit" by GroupCommitWriter; where that name
         // does not reach the kernel, it is the busiest thread that is neither main nor libmicrohttpd's.
         let writer = daemonThreads.first { $0.name.hasPrefix("sqlite-group") }
             ?? daemonThreads.first { $0.tid != Int(daemonPid) && !$0.name.hasPrefix("MHD") }
         if let writer {
-            say("    writer thread (tid \(writer.tid), named \"\(writer.name)\"; runs every write job serially): \(share(writer.seconds))"
-                + " ⇒ at most ≈ \(fmt(n / writer.seconds)) submissions/s from its CPU alone, fsync waits not counted")
+            say("    writer thread (tid \(writer.tid), named \"\(writer.name)\"; runs every write job serially): \(share(writer.usage))"
+                + " ⇒ at most ≈ \(fmt(n / writer.usage.seconds)) submissions/s from its CPU alone, fsync waits not counted")
         }
         let workers = daemonThreads.filter { $0.name.hasPrefix("MHD") }
-        let busy = workers.filter { $0.seconds >= 0.01 * wallSeconds }.count
-        say("    libmicrohttpd workers (\(workers.count) threads, \(busy) of them above 1% of a core): "
-            + share(workers.reduce(0) { $0 + $1.seconds }))
+        let busy = workers.filter { $0.usage.seconds >= 0.01 * wallSeconds }.count
+        say("    libmicrohttpd workers (\(workers.count) threads, \(busy) of them above 1% of a core): " + share(total(workers)))
         if connectionSpreads.contains(where: { !$0.isEmpty }) {
             let runs = connectionSpreads.map { "[\($0.map(String.init).joined(separator: " "))]" }.joined(separator: ", ")
             say("    client connections per libmicrohttpd worker, per run (mid-run, from each worker's epoll set): \(runs) — "
                 + "a worker serves its connections one request at a time, so those sharing one wait for each other's commits")
         }
         let others = daemonThreads.filter { t in t.tid != writer?.tid && !t.name.hasPrefix("MHD") }
-        say("    other threads (\(others.count)): \(share(others.reduce(0) { $0 + $1.seconds }))")
+        say("    other threads (\(others.count)): \(share(total(others)))")
         say("  load generator (this process) CPU \(fmt(loadGeneratorSeconds, 1)) s; machine busy \(fmt(100 * machineBusy))% "
             + "of \(MachineInfo.cores) cores (all processes, other users' included)")
+    }
+
+    private func total(_ threads: [(tid: Int, name: String, usage: ThreadCPU.Usage)]) -> ThreadCPU.Usage {
+        threads.reduce(ThreadCPU.Usage(user: 0, kernel: 0)) { ThreadCPU.Usage(user: $0.user + $1.usage.user, kernel: $0.kernel + $1.usage.kernel) }
     }
 }
