@@ -28,8 +28,15 @@ final class ServerCore: Sendable {
     let guardian: ConnectionGuard
     /// Requests with their handler, by request ID: answered with 503 if the server stops first.
     private let outstanding = Mutex<[String: HTTPResponder]>([:])
-    /// Whether MHD still runs; a resume after `MHD_stop_daemon` would touch freed memory.
-    private let running = Mutex(true)
+    /// Whether MHD still runs (a resume after `MHD_stop_daemon` would touch freed memory) and
+    /// which connections are suspended now: `markStopped` resumes those, since MHD aborts the
+    /// process when it stops with a connection left suspended.
+    private let suspensions = Mutex(Suspensions())
+
+    private struct Suspensions {
+        var running = true
+        var connections: [UInt: SuspendedConnection] = [:]
+    }
 
     init(
         maxBodyBytes: Int,
@@ -141,7 +148,7 @@ final class ServerCore: Sendable {
             // Called again after MHD_resume_connection: the answer is there.
             guard let response = context.answer.take() else {
                 // Not answered yet (a spurious call): wait again, unless MHD is about to stop.
-                return suspendUnlessStopping(connection) ? .YES : queue(Self.stoppingResponse(), on: connection, for: context)
+                return suspendUnlessStopping(connection, context) ? .YES : queue(Self.stoppingResponse(), on: connection, for: context)
             }
             return queue(response, on: connection, for: context)
 
@@ -264,18 +271,18 @@ final class ServerCore: Sendable {
     private func dispatch(_ request: HTTPRequest, on connection: OpaquePointer, _ context: RequestContext) -> MHD_Result {
         context.phase = .withHandler
         guardian.dispatched(context.connectionKey)
-        guard suspendUnlessStopping(connection) else { return queue(Self.stoppingResponse(), on: connection, for: context) }
+        guard suspendUnlessStopping(connection, context) else { return queue(Self.stoppingResponse(), on: connection, for: context) }
         let responder = HTTPResponder(onSecondAnswer: { [diagnostics] response in
             diagnostics?("handler answered twice; the second answer (\(response.map { "status \($0.status.rawValue)" } ?? "not built")) was dropped")
         })
         let id = request.requestID
         outstanding.withLock { $0[id] = responder }
-        let pointer = SuspendedConnection(connection)
+        let key = context.connectionKey
         let answer = context.answer
         responder.whenAnswered(answer: { [self] response in
             answer.put(response)
             outstanding.withLock { _ = $0.removeValue(forKey: id) }
-            running.withLock { alive in if alive { MHD_resume_connection(pointer.pointer) } }
+            resume(key)
         })
         let handler = self.handler
         if runsOnPollingThread?(request) == true {
@@ -289,12 +296,22 @@ final class ServerCore: Sendable {
         return .YES
     }
 
-    /// Suspends the connection unless MHD is about to stop; under the lock `markStopped` takes,
-    /// so once it has run nothing is suspended (and nothing left suspended aborts MHD's stop).
-    private func suspendUnlessStopping(_ connection: OpaquePointer) -> Bool {
-        running.withLock { alive in
-            if alive { MHD_suspend_connection(connection) }
-            return alive
+    /// Suspends the connection unless MHD is about to stop, and notes it as suspended; under the
+    /// lock `markStopped` takes, so once it has run nothing is suspended.
+    private func suspendUnlessStopping(_ connection: OpaquePointer, _ context: RequestContext) -> Bool {
+        suspensions.withLock { s in
+            guard s.running else { return false }
+            MHD_suspend_connection(connection)
+            s.connections[context.connectionKey] = SuspendedConnection(connection)
+            return true
+        }
+    }
+
+    /// Resumes the connection if it is still suspended (`markStopped` may have resumed it).
+    private func resume(_ key: UInt) {
+        suspensions.withLock { s in
+            guard s.running, let connection = s.connections.removeValue(forKey: key) else { return }
+            MHD_resume_connection(connection.pointer)
         }
     }
 
@@ -314,8 +331,18 @@ final class ServerCore: Sendable {
         for responder in left { responder.respond(Self.stoppingResponse()) }
     }
 
-    /// From now on no connection is resumed (MHD is about to stop).
-    func markStopped() { running.withLock { $0 = false } }
+    /// MHD is about to stop: every connection still suspended is resumed now — a request that
+    /// reached its handler after `answerOutstanding` and whose answer has not come (a handler
+    /// that answers later from another thread) — and none is suspended or resumed after. A
+    /// resumed connection finds no answer and gets the stopping 503 (`access`, `.withHandler`),
+    /// or is closed by `MHD_stop_daemon`, which first processes pending resumes.
+    func markStopped() {
+        suspensions.withLock { s in
+            s.running = false
+            for connection in s.connections.values { MHD_resume_connection(connection.pointer) }
+            s.connections = [:]
+        }
+    }
 
     static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))) }
 

@@ -124,6 +124,49 @@ import Glibc
         #expect(server.inFlightRequests == 0)
     }
 
+    /// A request dispatched after the handlers stopped taking work, to a handler that answers
+    /// later from another thread (as the daemon's day submissions do, after their COMMIT): its
+    /// connection was suspended and nothing resumed it, and libmicrohttpd aborts the process when
+    /// it stops with a suspended connection ("MHD_stop_daemon() called while we have suspended
+    /// connections", seen in about 1 of 200 stops under load).
+    @Test func stopResumesAConnectionWhoseLaterAnswerHasNotComeYet() throws {
+        let entered = Gate(), release = Gate()
+        let held = Mutex<[HTTPResponder]>([])
+        let configuration = testConfiguration { $0.runsOnPollingThread = { $0.path == "/later" } }
+        let server = try HTTPServer(configuration: configuration) { request, responder in
+            if request.path == "/later" {
+                held.withLock { $0.append(responder) }  // answered after stop, or never
+                return
+            }
+            entered.open()
+            _ = release.wait()
+            responder.respond(.text(.ok, "done"))
+        }
+        defer { release.open() }
+        let port = server.boundPort
+        let slow = try RawHTTPClient(port: port)
+        try slow.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(entered.wait())
+        let late = try RawHTTPClient(port: port)
+        try late.send("GET /later HTTP/1.1\r\nHost: t\r\n")
+        #expect(waitUntil { server.inFlightRequests == 2 })
+
+        let stopReturned = inBackground { _ = server.stop(timeout: .milliseconds(50)) }
+        // The held request's 503: the handlers stopped taking work. Now the late request
+        // completes and goes to its handler, which keeps it (stop waits up to 0.5 s for it).
+        #expect(try slow.readResponse().status == 503)
+        try late.send("\r\n")
+        #expect(waitUntil { held.withLock { $0.count } == 1 })
+        release.open()
+        #expect(stopReturned.wait())
+        // Its connection was resumed with a 503 (sent, or the connection closed by the stop).
+        let answer = try? late.readResponse()
+        #expect(answer == nil || answer?.status == 503)
+        // The handler's answer after the stop goes nowhere (its connection is gone).
+        held.withLock { $0 }.forEach { $0.respond(.text(.ok, "too late")) }
+        #expect(server.inFlightRequests == 0)
+    }
+
     @Test func stopIsIdempotentAndSafeFromSeveralThreads() throws {
         let server = try HTTPServer(configuration: testConfiguration()) { _ in .text(.ok, "x") }
         #expect(try RawHTTPClient.exchange(port: server.boundPort, "GET / HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
