@@ -91,6 +91,25 @@ import Glibc
     /// A request that completes after the handlers stopped taking work (a kept-alive client
     /// that sends just then) is answered 503 at once; left suspended, it would make
     /// `MHD_stop_daemon` abort the process ("called while we have suspended connections").
+    /// One request held by its handler (`/slow`, which opens `entered`), one at `path` whose
+    /// headers are not finished yet (in flight, not dispatched): `stop` times out on both and
+    /// answers the held one 503 (the handlers have stopped taking work); then the late request
+    /// completes (stop waits up to 0.5 s for it before stopping MHD). Returns its client and
+    /// the gate that opens when `stop` returns.
+    private func stopWithALateRequest(_ server: HTTPServer, entered: Gate, path: String) throws -> (RawHTTPClient, Gate) {
+        let port = server.boundPort
+        let slow = try RawHTTPClient(port: port)
+        try slow.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(entered.wait())
+        let late = try RawHTTPClient(port: port)
+        try late.send("GET \(path) HTTP/1.1\r\nHost: t\r\n")
+        #expect(waitUntil { server.inFlightRequests == 2 })
+        let stopReturned = inBackground { _ = server.stop(timeout: .milliseconds(50)) }
+        #expect(try slow.readResponse().status == 503)
+        try late.send("\r\n")
+        return (late, stopReturned)
+    }
+
     @Test func aRequestArrivingWhileTheServerStopsGets503AndStopReturns() throws {
         let entered = Gate(), release = Gate()
         let server = try HTTPServer(configuration: testConfiguration()) { request in
@@ -101,21 +120,7 @@ import Glibc
             return .text(.ok, "done")
         }
         defer { release.open() }
-        let port = server.boundPort
-        // One request held by its handler, one whose headers are not finished yet (in flight,
-        // not dispatched): the drain times out on both.
-        let slow = try RawHTTPClient(port: port)
-        try slow.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
-        #expect(entered.wait())
-        let late = try RawHTTPClient(port: port)
-        try late.send("GET /late HTTP/1.1\r\nHost: t\r\n")
-        #expect(waitUntil { server.inFlightRequests == 2 })
-
-        let stopReturned = inBackground { _ = server.stop(timeout: .milliseconds(50)) }
-        // The held request's 503 shows the handlers have stopped taking work; now the late
-        // request completes (stop waits up to 0.5 s for it before stopping MHD).
-        #expect(try slow.readResponse().status == 503)
-        try late.send("\r\n")
+        let (late, stopReturned) = try stopWithALateRequest(server, entered: entered, path: "/late")
         let answer = try late.readResponse()
         #expect(answer.status == 503)
         #expect(answer.header("Retry-After") == "1")
@@ -143,19 +148,8 @@ import Glibc
             responder.respond(.text(.ok, "done"))
         }
         defer { release.open() }
-        let port = server.boundPort
-        let slow = try RawHTTPClient(port: port)
-        try slow.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
-        #expect(entered.wait())
-        let late = try RawHTTPClient(port: port)
-        try late.send("GET /later HTTP/1.1\r\nHost: t\r\n")
-        #expect(waitUntil { server.inFlightRequests == 2 })
-
-        let stopReturned = inBackground { _ = server.stop(timeout: .milliseconds(50)) }
-        // The held request's 503: the handlers stopped taking work. Now the late request
-        // completes and goes to its handler, which keeps it (stop waits up to 0.5 s for it).
-        #expect(try slow.readResponse().status == 503)
-        try late.send("\r\n")
+        let (late, stopReturned) = try stopWithALateRequest(server, entered: entered, path: "/later")
+        // The late request went to its handler, which keeps it.
         #expect(waitUntil { held.withLock { $0.count } == 1 })
         release.open()
         #expect(stopReturned.wait())
