@@ -61,6 +61,12 @@ uint16_t ht_mhd_bound_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
+// MHD_get_daemon_info is variadic.
+int ht_mhd_listen_fd(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
+    return info == NULL ? -1 : (int)info->listen_fd;
+}
+
 // MHD_get_connection_info is variadic.
 const struct sockaddr *ht_mhd_client_address(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =

@@ -37,7 +37,13 @@ public final class HTTPServer: Sendable {
     private let lifecycle: Mutex<Lifecycle>
 
     private struct Lifecycle {
-        var daemon: OpaquePointer?
+        /// One libmicrohttpd daemon per polling thread, all on the same listen socket; empty
+        /// once stopped. Not one daemon with a thread pool: 0.9.75's `MHD_quiesce_daemon` races
+        /// with a pool's threads over the listen socket's epoll registration and aborts the
+        /// process ("Failed to remove listen FD from epoll set", daemon.c:5531; 1 stop in 800
+        /// under load here), while a daemon with a single polling thread tolerates that race
+        /// (daemon.c:5547). A pool is itself one daemon per thread sharing the socket.
+        var daemons: [OpaquePointer]
         /// Whether the listen socket came from outside (systemd) and may be shared.
         var socketIsInherited: Bool
         var drained = true
@@ -92,8 +98,7 @@ public final class HTTPServer: Sendable {
         options.flags = Self.flags(for: configuration, ipv6: address.isIPv6, logging: diagnostics != nil)
         options.port = configuration.port
         options.listen_fd = configuration.listenSocket ?? -1
-        options.thread_pool_size = UInt32(configuration.pollingThreads)
-        options.connection_limit = UInt32(configuration.connectionLimit)
+        options.thread_pool_size = 1
         options.connection_timeout_seconds = UInt32(configuration.connectionTimeoutSeconds)
         options.connection_memory_limit = configuration.connectionMemoryLimit
         options.access_handler = MHDCallbacks.accessHandler
@@ -109,23 +114,40 @@ public final class HTTPServer: Sendable {
         options.accept_policy = MHDCallbacks.acceptPolicy
         options.accept_policy_cls = cls
 
-        let daemon = withUnsafePointer(to: &address.storage) { storage in
-            storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { bindAddress in
-                options.bind_address = configuration.listenSocket == nil ? bindAddress : nil
-                return ht_mhd_start(&options)
+        // The first daemon opens the listen socket (or takes the inherited one); the others
+        // serve the same socket. The connection limit is split between them, as a pool would.
+        let count = configuration.pollingThreads
+        var daemons: [OpaquePointer] = []
+        for i in 0..<count {
+            options.connection_limit = UInt32(configuration.connectionLimit / count + (i < configuration.connectionLimit % count ? 1 : 0))
+            let daemon: OpaquePointer?
+            if let first = daemons.first {
+                options.listen_fd = ht_mhd_listen_fd(first)
+                options.bind_address = nil
+                daemon = ht_mhd_start(&options)
+            } else {
+                daemon = withUnsafePointer(to: &address.storage) { storage in
+                    storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { bindAddress in
+                        options.bind_address = configuration.listenSocket == nil ? bindAddress : nil
+                        return ht_mhd_start(&options)
+                    }
+                }
             }
-        }
-        guard let daemon else {
-            core.pool.close()
-            core.pool.join()
-            let target = configuration.listenSocket.map { "listen socket \($0)" }
-                ?? "\(configuration.host) port \(configuration.port)"
-            throw HTTPServerError(.startFailed, "libmicrohttpd could not start on \(target)", errno: errno)
+            guard let daemon else {
+                let code = errno
+                Self.stop(daemons, closingListenSocket: configuration.listenSocket == nil)
+                core.pool.close()
+                core.pool.join()
+                let target = configuration.listenSocket.map { "listen socket \($0)" }
+                    ?? "\(configuration.host) port \(configuration.port)"
+                throw HTTPServerError(.startFailed, "libmicrohttpd could not start on \(target)", errno: code)
+            }
+            daemons.append(daemon)
         }
         core.guardian.start()
         self.core = core
-        self.boundPort = ht_mhd_bound_port(daemon)
-        self.lifecycle = Mutex(Lifecycle(daemon: daemon, socketIsInherited: configuration.listenSocket != nil))
+        self.boundPort = ht_mhd_bound_port(daemons[0])
+        self.lifecycle = Mutex(Lifecycle(daemons: daemons, socketIsInherited: configuration.listenSocket != nil))
     }
 
     deinit {
@@ -146,6 +168,14 @@ public final class HTTPServer: Sendable {
                                         closedBodyDeadline: c.closedBodyDeadline, evicted: c.evicted)
     }
 
+    /// Stops daemons that never served (a later one failed to start): each is quiesced first,
+    /// so none closes the socket they share, which is then closed once (unless inherited).
+    private static func stop(_ daemons: [OpaquePointer], closingListenSocket: Bool) {
+        let listenFD = daemons.map { MHD_quiesce_daemon($0) }.first ?? -1
+        for daemon in daemons { MHD_stop_daemon(daemon) }
+        if closingListenSocket, listenFD >= 0 { _ = close(listenFD) }
+    }
+
     /// Stops gracefully; safe to call more than once and from several threads.
     ///
     /// 1. `MHD_quiesce_daemon`: MHD stops accepting. For a socket the server opened itself,
@@ -163,13 +193,13 @@ public final class HTTPServer: Sendable {
     @discardableResult
     public func stop(timeout: Duration = .seconds(10)) -> Bool {
         lifecycle.withLock { state in
-            guard let daemon = state.daemon else { return state.drained }
+            guard !state.daemons.isEmpty else { return state.drained }
             core.isStopping.store(true, ordering: .relaxed)
             // "the caller is responsible for closing the returned socket; however, if MHD is
             // run using threads ... it must not be closed until AFTER #MHD_stop_daemon has
             // been called" (microhttpd.h, MHD_quiesce_daemon). shutdown() is not close():
             // the descriptor stays valid, the kernel just stops listening on it.
-            let listenFD = MHD_quiesce_daemon(daemon)
+            let listenFD = state.daemons.map { MHD_quiesce_daemon($0) }.first ?? -1
             if listenFD >= 0, !state.socketIsInherited {
                 _ = shutdown(listenFD, Int32(SHUT_RDWR))
             }
@@ -181,10 +211,10 @@ public final class HTTPServer: Sendable {
             _ = core.inFlight.waitUntilZero(timeout: .milliseconds(500))
             core.guardian.stop()
             core.markStopped()
-            MHD_stop_daemon(daemon)
+            for daemon in state.daemons { MHD_stop_daemon(daemon) }
             if listenFD >= 0 { _ = close(listenFD) }
             core.pool.join()
-            state.daemon = nil
+            state.daemons = []
             return state.drained
         }
     }

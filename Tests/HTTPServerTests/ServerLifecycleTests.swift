@@ -133,7 +133,7 @@ import Glibc
     /// later from another thread (as the daemon's day submissions do, after their COMMIT): its
     /// connection was suspended and nothing resumed it, and libmicrohttpd aborts the process when
     /// it stops with a suspended connection ("MHD_stop_daemon() called while we have suspended
-    /// connections", seen in about 1 of 200 stops under load).
+    /// connections", about 1 stop in 100 under load here).
     @Test func stopResumesAConnectionWhoseLaterAnswerHasNotComeYet() throws {
         let entered = Gate(), release = Gate()
         let held = Mutex<[HTTPResponder]>([])

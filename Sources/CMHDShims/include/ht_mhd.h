@@ -65,6 +65,10 @@ struct MHD_Daemon *ht_mhd_start(const struct ht_mhd_start_options *options);
 /// Returns 0 when unknown.
 uint16_t ht_mhd_bound_port(struct MHD_Daemon *daemon);
 
+/// Replaces the variadic MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD).
+/// Returns -1 when the daemon has no listen socket.
+int ht_mhd_listen_fd(struct MHD_Daemon *daemon);
+
 /// Replaces the variadic MHD_get_connection_info(connection,
 /// MHD_CONNECTION_INFO_CLIENT_ADDRESS). The address is owned by MHD and valid while the
 /// connection is; NULL when unknown.
