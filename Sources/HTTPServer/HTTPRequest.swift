@@ -24,6 +24,10 @@ public struct HTTPRequest: Sendable {
     /// An identifier unique to this request, also sent back as `X-Request-Id` and found in
     /// the access log entry; quote it when correlating logs.
     public var requestID: String
+    /// What ``HTTPServerConfiguration/runsOnPollingThread`` worked out about the request (a
+    /// router: its route), kept for the handler so that it is not worked out twice. nil unless
+    /// that hook set it.
+    public var resolution: (any Sendable)? = nil
 
     /// Builds a request; the server does this, tests and routers may too.
     public init(

@@ -16,7 +16,7 @@ final class ServerCore: Sendable {
     let spool: UploadSpool?
     let handler: Handler
     /// Requests handled on the polling thread (``HTTPServerConfiguration/runsOnPollingThread``).
-    let runsOnPollingThread: (@Sendable (HTTPRequest) -> Bool)?
+    let runsOnPollingThread: (@Sendable (inout HTTPRequest) -> Bool)?
     let accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)?
     let diagnostics: (@Sendable (String) -> Void)?
     let inFlight = InFlightCounter()
@@ -42,7 +42,7 @@ final class ServerCore: Sendable {
         maxBodyBytes: Int,
         spool: UploadSpool? = nil,
         handlerThreads: Int,
-        runsOnPollingThread: (@Sendable (HTTPRequest) -> Bool)? = nil,
+        runsOnPollingThread: (@Sendable (inout HTTPRequest) -> Bool)? = nil,
         limits: ConnectionGuard.Limits,
         handler: @escaping Handler,
         accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)?,
@@ -285,10 +285,11 @@ final class ServerCore: Sendable {
             resume(key)
         })
         let handler = self.handler
-        if runsOnPollingThread?(request) == true {
+        var picked = request
+        if runsOnPollingThread?(&picked) == true {
             // Answers later from another thread (or now, which resumes the connection at once).
-            handler(request, responder)
-        } else if !pool.submit({ handler(request, responder) }) {
+            handler(picked, responder)
+        } else if !pool.submit({ [picked] in handler(picked, responder) }) {
             // The handlers stopped taking work (`answerOutstanding` ran, or is running: whoever
             // takes the responder out of `outstanding` answers it, so it is answered once).
             if outstanding.withLock({ $0.removeValue(forKey: id) }) != nil { responder.respond(Self.stoppingResponse()) }

@@ -61,6 +61,11 @@ import HTJSON
         let d = try TestDaemon()
         #expect(try d.request(.get, "/v1/secret", token: d.adminToken).status == 404)
         #expect(try d.request(.delete, "/v1/patients", token: d.adminToken).status == 405)
+        // A path of a route picked for the polling thread, with another method: found not to
+        // be that route there, so the handler looks again and answers 405 naming PUT.
+        let wrongMethod = try d.request(.delete, "/v1/me/days/2026-01-01", token: d.adminToken)
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.headers["Allow"] == "PUT")
     }
 
     @Test func everyOperationDocumentsItsErrorsWithTheErrorSchema() throws {

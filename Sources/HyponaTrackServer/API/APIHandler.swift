@@ -29,10 +29,12 @@ public final class APIHandler: Sendable {
         self.patientTokens = patientTokens
     }
 
-    /// Whether `request` is for a route that may run on the HTTP server's polling thread.
-    public func runsOnPollingThread(_ request: HTTPRequest) -> Bool {
-        let path = PathTemplate.Segments(request.path)
-        return routes.first { $0.method == request.method && $0.match(path) != nil }?.runsOnPollingThread ?? false
+    /// Whether `request` is for a route that may run on the HTTP server's polling thread. The
+    /// route found is kept in `request.resolution`, so `handle` does not look for it again.
+    public func runsOnPollingThread(_ request: inout HTTPRequest) -> Bool {
+        guard let found = try? locate(request) else { return false }
+        request.resolution = found
+        return routes[found.index].runsOnPollingThread
     }
 
     /// Answers `request` through `responder` (exactly once).
@@ -120,12 +122,31 @@ public final class APIHandler: Sendable {
         }
     }
 
+    /// A request's route (by position in `routes`) and path parameters, as `runsOnPollingThread`
+    /// found them; `handler` tells this handler's resolutions from any other's.
+    struct Resolution: Sendable {
+        let handler: ObjectIdentifier
+        let index: Int
+        let parameters: [String: String]
+    }
+
     func resolve(_ request: HTTPRequest) throws -> (Route, [String: String]) {
+        let found: Resolution
+        if let kept = request.resolution as? Resolution, kept.handler == ObjectIdentifier(self) {
+            found = kept
+        } else {
+            found = try locate(request)
+        }
+        return (routes[found.index], found.parameters)
+    }
+
+    /// The first route whose method and path fit; 404 when no path fits, 405 when only the method does not.
+    private func locate(_ request: HTTPRequest) throws -> Resolution {
         var allowed: [String] = []
         let path = PathTemplate.Segments(request.path)
-        for route in routes {
+        for (index, route) in routes.enumerated() {
             guard let params = route.match(path) else { continue }
-            if route.method == request.method { return (route, params) }
+            if route.method == request.method { return Resolution(handler: ObjectIdentifier(self), index: index, parameters: params) }
             allowed.append(route.method.rawValue)
         }
         if allowed.isEmpty { throw APIError.notFound("no such resource: \(request.path.prefix(200))") }
@@ -188,6 +209,8 @@ public final class APIHandler: Sendable {
     public func spoolDecision(method: HTTPMethod, path: String, headers: HTTPHeaders) -> UploadSpool.Decision {
         // Called for every request: most are for no upload route at all, which is told from
         // the few upload routes alone.
+        // The method alone rules most requests out (no upload route is a PUT): no path split.
+        guard uploadRoutes.contains(where: { $0.method == method }) else { return .buffer }
         let segments = PathTemplate.Segments(path)
         guard uploadRoutes.contains(where: { $0.method == method && $0.match(segments) != nil }) else { return .buffer }
         let request = HTTPRequest(method: method, path: path, headers: headers)

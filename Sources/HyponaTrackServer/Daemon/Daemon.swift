@@ -135,7 +135,7 @@ public final class Daemon: Sendable {
         http.bodyTimeoutSeconds = configuration.http.bodyTimeoutSeconds
         http.connectionTimeoutSeconds = configuration.http.timeoutSeconds
         // The patient's day submission: planned where it arrived, answered from its commit.
-        http.runsOnPollingThread = { request in Self.site(of: request.path) == .api && handler.runsOnPollingThread(request) }
+        http.runsOnPollingThread = { request in Self.site(of: request.path) == .api && handler.runsOnPollingThread(&request) }
         // Import uploads (up to imports.maxUploadBytes) go to DATA_DIR/spool/; a crash may have left some behind.
         let spool = configuration.spoolDirectory
         for name in (try? FileManager.default.contentsOfDirectory(atPath: spool.path)) ?? [] where name.hasPrefix("upload-") {
