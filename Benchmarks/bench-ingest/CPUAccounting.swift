@@ -73,9 +73,9 @@ enum OwnCPU {
 }
 
 /// How a process's epoll instances are loaded: the number of file descriptors registered with
-/// each, from `/proc/<pid>/fdinfo` ("tfd:" lines). libmicrohttpd's thread pool gives every
-/// worker its own epoll instance, so the difference to an idle snapshot is the number of client
-/// connections each worker serves (one after the other, since a handler blocks its worker).
+/// each, from `/proc/<pid>/fdinfo` ("tfd:" lines). Each libmicrohttpd polling thread (a daemon
+/// of its own) has its own epoll instance, so the difference to an idle snapshot is the number
+/// of client connections each one serves.
 enum EpollLoad {
     /// epoll fd → registered fds.
     static func snapshot(pid: Int32) -> [Int: Int] {

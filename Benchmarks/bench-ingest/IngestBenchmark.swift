@@ -89,6 +89,12 @@ struct IngestBenchmark {
             + "\(fmt(main.throughput.median)) / \(fmt(ceiling)) = \(fmt(ratio, 2))×")
         say("RSS: idle after setup \(mib(idleKB)); under \(observed)-client load max \(mib(observation?.maxRSSKB ?? 0)) "
             + "(sampled every 20 ms); peak over the whole run (VmHWM) \(mib(peakKB)); 1 s after the load \(mib(afterLoadKB))")
+        // What the resident set is made of: the daemon's own memory, or pages of the shared
+        // libraries it maps (file-backed, shared with every process that maps them).
+        if let anon = ProcessMemory.value("RssAnon", pid: daemon.pid), let file = ProcessMemory.value("RssFile", pid: daemon.pid) {
+            say("  of it after the load: anonymous (heap, stacks, caches) \(mib(anon)), file-backed (library code and data, "
+                + "shared) \(mib(file))")
+        }
         observation?.report(clients: observed, runs: main.runs, handler: main.handler)
 
         // 6. Stop, read the log, count what the database holds.
