@@ -20,7 +20,9 @@ final class RawSocket {
         } == 0 && withUnsafePointer(to: &remote) { r in
             r.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         } == 0
-        guard ok else { let e = errno; close(fd); throw POSIXError(.init(rawValue: e) ?? .EIO) }
+        // No close() here: the instance is fully initialised, so throwing runs deinit, which
+        // closes `fd`; a second close could hit a descriptor another test just opened.
+        guard ok else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
     }
 
     deinit { close(fd) }
