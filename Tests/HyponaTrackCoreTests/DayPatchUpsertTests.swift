@@ -27,14 +27,14 @@ import Testing
             let existing = (0..<next(40)).map { Self.dose("d\(next(30))", Double($0)) }   // may repeat an id
             let incoming = (0..<next(400)).map { Self.dose("d\(next(60))", Double(1000 + $0)) }
             let blocked: Set<String> = Set((0..<next(5)).map { _ in "d\(next(60))" })
-            let keyed = DayPatch.upsert(existing, incoming, id: \.id, blocked: blocked)
+            let keyed = DayPatch.upsert(existing, incoming, blocked: blocked)
             #expect(keyed == Self.linearUpsert(existing, incoming, blocked: blocked), "round \(round)")
         }
     }
 
     @Test func anIdRepeatedInOnePatchKeepsItsFirstPositionAndTakesTheLastValue() {
         let merged = DayPatch.upsert([Self.dose("a", 1)], [Self.dose("b", 2), Self.dose("a", 3), Self.dose("b", 4), Self.dose("c", 5)],
-                                     id: \.id, blocked: [])
+                                     blocked: [])
         #expect(merged == [Self.dose("a", 3), Self.dose("b", 4), Self.dose("c", 5)])
     }
 

@@ -47,22 +47,22 @@ public struct DayPatch: Sendable, Equatable {
         d.sleepMinutes = sleepMinutes.apply(to: d.sleepMinutes)
         d.restingHeartRate = restingHeartRate.apply(to: d.restingHeartRate)
         d.emergencySymptoms.formUnion(emergencySymptoms)
-        d.symptoms = DayPatch.upsert(d.symptoms, symptoms, id: \.id, blocked: blockedIds)
-        d.reactionTests = DayPatch.upsert(d.reactionTests, reactionTests, id: \.id, blocked: blockedIds)
-        d.tappingTests = DayPatch.upsert(d.tappingTests, tappingTests, id: \.id, blocked: blockedIds)
-        d.desmopressinDoses = DayPatch.upsert(d.desmopressinDoses, desmopressinDoses, id: \.id, blocked: blockedIds)
+        d.symptoms = DayPatch.upsert(d.symptoms, symptoms, blocked: blockedIds)
+        d.reactionTests = DayPatch.upsert(d.reactionTests, reactionTests, blocked: blockedIds)
+        d.tappingTests = DayPatch.upsert(d.tappingTests, tappingTests, blocked: blockedIds)
+        d.desmopressinDoses = DayPatch.upsert(d.desmopressinDoses, desmopressinDoses, blocked: blockedIds)
         return d
     }
 
     /// Replaces the item with the same id in place (the first, should `existing` hold one twice)
     /// or appends; later incoming items with an id seen earlier in the patch replace that one.
     /// Keyed by id, so a patch of n items onto m costs O(n + m), not O(n · m).
-    static func upsert<T>(_ existing: [T], _ incoming: [T], id: KeyPath<T, String>, blocked: Set<String>) -> [T] {
+    static func upsert<T: DayItem>(_ existing: [T], _ incoming: [T], blocked: Set<String>) -> [T] {
         guard !incoming.isEmpty else { return existing }
         var result = existing
-        var position = DayPatch.firstPositions(existing, id: { $0[keyPath: id] })
-        for item in incoming where !blocked.contains(item[keyPath: id]) {
-            let key = item[keyPath: id]
+        var position = DayPatch.firstPositions(existing, id: { $0.id })
+        for item in incoming where !blocked.contains(item.id) {
+            let key = item.id
             if let i = position[key] {
                 result[i] = item
             } else {

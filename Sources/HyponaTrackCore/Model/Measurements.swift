@@ -93,3 +93,18 @@ public struct LabSodium: Sendable, Equatable {
         self.value = value
     }
 }
+
+/// What a day's four client item lists have in common: the id the app gives an item (the key
+/// a later submission replaces it by) and its time. Code over all four lists is generic over
+/// this protocol rather than taking key paths: a key path passed to a function is followed at
+/// run time (`KeyPath._projectReadOnly`, with generic metadata looked up per access), while a
+/// protocol requirement in specialized code is a plain field access.
+public protocol DayItem: Sendable, Equatable {
+    var id: String { get }
+    var time: Timestamp { get set }
+}
+
+extension SymptomEntry: DayItem {}
+extension ReactionTest: DayItem {}
+extension TappingTest: DayItem {}
+extension DesmopressinDose: DayItem {}

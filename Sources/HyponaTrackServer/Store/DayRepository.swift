@@ -77,24 +77,24 @@ enum DayRepository {
         func precedes(_ a: (time: String, id: String), _ b: (time: String, id: String)) -> Bool {
             a.time != b.time ? a.time.utf8.lexicographicallyPrecedes(b.time.utf8) : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
         }
-        func ordered<T>(_ items: [T], _ incoming: [T], _ time: WritableKeyPath<T, Timestamp>, _ id: (T) -> String) -> [T]? {
+        func ordered<T: DayItem>(_ items: [T], _ incoming: [T]) -> [T]? {
             guard !incoming.isEmpty else { return items }
-            let arrivedIds = Set(incoming.map(id))
+            let arrivedIds = Set(incoming.map { $0.id })
             var kept: [T] = []
             var arrived: [(key: (time: String, id: String), item: T)] = []
             kept.reserveCapacity(items.count)
             for var item in items {
-                guard arrivedIds.contains(id(item)) else { kept.append(item); continue }
-                let text = item[keyPath: time].description
+                guard arrivedIds.contains(item.id) else { kept.append(item); continue }
+                let text = item.time.description
                 guard let stored = Timestamp(text) else { return nil }
-                item[keyPath: time] = stored
-                arrived.append(((text, id(item)), item))
+                item.time = stored
+                arrived.append(((text, item.id), item))
             }
             arrived.sort { precedes($0.key, $1.key) }
             var keptKeys = [(time: String, id: String)?](repeating: nil, count: kept.count)
             func keptKey(_ j: Int) -> (time: String, id: String) {
                 if let key = keptKeys[j] { return key }
-                let key = (kept[j][keyPath: time].description, id(kept[j]))
+                let key = (kept[j].time.description, kept[j].id)
                 keptKeys[j] = key
                 return key
             }
@@ -116,10 +116,10 @@ enum DayRepository {
             return result
         }
         var d = day
-        guard let symptoms = ordered(day.symptoms, patch.symptoms, \.time, \.id),
-              let reactions = ordered(day.reactionTests, patch.reactionTests, \.time, \.id),
-              let tappings = ordered(day.tappingTests, patch.tappingTests, \.time, \.id),
-              let doses = ordered(day.desmopressinDoses, patch.desmopressinDoses, \.time, \.id)
+        guard let symptoms = ordered(day.symptoms, patch.symptoms),
+              let reactions = ordered(day.reactionTests, patch.reactionTests),
+              let tappings = ordered(day.tappingTests, patch.tappingTests),
+              let doses = ordered(day.desmopressinDoses, patch.desmopressinDoses)
         else { return nil }
         d.symptoms = symptoms
         d.reactionTests = reactions
