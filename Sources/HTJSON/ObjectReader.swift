@@ -39,6 +39,11 @@ public final class ObjectReader {
     }
 
     /// A member that must be present and non-null.
+    ///
+    /// This and the other typed accessors are `@inlinable` so that they are specialized in the
+    /// decoders of other modules that call them (generic across a module boundary, each value
+    /// went through witness tables and runtime metadata; ≈ 0.5 % of a day submission's CPU).
+    @inlinable
     public func required<T>(_ key: String, _ read: JSONRead<T>) throws(FieldError) -> T {
         guard let value = raw(key) else { throw FieldError.invalid(fieldPath(key), "is required") }
         if value.isNull { throw FieldError.invalid(fieldPath(key), "must not be null") }
@@ -46,12 +51,14 @@ public final class ObjectReader {
     }
 
     /// A member that may be absent or null (both read as nil).
+    @inlinable
     public func optional<T>(_ key: String, _ read: JSONRead<T>) throws(FieldError) -> T? {
         guard let value = raw(key), !value.isNull else { return nil }
         return try read.convert(value, fieldPath(key))
     }
 
     /// A member whose absence, null and value mean different things (merge semantics).
+    @inlinable
     public func presence<T>(_ key: String, _ read: JSONRead<T>) throws(FieldError) -> Presence<T> {
         guard let value = raw(key) else { return .absent }
         if value.isNull { return .null }
@@ -59,6 +66,7 @@ public final class ObjectReader {
     }
 
     /// An array member; absent or null gives nil. Each element is converted with its index path.
+    @inlinable
     public func optionalArray<T>(_ key: String, maxCount: Int = 1000,
                                  _ element: (JSONValue, String) throws(FieldError) -> T) throws(FieldError) -> [T]? {
         guard let value = raw(key), !value.isNull else { return nil }
