@@ -60,7 +60,7 @@ public struct DayPatch: Sendable, Equatable {
     static func upsert<T: DayItem>(_ existing: [T], _ incoming: [T], blocked: Set<String>) -> [T] {
         guard !incoming.isEmpty else { return existing }
         var result = existing
-        var position = DayPatch.firstPositions(existing, id: { $0.id })
+        var position = DayPatch.firstPositions(existing)
         for item in incoming where !blocked.contains(item.id) {
             let key = item.id
             if let i = position[key] {
@@ -73,10 +73,12 @@ public struct DayPatch: Sendable, Equatable {
         return result
     }
 
-    /// Id → position of its first item.
-    public static func firstPositions<T>(_ items: [T], id: (T) -> String) -> [String: Int] {
+    /// Id → position of its first item. (`@inlinable`: the audit in the server module calls it
+    /// too, and specialized there it needs no runtime generics.)
+    @inlinable
+    public static func firstPositions<T: DayItem>(_ items: [T]) -> [String: Int] {
         var position = [String: Int](minimumCapacity: items.count)
-        for (i, item) in items.enumerated() where position[id(item)] == nil { position[id(item)] = i }
+        for i in items.indices where position[items[i].id] == nil { position[items[i].id] = i }
         return position
     }
 }

@@ -207,9 +207,8 @@ public final class APIHandler: Sendable {
     /// spooled to disk, but only for a caller allowed to send it with an accepted content type
     /// (anyone else is answered before a byte of a large body is stored). Other routes buffer.
     public func spoolDecision(method: HTTPMethod, path: String, headers: HTTPHeaders) -> UploadSpool.Decision {
-        // Called for every request: most are for no upload route at all, which is told from
-        // the few upload routes alone.
-        // The method alone rules most requests out (no upload route is a PUT): no path split.
+        // Called for every request: most are for no upload route at all, which the few upload
+        // routes tell, by method alone before the path is split (no upload route is a PUT).
         guard uploadRoutes.contains(where: { $0.method == method }) else { return .buffer }
         let segments = PathTemplate.Segments(path)
         guard uploadRoutes.contains(where: { $0.method == method && $0.match(segments) != nil }) else { return .buffer }

@@ -259,19 +259,19 @@ enum DayAudit {
         }
         var items = JSONObject()
         var replaced: [JSONValue] = []
-        func record<T: Equatable>(_ name: String, _ incoming: [T], _ existing: [T], _ id: (T) -> String, _ json: (T) -> JSONValue) {
+        func record<T: DayItem>(_ name: String, _ incoming: [T], _ existing: [T], _ json: (T) -> JSONValue) {
             guard !incoming.isEmpty else { return }
-            items[name] = .array(incoming.map { .string(id($0)) })
-            let position = DayPatch.firstPositions(existing, id: id)
+            items[name] = .array(incoming.map { .string($0.id) })
+            let position = DayPatch.firstPositions(existing)
             for item in incoming {
-                guard let i = position[id(item)], existing[i] != item else { continue }
-                replaced.append(["list": .string(name), "id": .string(id(item)), "before": json(existing[i]), "after": json(item)])
+                guard let i = position[item.id], existing[i] != item else { continue }
+                replaced.append(["list": .string(name), "id": .string(item.id), "before": json(existing[i]), "after": json(item)])
             }
         }
-        record("symptoms", patch.symptoms, before.symptoms, { $0.id }, ModelJSON.symptom)
-        record("reactionTests", patch.reactionTests, before.reactionTests, { $0.id }, ModelJSON.reactionTest)
-        record("tappingTests", patch.tappingTests, before.tappingTests, { $0.id }, ModelJSON.tappingTest)
-        record("desmopressinDoses", patch.desmopressinDoses, before.desmopressinDoses, { $0.id }, ModelJSON.desmopressinDose)
+        record("symptoms", patch.symptoms, before.symptoms, ModelJSON.symptom)
+        record("reactionTests", patch.reactionTests, before.reactionTests, ModelJSON.reactionTest)
+        record("tappingTests", patch.tappingTests, before.tappingTests, ModelJSON.tappingTest)
+        record("desmopressinDoses", patch.desmopressinDoses, before.desmopressinDoses, ModelJSON.desmopressinDose)
         return JSONObject([("date", .string(date.description)), ("changed", .object(changed)), ("upserted", .object(items)),
                            ("replaced", .array(replaced))])
     }
