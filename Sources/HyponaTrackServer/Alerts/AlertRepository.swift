@@ -16,6 +16,11 @@ enum AlertRepository {
         try db.queryOne("SELECT \(columns) FROM alerts WHERE id = ?", [id]).map(decode)
     }
 
+    /// Whether any alert of the patient is stored, a missing-data alert raised before any data included.
+    static func hasAny(_ db: Connection, patientId: Int64) throws -> Bool {
+        try db.queryOne("SELECT 1 FROM alerts WHERE patient_id = ? LIMIT 1", [patientId]) != nil
+    }
+
     static func live(_ db: Connection, patientId: Int64, date: LocalDate, kind: AlertKind) throws -> Alert? {
         try db.queryOne("SELECT \(columns) FROM alerts WHERE patient_id = ? AND date = ? AND kind = ? AND state != 'resolved'",
                         [patientId, date.description, kind.rawValue]).map(decode)

@@ -207,8 +207,11 @@ enum DayRepository {
         return (date, try row.double("sodium"))
     }
 
-    /// Whether the patient submitted anything for any day (the surgery date may change only before that).
-    static func hasAnyDayData(_ db: Connection, patientId: Int64) throws -> Bool {
-        try db.queryOne("SELECT 1 FROM days WHERE patient_id = ? LIMIT 1", [patientId]) != nil
+    /// Whether the patient has any day or lab value stored, a withdrawn lab included (it was
+    /// evaluated and sent under its postoperative day).
+    static func hasAnyDayOrLab(_ db: Connection, patientId: Int64) throws -> Bool {
+        try db.queryOne("""
+            SELECT 1 FROM days WHERE patient_id = ?1 UNION ALL SELECT 1 FROM lab_values WHERE patient_id = ?1 LIMIT 1
+            """, [patientId]) != nil
     }
 }

@@ -33,6 +33,11 @@ enum EvaluationRepository {
         return db.lastInsertRowID
     }
 
+    /// Whether any evaluation of the patient is stored.
+    static func hasAny(_ db: Connection, patientId: Int64) throws -> Bool {
+        try db.queryOne("SELECT 1 FROM evaluations WHERE patient_id = ? LIMIT 1", [patientId]) != nil
+    }
+
     static func latest(_ db: Connection, patientId: Int64, date: LocalDate) throws -> StoredEvaluation? {
         try db.queryOne("SELECT * FROM evaluations WHERE patient_id = ? AND date = ? ORDER BY id DESC LIMIT 1",
                         [patientId, date.description]).map(decode)

@@ -95,8 +95,9 @@ public final class EnrollmentService: Sendable {
                 throw DomainError.rejected(error)
             }
             if profile.surgeryDate != patient.profile.surgeryDate {
-                guard try !DayRepository.hasAnyDayData(db, patientId: patient.id) else {
-                    throw DomainError.conflict("the surgery date cannot change once the patient has sent data", field: "surgeryDate")
+                guard try !hasClinicalRecord(db, patient.id) else {
+                    throw DomainError.conflict("the surgery date cannot change once the patient has data (days, lab values or alerts)",
+                                               field: "surgeryDate")
                 }
                 try checkSurgeryDate(profile, now: now)
             }
@@ -161,6 +162,14 @@ public final class EnrollmentService: Sendable {
     }
 
     /// Surgery date: not in the future and not more than 60 days ago, in the patient's time zone.
+    /// Whether anything is stored under the patient's postoperative days: a day, a lab value,
+    /// an evaluation or an alert (a missing-data alert may come before any data). Their POD,
+    /// and the REDCap rows keyed by it, would go stale if the surgery date moved.
+    private func hasClinicalRecord(_ db: Connection, _ patientId: Int64) throws -> Bool {
+        try DayRepository.hasAnyDayOrLab(db, patientId: patientId) || EvaluationRepository.hasAny(db, patientId: patientId)
+            || AlertRepository.hasAny(db, patientId: patientId)
+    }
+
     func checkSurgeryDate(_ profile: PatientProfile, now: Double) throws {
         let today = context.today(profile, now: now)
         if profile.surgeryDate > today {
