@@ -57,6 +57,24 @@ import HyponaTrackKit
                          try edited("thresholds.json", "\"yellow\": 10, \"red\": 20", "\"yellow\": 10, \"red\": 5"))
     }
 
+    /// Values a rule file could carry that would mis-score patients: each refused, naming its key.
+    @Test(arguments: [
+        // 0: 72.8 kg on a 70 kg baseline (+4 %, computed as 3.99…) would score yellow, not red.
+        ("\"comparisonTolerance\": 1e-9", "\"comparisonTolerance\": 0", "comparisonTolerance"),
+        // 0.001: SG 1.017 would reach a support threshold of 1.0172.
+        ("\"comparisonTolerance\": 1e-9", "\"comparisonTolerance\": 0.001", "comparisonTolerance"),
+        // Below the reference: a weight 0.7 % under baseline would be a "gain".
+        ("\"yellow\": 1.5, \"red\": 4.0", "\"yellow\": -1.5, \"red\": 4.0", "scaled.weight_gain_pct.yellow"),
+        ("\"reference\": 1.010, \"support\": 1.020", "\"reference\": 1.010, \"support\": 1.000", "scaled.urine_sg_support.support"),
+        // 0: every symptom entry, a symptom-free one too, would be red.
+        ("\"confusion\": {\"atLeast\": 1}", "\"confusion\": {\"atLeast\": 0}", "triggers.confusion.atLeast"),
+        // The engine holds two previous days: 3 used to load and act as 2.
+        ("\"previousDays\": 2", "\"previousDays\": 3", "triggers.sodium_fall_acute.previousDays"),
+    ])
+    func aThresholdThatWouldMisScoreIsRefused(old: String, new: String, key: String) throws {
+        expectRulesError(file: "thresholds.json", key: key, try edited("thresholds.json", old, new))
+    }
+
     @Test func aCodeInNoGroupIsRefused() throws {
         expectRulesError(file: "thresholds.json", key: "groups",
                          try edited("thresholds.json", "\"possible_di\": [\"possible_di\"]", "\"possible_di\": []"))

@@ -94,7 +94,10 @@ public struct ThresholdRules: Sendable, Equatable {
         guard fromPod <= toPod else { throw FieldError.invalid("criticalWindow.toPod", "must not be before fromPod") }
         let factor = try window.required("factor", .number(0.1...1.0))
         try window.finish()
-        let tolerance = try root.required("comparisonTolerance", .number(0...0.001))
+        // Positive and far below any measurement's resolution: 0 lets binary rounding move a value
+        // that is exactly on a threshold below it (72.8 kg on 70 kg is +4 %, computed as 3.99…);
+        // a large one fires signals for values that are below their threshold.
+        let tolerance = try root.required("comparisonTolerance", .number(1e-12...1e-6))
 
         let scaled = try ObjectReader(try root.required("scaled", .any), path: "scaled")
         func threshold(_ code: String, yellowKey: String = "yellow", redAllowed: Bool = true,
@@ -108,7 +111,14 @@ public struct ThresholdRules: Sendable, Equatable {
             if result.yellow == nil && result.red == nil {
                 throw FieldError.invalid(t.path, "needs a yellow or a red threshold")
             }
-            if let y = result.yellow, let r = result.red, abs(r - result.reference) < abs(y - result.reference) {
+            // Every scaled signal is a distance above its reference (a gain, an excess, a drop
+            // below normal sodium): a threshold at or below it would fire on normal values.
+            for (key, value) in [(yellowKey, result.yellow), ("red", result.red)] {
+                if let value, value <= result.reference {
+                    throw FieldError.invalid(t.fieldPath(key), "must lie above the reference \(result.reference)")
+                }
+            }
+            if let y = result.yellow, let r = result.red, r < y {
                 throw FieldError.invalid(t.fieldPath("red"), "must lie further from the reference than yellow")
             }
             return result
@@ -222,7 +232,8 @@ public struct TriggerRules: Sendable, Equatable {
         func section(_ key: String) throws(FieldError) -> ObjectReader {
             try ObjectReader(try root.required(key, .any), path: root.fieldPath(key))
         }
-        let item = JSONRead.integer(0...3)
+        // A symptom item's trigger level: 0 would fire on every entry, symptom-free ones too.
+        let item = JSONRead.integer(1...3)
         let na = JSONRead.number(100...180)
         let confusion = try section("confusion")
         let vomiting = try section("vomiting")
@@ -245,7 +256,8 @@ public struct TriggerRules: Sendable, Equatable {
             symptomaticConfusionAtLeast: try symptomatic.required("confusionAtLeast", item),
             acuteFallAtLeast: try acute.required("fallAtLeast", .number(0.1...80)),
             acuteFallSodiumBelow: try acute.required("sodiumBelow", na),
-            fallPreviousDays: try acute.required("previousDays", .integer(0...7)),
+            // The engine holds the day and the two before it (EscalationEngine), no more.
+            fallPreviousDays: try acute.required("previousDays", .integer(0...2)),
             fallAtLeast: try fall.required("fallAtLeast", .number(0.1...80)),
             nauseaSevereAtLeast: try nausea.required("atLeast", item),
             headacheSevereAtLeast: try headache.required("atLeast", item),
