@@ -75,6 +75,22 @@ import HyponaTrackKit
         expectRulesError(file: "thresholds.json", key: key, try edited("thresholds.json", old, new))
     }
 
+    @Test func aMisspeltReasonOverrideIsRefused() throws {
+        expectRulesError(file: "instructions.json", key: "reasonOverrides.emergency_symtpom",
+                         try edited("instructions.json", "\"emergency_symptom\": {", "\"emergency_symtpom\": {"))
+    }
+
+    @Test func anEmergencySymptomWithoutAWebLabelIsRefused() throws {
+        expectRulesError(file: "instructions.json", key: "webApp.emergencySymptoms",
+                         try edited("thresholds.json", "\"drowsiness\"", "\"drowsiness\", \"chest_pain\""))
+    }
+
+    @Test func aWebLabelForNoEmergencySymptomIsRefused() throws {
+        expectRulesError(file: "instructions.json", key: "webApp.emergencySymptoms.fainting",
+                         try edited("instructions.json", "\"seizure\": {",
+                                    "\"fainting\": {\"en\": \"Fainting\", \"de\": \"Ohnmacht\"}, \"seizure\": {"))
+    }
+
     @Test func aCodeInNoGroupIsRefused() throws {
         expectRulesError(file: "thresholds.json", key: "groups",
                          try edited("thresholds.json", "\"possible_di\": [\"possible_di\"]", "\"possible_di\": []"))

@@ -49,7 +49,13 @@ public struct InstructionTexts: Sendable, Equatable {
         var overrides: [String: [String: String]] = [:]
         if let o = root.raw("reasonOverrides"), !o.isNull {
             let r = try ObjectReader(o, path: "reasonOverrides")
-            for code in r.object.keys { overrides[code] = try perLanguage(r.raw(code)!, r.fieldPath(code)) }
+            for code in r.object.keys {
+                // A misspelt code would never match: an emergency would get the generic red text.
+                guard ReasonCode(rawValue: code) != nil else {
+                    throw FieldError.invalid(r.fieldPath(code), "is not a reason code the engine reports")
+                }
+                overrides[code] = try perLanguage(r.raw(code)!, r.fieldPath(code))
+            }
         }
         let webApp = try root.raw("webApp").flatMap { v throws(FieldError) in v.isNull ? nil : try WebAppTexts.parse(v, path: "webApp") }
         try root.finish()

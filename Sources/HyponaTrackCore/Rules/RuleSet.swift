@@ -40,6 +40,19 @@ public struct RuleSet: Sendable, Equatable {
             throw RulesError(file: "reminders.json", key: "monitoring.extendForHistologies",
                              message: "\"\(h)\" is not a histology of risk-model.json")
         }
+        // The check-in form lists thresholds.json's emergency symptoms with these labels: a code
+        // without one would show as a bare code, a label without a code would never be asked.
+        if let labels = texts.webApp?.emergencySymptoms {
+            let codes = Set(thresholdRules.emergencySymptoms)
+            if let code = thresholdRules.emergencySymptoms.first(where: { labels[$0] == nil }) {
+                throw RulesError(file: "instructions.json", key: "webApp.emergencySymptoms",
+                                 message: "has no label for \"\(code)\" of thresholds.json's emergencySymptoms")
+            }
+            if let code = labels.keys.sorted().first(where: { !codes.contains($0) }) {
+                throw RulesError(file: "instructions.json", key: "webApp.emergencySymptoms.\(code)",
+                                 message: "is not one of thresholds.json's emergencySymptoms")
+            }
+        }
         return RuleSet(riskModel: risk, thresholds: thresholdRules, reminders: reminderRules, instructions: texts,
                        version: version)
     }
