@@ -17,9 +17,28 @@ public struct CLIOutput: Sendable {
     }
 
     public static let standard = CLIOutput(
-        out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-        error: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
-        bytes: { FileHandle.standardOutput.write(Data($0)) })
+        out: { write(Array(($0 + "\n").utf8), to: STDOUT_FILENO) },
+        error: { write(Array(($0 + "\n").utf8), to: STDERR_FILENO) },
+        bytes: { write($0, to: STDOUT_FILENO) })
+
+    /// Writes all of `bytes` (retrying short writes and EINTR). A reader that went away
+    /// (`hyponatrack alerts | head`; SIGPIPE is ignored for libcurl's sake) ends the program as
+    /// that signal would, status 141, without a crash; any other failure (a full disk) is
+    /// reported on stderr, status 1. FileHandle.write(_:) traps on both.
+    static func write(_ bytes: [UInt8], to fd: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n > 0 { offset += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            if errno == EPIPE { exit(141) }
+            if fd != STDERR_FILENO {
+                let message = Array("hyponatrack: cannot write the output: \(String(cString: strerror(errno)))\n".utf8)
+                _ = message.withUnsafeBytes { Foundation.write(STDERR_FILENO, $0.baseAddress!, $0.count) }
+            }
+            exit(1)
+        }
+    }
 }
 
 /// `hyponatrack`: the nurse and data-manager command line.

@@ -193,4 +193,41 @@ import HTJSON
         guard case .object(let profile)? = show["profile"] else { throw TestFailure("show --json: no profile") }
         #expect(profile["timeZone"] == "Europe/Berlin")
     }
+
+    /// Runs the CLI with its standard output set to `stdout`; its status and standard error.
+    static func run(_ args: [String], stdout: FileHandle, env: [String: String]) throws -> (status: Int32, stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Repo.cli)
+        p.arguments = args
+        p.environment = env
+        let err = Pipe()
+        p.standardOutput = stdout
+        p.standardError = err
+        try p.run()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        return (ChildExit.wait(p), String(decoding: e, as: UTF8.self))
+    }
+
+    /// `hyponatrack patients | head -1`: the reader goes away; the CLI ends as SIGPIPE would
+    /// (141), not with a crash (Foundation's FileHandle.write traps on EPIPE once libcurl has
+    /// set SIGPIPE to be ignored).
+    @Test func aReaderThatGoesAwayEndsTheCLIWithoutACrash() throws {
+        let d = try TestDaemon()
+        var env = ProcessInfo.processInfo.environment
+        env["HYPONATRACK_SERVER"] = d.baseURL
+        env["HYPONATRACK_TOKEN"] = d.adminToken
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        let r = try Self.run(["patients"], stdout: pipe.fileHandleForWriting, env: env)
+        #expect(r.status == 141, "\(r.stderr)")
+        #expect(!r.stderr.contains("Fatal error"), "\(r.stderr)")
+    }
+
+    /// Output to a full disk: a message on stderr and status 1, not a crash.
+    @Test func outputThatCannotBeWrittenIsReportedWithStatusOne() throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let r = try Self.run(["--help"], stdout: full, env: ProcessInfo.processInfo.environment)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("cannot write the output: No space left on device"), "\(r.stderr)")
+    }
 }

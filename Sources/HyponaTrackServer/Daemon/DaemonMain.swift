@@ -117,7 +117,9 @@ public enum DaemonMain {
     }
 }
 
-/// Writes a line to standard error (the C `stderr` global is not concurrency-safe to name in Swift 6).
+/// Writes a line to standard error (the C `stderr` global is not concurrency-safe to name in Swift 6);
+/// a standard error that cannot take it loses the line (FileHandle.write(_:) would trap).
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
