@@ -90,13 +90,17 @@ final class Scheduler: BackgroundService {
     }
 
     /// One patient's reminders and missing-data deadlines; returns whether events were queued.
-    private func tick(_ patient: PatientRecord, now: Double, snapshot: ActiveRules.Snapshot) throws -> Bool {
-        guard let zone = ZoneCache.rules(patient.profile.timeZone), let activatedMs = patient.activatedAt else { return false }
+    /// (Internal for the test that hands it a record read before a withdrawal.)
+    func tick(_ listed: PatientRecord, now: Double, snapshot: ActiveRules.Snapshot) throws -> Bool {
         let ms = epochMilliseconds(now)
-        let today = zone.localDate(atEpochSeconds: now)
-        let activatedAt = zone.timestamp(atEpochSeconds: Double(activatedMs) / 1000)
         let detector = snapshot.missingData
         return try database.write { db -> Bool in
+            // Read again under the write lock: the list was read before this transaction, and a
+            // withdrawal or a profile change (time zone, surgery date) may have come in between.
+            guard let patient = try PatientRepository.load(db, id: listed.id), !patient.isWithdrawn,
+                  let activatedMs = patient.activatedAt, let zone = ZoneCache.rules(patient.profile.timeZone) else { return false }
+            let today = zone.localDate(atEpochSeconds: now)
+            let activatedAt = zone.timestamp(atEpochSeconds: Double(activatedMs) / 1000)
             var queued = false
             let window = MonitoringWindow(profile: patient.profile, rules: snapshot.rules.reminders,
                                           alertPODs: try EvaluationRepository.alertPODs(db, patientId: patient.id),
