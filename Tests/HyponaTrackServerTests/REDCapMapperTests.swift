@@ -592,6 +592,11 @@ extension Array where Element == (String, String) {
         // 501 (wrong method) is a bug in the sync: halt for a person to look.
         #expect(isHalt(classify(501, "The requested method GET is not implemented on this server.")))
         #expect(isHalt(classify(404, "<h1>Not Found</h1>")))
+        // 413 (REDCap's or a proxy's body limit): retrying the same batch would fail forever; a
+        // rejection splits it.
+        if case .rejected(let m) = classify(413, "<html>413 Request Entity Too Large</html>") { #expect(m.contains("413")) } else {
+            Issue.record("413 is not a rejection")
+        }
     }
 
     @Test func aValidationRejectionIsNotMistakenForMaintenanceOrADeletedProject() {

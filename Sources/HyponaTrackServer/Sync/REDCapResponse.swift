@@ -40,6 +40,10 @@ enum REDCapOutcome: Sendable, Equatable {
         case 429: return .halt("REDCap banned this IP address (429): \(snippet(text)); it stays banned until a REDCap admin lifts it")
         case 404: return .halt("REDCap URL not found (404): check redcap.url")
         case 501: return .halt("REDCap answered 501 (wrong method): a bug in the sync")
+        // Too large for REDCap or a proxy before it (nginx's default is 1 MB): the same request
+        // would fail forever, so it is treated as a rejection, which splits the batch; a single
+        // row that is still too large is dead-lettered with this message.
+        case 413: return .rejected("the request was too large for REDCap or a proxy before it (413): \(snippet(text))")
         default:
             return .transient("REDCap answered \(status): \(snippet(text))")
         }
