@@ -39,10 +39,14 @@ public final class FileByteStream: ByteStream {
     }
 
     /// Reads exactly `count` bytes at `offset` (fewer only at the end of the file).
+    /// Offsets come from the file itself: one that `off_t` cannot hold is refused, not trapped on.
     func pread(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ZipError) -> Int {
+        guard let start = off_t(exactly: offset), start <= off_t.max - off_t(buffer.count) else {
+            throw ZipError("the zip archive is damaged: it points at byte \(offset), past the end of any file")
+        }
         var done = 0
         while done < buffer.count {
-            let n = Glibc.pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            let n = Glibc.pread(fd, buffer.baseAddress! + done, buffer.count - done, start + off_t(done))
             if n == 0 { break }
             if n < 0 {
                 if errno == EINTR { continue }

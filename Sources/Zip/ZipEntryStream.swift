@@ -24,7 +24,10 @@ public final class ZipEntryStream: ByteStream {
         self.file = file
         self.entry = entry
         position = dataStart
-        end = dataStart + entry.compressedSize
+        // `ZipArchive.open` checked that the data lies inside the file.
+        let (end, overflow) = dataStart.addingReportingOverflow(entry.compressedSize)
+        guard !overflow else { throw ZipError("the zip archive is damaged: the data of \(entry.name) would end past the end of the file") }
+        self.end = end
         input = .allocate(byteCount: 256 * 1024, alignment: 16)
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())

@@ -1,0 +1,63 @@
+import Foundation
+import HyponaTrackCore
+import Imports
+import Testing
+import Zip
+
+/// Every value a zip holds is the sender's: crafted sizes, offsets and extra fields are
+/// refused as damage (ImportFileError, a 400 naming `file`), never trapped on.
+@Suite struct HostileZipTests {
+    static let exportName = "apple_health_export/export.xml"
+    static let export = SyntheticExport.document([
+        SyntheticExport.record("HKQuantityTypeIdentifierStepCount", "2026-11-20 07:00:00 +0100", value: "1000", unit: "count"),
+    ])
+
+    func read(_ bytes: [UInt8]) throws -> HealthSummary {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        return try AppleHealthExport.read(path: try CraftedZip.write(bytes, in: dir), studyId: "HT-001",
+                                          zone: HealthReducerTests.zone, window: HealthReducerTests.window)
+    }
+
+    func refusal(_ bytes: [UInt8]) -> String? {
+        do { _ = try read(bytes); return nil } catch let error as ImportFileError { return error.message } catch { return "\(error)" }
+    }
+
+    @Test func craftedExportStillReads() throws {
+        #expect(try read(CraftedZip.bytes([CraftedZip.stored(Self.exportName, Self.export)])).days.map(\.steps) == [1000])
+    }
+
+    @Test func zip64DirectoryWhoseEndOverflowsIsRefused() {
+        let bytes = CraftedZip.bytes([CraftedZip.stored(Self.exportName, Self.export)]) { offset, size, _ in
+            CraftedZip.zip64Tail(directoryOffset: 0xFFFF_FFFF_FFFF_FFF0, directorySize: 0x20, count: 1, recordAt: offset + size)
+        }
+        #expect(refusal(bytes)?.contains("central directory is missing") == true)
+    }
+
+    @Test func zip64LocatorPastAnyFileIsRefused() {
+        let bytes = CraftedZip.bytes([CraftedZip.stored(Self.exportName, Self.export)]) { offset, size, count in
+            CraftedZip.zip64Tail(directoryOffset: UInt64(offset), directorySize: UInt64(size), count: UInt64(count),
+                                 recordAt: offset + size, locatorPointsAt: 0xFFFF_FFFF_FFFF_FF00)
+        }
+        #expect(refusal(bytes)?.contains("zip64 end of central directory lies outside the file") == true)
+    }
+
+    @Test func zip64ExtraFieldClaimingMoreThanItHoldsIsNotReadPastTheDirectory() throws {
+        // The extra field is the directory's last bytes: it claims 8 bytes of value and holds 4.
+        var member = CraftedZip.stored(Self.exportName, Self.export)
+        member.uncompressedSize = 0xFFFF_FFFF
+        member.extra = CraftedZip.zip64Extra(claiming: 8, []) + [1, 2, 3, 4]
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let archive = try ZipArchive(path: try CraftedZip.write(CraftedZip.bytes([member]), in: dir))
+        #expect(archive.entries.map(\.uncompressedSize) == [0xFFFF_FFFF])
+        #expect(refusal(CraftedZip.bytes([member]))?.contains("does not match") == true)
+    }
+
+    @Test func zip64CompressedSizeOfAllOnesIsRefusedAsDataPastTheEnd() {
+        var member = CraftedZip.stored(Self.exportName, Self.export)
+        member.compressedSize = 0xFFFF_FFFF
+        member.extra = CraftedZip.zip64Extra(claiming: 8, [UInt64.max])
+        #expect(refusal(CraftedZip.bytes([member]))?.contains("would end past the end of the file") == true)
+    }
+}
