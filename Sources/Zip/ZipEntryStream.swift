@@ -3,7 +3,9 @@ import CZlib
 /// One entry's uncompressed bytes, inflated chunk by chunk (raw deflate, zlib `windowBits`
 /// -15 as zip stores it: "windowBits can also be -8..-15 for raw deflate", zlib.h). Memory is
 /// one compressed chunk and zlib's 32 KiB window, whatever the entry's size. The CRC-32 and
-/// the size from the central directory are checked when the entry ends.
+/// the size from the central directory are checked when the entry ends; output past that size
+/// is refused as soon as its first byte appears, so a zip bomb costs no more inflating than
+/// its declared size.
 public final class ZipEntryStream: ByteStream {
     let file: FileByteStream
     public let entry: ZipArchive.Entry
@@ -48,11 +50,17 @@ public final class ZipEntryStream: ByteStream {
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
         guard !finished, buffer.count > 0 else { return 0 }
-        let n = entry.method == 0 ? try readStored(buffer) : try inflate(buffer)
+        guard produced <= entry.uncompressedSize else { throw Self.oversized(entry) }
+        // Room for at most one byte more than the declared size: that byte is the refusal.
+        let left = entry.uncompressedSize - produced
+        let room = min(left < UInt64(buffer.count) ? Int(left) + 1 : buffer.count, Int(UInt32.max))
+        let out = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<room])
+        let n = entry.method == 0 ? try readStored(out) : try inflate(out)
         if n > 0 {
             crc = CZlib.crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(n))
             produced += UInt64(n)
         }
+        guard produced <= entry.uncompressedSize else { throw Self.oversized(entry) }
         if finished {
             guard produced == entry.uncompressedSize, UInt32(truncatingIfNeeded: crc) == entry.crc32 else {
                 throw ZipError("\(entry.name) in the zip archive is damaged (its size or CRC-32 does not match)")
@@ -90,6 +98,11 @@ public final class ZipEntryStream: ByteStream {
             }
         }
         return buffer.count - Int(stream.pointee.avail_out)
+    }
+
+    static func oversized(_ entry: ZipArchive.Entry) -> ZipError {
+        ZipError("\(entry.name) in the zip archive holds more than the \(entry.uncompressedSize) bytes its header declares "
+                 + "(the archive is damaged or built to exhaust the server)")
     }
 
     static func truncated(_ entry: ZipArchive.Entry) -> ZipError {

@@ -5,7 +5,8 @@ import Testing
 import Zip
 
 /// Every value a zip holds is the sender's: crafted sizes, offsets and extra fields are
-/// refused as damage (ImportFileError, a 400 naming `file`), never trapped on.
+/// refused as damage (ImportFileError, a 400 naming `file`), never trapped on, and an entry
+/// cannot inflate to more than it declares.
 @Suite struct HostileZipTests {
     static let exportName = "apple_health_export/export.xml"
     static let export = SyntheticExport.document([
@@ -59,5 +60,24 @@ import Zip
         member.compressedSize = 0xFFFF_FFFF
         member.extra = CraftedZip.zip64Extra(claiming: 8, [UInt64.max])
         #expect(refusal(CraftedZip.bytes([member]))?.contains("would end past the end of the file") == true)
+    }
+
+    @Test func inflatingStopsAtTheDeclaredSize() throws {
+        let member = try CraftedZip.lyingSpaces(Self.exportName, count: 20 << 20, declared: 1000)
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let archive = try ZipArchive(path: try CraftedZip.write(CraftedZip.bytes([member]), in: dir))
+        let stream = try archive.open(try #require(archive.entries.first))
+        var delivered = 0
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let error = #expect(throws: ZipError.self) {
+            while true {
+                let n = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
+                if n == 0 { break }
+                delivered += n
+            }
+        }
+        #expect(delivered <= 1000)
+        #expect(error?.message.contains("more than the 1000 bytes its header declares") == true)
     }
 }
