@@ -89,6 +89,15 @@ import Testing
         #expect(summary.refused.map(\.reason) == [.unit])
     }
 
+    @Test func refusalsPastTheListedOnesAreCountedNotDropped() throws {
+        let records = (0..<300).map { _ in
+            X.record("HKQuantityTypeIdentifierBodyMass", "2026-11-20 07:00:00 +0100", value: "11", unit: "st")
+        }
+        let summary = try reduce(X.document(records))
+        #expect(summary.refused.count == HealthSummary.maxListedRefusals)
+        #expect(summary.unlistedRefusals == 300 - HealthSummary.maxListedRefusals)
+    }
+
     @Test func recordDateInAnotherFormatRefusesTheFile() {
         let text = X.document([X.record("HKQuantityTypeIdentifierStepCount", "2026-11-20T07:00:00+01:00", value: "5", unit: "count")])
         #expect(throws: ImportFileError.self) { try reduce(text) }

@@ -103,6 +103,9 @@ enum ImportCommands {
         if case .array(let refused)? = Show.field(r, "refused"), !refused.isEmpty {
             io.out("Not proposed:")
             io.out(Show.table(["ENTRY", "REASON", "DETAIL"], refused.map { e in ["entry", "reason", "detail"].map { Show.text(e, $0) } }))
+            if case .number(let total)? = Show.field(r, "refusedTotal"), total > Double(refused.count) {
+                io.out("\(Show.text(r, "refusedTotal")) refused in all; the first \(refused.count) are listed.")
+            }
         }
     }
 }

@@ -121,7 +121,8 @@ enum ImportJSON {
     static func report(_ r: ImportReport) -> JSONValue {
         ["proposed": .array(r.proposed.map { .number(Double($0)) }), "withdrawn": .array(r.withdrawn.map { .number(Double($0)) }),
          "skippedOutsideWindow": .int(r.skippedOutsideWindow),
-         "refused": .array(r.refused.map { ["entry": .string($0.entry), "reason": .string($0.reason.rawValue), "detail": .string($0.detail)] })]
+         "refused": .array(r.refused.map { ["entry": .string($0.entry), "reason": .string($0.reason.rawValue), "detail": .string($0.detail)] }),
+         "refusedTotal": .int(r.refusedTotal)]
     }
 
     static let proposalSchema = S.object([
@@ -137,5 +138,7 @@ enum ImportJSON {
         ("skippedOutsideWindow", S.anyInteger),
         ("refused", S.array(S.object([("entry", S.anyString), ("reason", S.oneOf(ImportReport.Reason.allCases.map(\.rawValue))),
                                       ("detail", S.anyString)], required: ["entry", "reason", "detail"]))),
-    ], required: ["proposed", "skippedOutsideWindow", "refused"])
+        // Additive: `refused` lists at most 200; this counts them all.
+        ("refusedTotal", S.anyInteger),
+    ], required: ["proposed", "skippedOutsideWindow", "refused", "refusedTotal"])
 }

@@ -66,8 +66,7 @@ public enum AppleHealthExport {
                                window: ClosedRange<LocalDate>, into summary: inout HealthSummary) throws {
         let name = String(entry.name.split(separator: "/").last ?? "")
         guard entry.uncompressedSize <= 16 << 20 else {
-            summary.refused.append(ImportRefusal(entry: name, reason: .otherCode, detail: "larger than 16 MiB"))
-            return
+            return summary.refuse(ImportRefusal(entry: name, reason: .otherCode, detail: "larger than 16 MiB"))
         }
         var stream = try archive.open(entry)
         var bytes: [UInt8] = []
@@ -78,8 +77,7 @@ public enum AppleHealthExport {
             bytes += chunk[0..<n]
         }
         guard let json = try? JSONParser.parse(bytes) else {
-            summary.refused.append(ImportRefusal(entry: name, reason: .otherCode, detail: "not a FHIR resource in JSON"))
-            return
+            return summary.refuse(ImportRefusal(entry: name, reason: .otherCode, detail: "not a FHIR resource in JSON"))
         }
         do {
             let result = try FHIRReader.read(json, subject: .given(studyId))
@@ -91,9 +89,9 @@ public enum AppleHealthExport {
                     summary.labs.append(o)
                 }
             }
-            summary.refused += result.refused.map { ImportRefusal(entry: name, reason: $0.reason, detail: $0.detail) }
+            for r in result.refused { summary.refuse(ImportRefusal(entry: name, reason: r.reason, detail: r.detail)) }
         } catch {
-            summary.refused.append(ImportRefusal(entry: name, reason: .otherCode, detail: error.message))
+            summary.refuse(ImportRefusal(entry: name, reason: .otherCode, detail: error.message))
         }
     }
 }

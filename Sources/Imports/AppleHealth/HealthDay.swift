@@ -35,11 +35,21 @@ public struct HealthSummary: Sendable, Equatable {
     public var labs: [SodiumObservation] = []
     /// Records of the types read whose day lies outside the monitoring window.
     public var skippedOutsideWindow = 0
+    /// The first `maxListedRefusals` refusals, in document order.
     public var refused: [ImportRefusal] = []
+    /// Refusals past `maxListedRefusals`: counted, not listed (an export of a million bad
+    /// records must not become a million-line report).
+    public var unlistedRefusals = 0
+    public static let maxListedRefusals = 200
     /// Records of every type seen in export.xml.
     public var records = 0
 
     public init() {}
+
+    /// Lists `refusal` while fewer than `maxListedRefusals` are listed, else only counts it.
+    public mutating func refuse(_ refusal: ImportRefusal) {
+        if refused.count < Self.maxListedRefusals { refused.append(refusal) } else { unlistedRefusals += 1 }
+    }
 }
 
 /// The rounding the contract names: half away from zero to `per` steps of one (100: 0.01 kg,

@@ -29,7 +29,6 @@ public struct HealthReducer {
     /// Per window day D: the instants of D−1 18:00 and D 12:00 local.
     let nights: [(Int, Int)]
     public private(set) var summary = HealthSummary()
-    static let maxRefusals = 200
     static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
 
     public init(zone: ZoneRules, window: ClosedRange<LocalDate>) {
@@ -129,8 +128,7 @@ public struct HealthReducer {
     }
 
     mutating func refuse(_ tag: XMLStartTag, _ reason: RefusalReason, _ detail: String) {
-        guard summary.refused.count < Self.maxRefusals else { return }
-        summary.refused.append(ImportRefusal(entry: "Record at byte \(tag.offset)", reason: reason, detail: detail))
+        summary.refuse(ImportRefusal(entry: "Record at byte \(tag.offset)", reason: reason, detail: detail))
     }
 
     /// The reduced days, in date order (only days with a value).

@@ -76,6 +76,7 @@ public final class ImportService: Sendable {
             var report = ImportReport()
             report.skippedOutsideWindow = summary.skippedOutsideWindow
             report.refused = summary.refused
+            report.unlistedRefusals = summary.unlistedRefusals
             guard let current = try PatientRepository.load(db, id: patient.id), !current.isWithdrawn else {
                 throw DomainError.conflict("the patient is withdrawn")
             }
@@ -110,7 +111,7 @@ public final class ImportService: Sendable {
 
     static func audit(_ r: ImportReport) -> JSONValue {
         ["proposed": .array(r.proposed.map { .number(Double($0)) }), "withdrawn": .array(r.withdrawn.map { .number(Double($0)) }),
-         "refused": .int(r.refused.count), "skippedOutsideWindow": .int(r.skippedOutsideWindow)]
+         "refused": .int(r.refusedTotal), "skippedOutsideWindow": .int(r.skippedOutsideWindow)]
     }
 }
 

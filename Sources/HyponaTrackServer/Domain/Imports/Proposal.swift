@@ -125,6 +125,10 @@ public struct ImportReport: Sendable, Equatable {
     public var withdrawn: [Int64] = []
     public var skippedOutsideWindow = 0
     public var refused: [Refusal] = []
+    /// Refusals the reader counted but did not list (past `HealthSummary.maxListedRefusals`).
+    public var unlistedRefusals = 0
+    /// Every refusal, listed or not (`refusedTotal` of the report).
+    public var refusedTotal: Int { refused.count + unlistedRefusals }
 
     public init() {}
 }
