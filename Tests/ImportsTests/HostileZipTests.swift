@@ -80,4 +80,11 @@ import Zip
         #expect(delivered <= 1000)
         #expect(error?.message.contains("more than the 1000 bytes its header declares") == true)
     }
+
+    @Test func clinicalRecordInflatingPastItsDeclaredSizeRefusesTheImport() throws {
+        let bomb = try CraftedZip.lyingSpaces("apple_health_export/clinical-records/Observation-1.json", count: 20 << 20, declared: 1000)
+        let message = refusal(CraftedZip.bytes([CraftedZip.stored(Self.exportName, Self.export), bomb]))
+        #expect(message?.contains("Observation-1.json") == true)
+        #expect(message?.contains("more than the 1000 bytes") == true)
+    }
 }

@@ -37,8 +37,9 @@ public enum AppleHealthExport {
             }
             var stream = try archive.open(xml)
             var summary = try reduceXML(&stream, zone: zone, window: window).finish()
+            var budget = maxClinicalRecordsBytes
             for entry in archive.entries where isClinicalRecord(entry.name) {
-                try clinicalRecord(archive, entry, studyId: studyId, zone: zone, window: window, into: &summary)
+                try clinicalRecord(archive, entry, studyId: studyId, zone: zone, window: window, budget: &budget, into: &summary)
             }
             return summary
         } catch let error as ZipError {
@@ -60,20 +61,37 @@ public enum AppleHealthExport {
         return parts.count >= 2 && parts[parts.count - 2] == "clinical-records" && name.lowercased().hasSuffix(".json")
     }
 
+    /// A clinical record is parsed in memory: one past this is refused unread.
+    static let maxClinicalRecordBytes: UInt64 = 16 << 20
+    /// All of an export's clinical records together (a real export's are a few MB): the
+    /// records past it are refused unread, so many small bombs cannot add up either.
+    static let maxClinicalRecordsBytes: UInt64 = 256 << 20
+
     /// One FHIR resource of `clinical-records/`: a sodium Observation becomes a lab reading of
     /// this patient; anything else is reported as refused, with the file's name.
     static func clinicalRecord(_ archive: ZipArchive, _ entry: ZipArchive.Entry, studyId: String, zone: ZoneRules,
-                               window: ClosedRange<LocalDate>, into summary: inout HealthSummary) throws {
+                               window: ClosedRange<LocalDate>, budget: inout UInt64, into summary: inout HealthSummary) throws {
         let name = String(entry.name.split(separator: "/").last ?? "")
-        guard entry.uncompressedSize <= 16 << 20 else {
+        guard entry.uncompressedSize <= maxClinicalRecordBytes else {
             return summary.refuse(ImportRefusal(entry: name, reason: .otherCode, detail: "larger than 16 MiB"))
         }
+        guard entry.uncompressedSize <= budget else {
+            return summary.refuse(ImportRefusal(entry: name, reason: .otherCode,
+                                                detail: "not read: the clinical records pass 256 MiB in all"))
+        }
+        budget -= entry.uncompressedSize
+        // The declared size (≤ 16 MiB) bounds what is read: the stream refuses a byte more, and
+        // so does this loop, whatever the stream does.
+        let limit = Int(entry.uncompressedSize)
         var stream = try archive.open(entry)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let n = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
             if n == 0 { break }
+            guard n <= limit - bytes.count else {
+                throw ImportFileError("\(name) in the zip archive holds more than the \(limit) bytes its header declares")
+            }
             bytes += chunk[0..<n]
         }
         guard let json = try? JSONParser.parse(bytes) else {
