@@ -89,6 +89,23 @@ import Testing
         #expect(summary.refused.map(\.reason) == [.unit])
     }
 
+    @Test func hugeOrNegativeValuesAreRefusedPerRecordAndTheRestIsReduced() throws {
+        func record(_ type: String, _ clock: String, _ value: String, _ unit: String) -> String {
+            X.record("HKQuantityTypeIdentifier\(type)", "2026-11-20 \(clock):00 +0100", value: value, unit: unit)
+        }
+        let summary = try reduce(X.document([
+            record("StepCount", "07:00", "1e300", "count"), record("StepCount", "07:10", "-5", "count"),
+            record("StepCount", "07:20", "1200", "count"),
+            record("RestingHeartRate", "08:00", "1e300", "count/min"), record("RestingHeartRate", "08:10", "1e999", "count/min"),
+            record("RestingHeartRate", "08:20", "62", "count/min"),
+            record("BodyMass", "07:00", "1e300", "lb"), record("HeartRateVariabilitySDNN", "03:00", "1e300", "ms"),
+        ]))
+        #expect(summary.days == [HealthDay(date: LocalDate("2026-11-20")!, steps: 1200, restingHeartRate: 62)])
+        #expect(summary.refused.map(\.reason) == Array(repeating: .outOfRange, count: 6))
+        #expect(summary.refused.first?.detail == "value 1e300 is outside 0–1000000")
+        #expect(summary.refused.map(\.detail).contains("no numeric value"))   // 1e999: infinity
+    }
+
     @Test func refusalsPastTheListedOnesAreCountedNotDropped() throws {
         let records = (0..<300).map { _ in
             X.record("HKQuantityTypeIdentifierBodyMass", "2026-11-20 07:00:00 +0100", value: "11", unit: "st")

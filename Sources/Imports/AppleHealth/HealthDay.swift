@@ -62,7 +62,7 @@ func medianHalfUp(_ values: [Double]) -> Int? {
     guard !values.isEmpty else { return nil }
     let s = values.sorted()
     let m = s.count.isMultiple(of: 2) ? (s[s.count / 2 - 1] + s[s.count / 2]) / 2 : s[s.count / 2]
-    return Int((m + 0.5).rounded(.down))
+    return Int(exactly: (m + 0.5).rounded(.down))   // nil, not a trap, for a value no Int holds
 }
 
 /// Whole minutes (floor) covered by the union of the intervals (epoch seconds, half-open).

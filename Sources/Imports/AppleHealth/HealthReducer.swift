@@ -66,6 +66,9 @@ public struct HealthReducer {
         guard let valueText = tag.value("value"), let value = Self.number(valueText) else {
             return refuse(tag, .outOfRange, "no numeric value")
         }
+        guard Self.recordValues.contains(value) else {
+            return refuse(tag, .outOfRange, "value \(String(decoding: valueText.prefix(40), as: UTF8.self)) is outside 0–1000000")
+        }
         let date = clock.localDate(start)
         guard window.contains(date) else { summary.skippedOutsideWindow += 1; return }
         let i = window.lowerBound.days(to: date)
@@ -131,6 +134,13 @@ public struct HealthReducer {
         summary.refuse(ImportRefusal(entry: "Record at byte \(tag.offset)", reason: reason, detail: detail))
     }
 
+    /// What any record's value may be, whatever its type and unit: no measurement of the five
+    /// types is negative or above a million, and the reductions sum, average and round these
+    /// into the day's fields, two of them integers. A value outside (`1e300`, `-5`) is refused
+    /// here, per record; whether a day's value lies in its field's range stays the proposal's
+    /// check (`ProposalField.accepts`, ValueRanges), so the reductions themselves are unchanged.
+    static let recordValues = 0.0...1_000_000.0
+
     /// The reduced days, in date order (only days with a value).
     public func finish() -> HealthSummary {
         var s = summary
@@ -138,7 +148,8 @@ public struct HealthReducer {
             var d = HealthDay(date: window.lowerBound.adding(days: i))
             d.weightMorningKg = a.morning.map { rounded($0.kg, per: 100) }
             d.weightEveningKg = a.evening.map { rounded($0.kg, per: 100) }
-            d.steps = a.stepSources.map(\.sum).max().map { Int($0.rounded()) }
+            // Each record is within `recordValues`, so a sum fits an Int; `exactly` keeps it from trapping regardless.
+            d.steps = a.stepSources.map(\.sum).max().flatMap { Int(exactly: $0.rounded()) }
             d.hrvSdnnMs = a.hrvCount > 0 ? rounded(a.hrvSum / Double(a.hrvCount), per: 10) : nil
             d.restingHeartRate = medianHalfUp(a.restingHR)
             d.sleepMinutes = a.sleep.isEmpty ? nil : unionMinutes(a.sleep)
@@ -160,7 +171,8 @@ public struct HealthReducer {
             }
         }
         guard digits > 0 else { return nil }
-        if i < b.count { return Double(String(decoding: b, as: UTF8.self)) }   // exponent or long: the slow path
+        // Exponent or long: the slow path, which also parses `1e999` (infinity): not a number of the export.
+        if i < b.count { return Double(String(decoding: b, as: UTF8.self)).flatMap { $0.isFinite ? $0 : nil } }
         // Exact: a mantissa below 2^53 divided by an exact power of ten rounds once, correctly.
         let v = Double(mantissa) / powersOfTen[scale]
         return negative ? -v : v
