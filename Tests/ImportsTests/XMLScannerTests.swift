@@ -38,4 +38,23 @@ import Testing
             }
         }
     }
+
+    /// One hostile tag must not grow the scanner with its size (12 million attributes took the
+    /// daemon to 655 MB): attributes, tag length and name length are bounded.
+    @Test func oversizedTagsAreRefusedBeforeTheyGrowTheScanner() throws {
+        func attributes(_ n: Int) -> String { "<r" + (0..<n).map { " a\($0)=\"1\"" }.joined() + "/>" }
+        #expect(try names(attributes(256)) == ["other"])
+        let cases = [
+            attributes(257): "more than 256 attributes",
+            "<r v=\"" + String(repeating: "x", count: 2 << 20) + "\"/>": "a start tag longer than 1 MiB",
+            "<" + String(repeating: "n", count: 1025) + "/>": "a tag name longer than 1024 bytes",
+        ]
+        for (text, reason) in cases {
+            #expect {
+                _ = try names(text)
+            } throws: { error in
+                "\(error)".contains(reason)
+            }
+        }
+    }
 }

@@ -22,7 +22,12 @@ extension XMLScanner {
                 return doctypeEnd(from: p + 9).map(Step.next) ?? .needMore
             }
             throw error(p, "unknown markup <!")
-        default: return try startTag(at: p, handler)
+        default:
+            let step = try startTag(at: p, handler)
+            if case .needMore = step, end - p > Self.maxStartTagBytes {
+                throw error(p, "a start tag longer than \(Self.maxStartTagBytes >> 20) MiB")
+            }
+            return step
         }
     }
 
@@ -77,6 +82,7 @@ extension XMLScanner {
         guard i < end else { return .needMore }
         let nameEnd = i
         guard nameEnd > nameStart else { throw error(p, "a tag without a name") }
+        guard nameEnd - nameStart <= Self.maxNameBytes else { throw error(p, "a tag name longer than \(Self.maxNameBytes) bytes") }
         var count = 0
         var selfClosing = false
         while true {
@@ -111,6 +117,7 @@ extension XMLScanner {
             guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw error(i, "an attribute value without quotes") }
             guard let q = memchr(buffer + i + 1, Int32(quote), end - i - 1) else { return .needMore }
             let vEnd = q.assumingMemoryBound(to: UInt8.self) - buffer
+            guard count < Self.maxAttributes else { throw error(p, "a tag with more than \(Self.maxAttributes) attributes") }
             if count == spanCapacity {
                 let bigger = UnsafeMutablePointer<(Int, Int, Int, Int)>.allocate(capacity: spanCapacity * 2)
                 bigger.update(from: spans, count: count)

@@ -19,6 +19,12 @@ public final class XMLScanner {
     static let maxTagBytes = 64 << 20
     /// The export nests three deep; a hostile file must not grow the name stack with its size.
     static let maxDepth = 256
+    /// A start tag of the export is well under 1 KiB (a Record has nine attributes); these
+    /// bound what one hostile tag can make the scanner hold (its bytes, its attribute spans,
+    /// and with `maxDepth` the stack of open names).
+    static let maxStartTagBytes = 1 << 20
+    static let maxAttributes = 256
+    static let maxNameBytes = 1024
     var buffer: UnsafeMutablePointer<UInt8>
     var capacity: Int
     /// Bytes of the document dropped before `buffer[0]`.
