@@ -52,7 +52,8 @@ import Zip
         defer { try? FileManager.default.removeItem(at: dir) }
         let archive = try ZipArchive(path: try CraftedZip.write(CraftedZip.bytes([member]), in: dir))
         #expect(archive.entries.map(\.uncompressedSize) == [0xFFFF_FFFF])
-        #expect(refusal(CraftedZip.bytes([member]))?.contains("does not match") == true)
+        // The 32-bit size stands, and is refused as no export's (4 GiB from a few hundred bytes).
+        #expect(refusal(CraftedZip.bytes([member]))?.contains("declares 4294967295 bytes") == true)
     }
 
     @Test func zip64CompressedSizeOfAllOnesIsRefusedAsDataPastTheEnd() {
@@ -86,5 +87,12 @@ import Zip
         let message = refusal(CraftedZip.bytes([CraftedZip.stored(Self.exportName, Self.export), bomb]))
         #expect(message?.contains("Observation-1.json") == true)
         #expect(message?.contains("more than the 1000 bytes") == true)
+    }
+
+    @Test func entryDeclaringMoreThanDeflateCanHonestlyGiveIsRefusedUninflated() throws {
+        // Honest about its size (20 MiB of spaces in about 20 KB), so only the ratio gives it away.
+        let bomb = try CraftedZip.lyingSpaces(Self.exportName, count: 20 << 20, declared: 20 << 20)
+        let message = refusal(CraftedZip.bytes([bomb]))
+        #expect(message?.contains("more than 200 times its compressed size") == true, "\(message ?? "read")")
     }
 }

@@ -35,7 +35,7 @@ public enum AppleHealthExport {
             guard let xml = exportEntry(archive.entries) else {
                 throw ImportFileError("the zip archive holds no export.xml (is it the Health app's export?)")
             }
-            var stream = try archive.open(xml)
+            var stream = try open(archive, xml)
             var summary = try reduceXML(&stream, zone: zone, window: window).finish()
             var budget = maxClinicalRecordsBytes
             for entry in archive.entries where isClinicalRecord(entry.name) {
@@ -61,6 +61,21 @@ public enum AppleHealthExport {
         return parts.count >= 2 && parts[parts.count - 2] == "clinical-records" && name.lowercased().hasSuffix(".json")
     }
 
+    /// Deflate does not do better than about 1032:1, and an export's XML and JSON compress
+    /// 10–30:1; an entry that declares more than this many times its compressed size (past its
+    /// first MiB) is a zip bomb honest about its size, refused before a byte is inflated (a
+    /// 3 MB zip declaring 3 GB of export.xml kept a handler thread busy for 14 s).
+    static let maxCompressionRatio: UInt64 = 200
+
+    static func open(_ archive: ZipArchive, _ entry: ZipArchive.Entry) throws -> ZipEntryStream {
+        // Division, not multiplication: both sizes are the sender's and may be near UInt64.max.
+        guard entry.uncompressedSize <= 1 << 20 || entry.uncompressedSize / maxCompressionRatio <= entry.compressedSize else {
+            throw ImportFileError("\(entry.name) in the zip archive declares \(entry.uncompressedSize) bytes from \(entry.compressedSize): "
+                                  + "more than \(maxCompressionRatio) times its compressed size, which no Health export is (a zip bomb?)")
+        }
+        return try archive.open(entry)
+    }
+
     /// A clinical record is parsed in memory: one past this is refused unread.
     static let maxClinicalRecordBytes: UInt64 = 16 << 20
     /// All of an export's clinical records together (a real export's are a few MB): the
@@ -83,7 +98,7 @@ public enum AppleHealthExport {
         // The declared size (≤ 16 MiB) bounds what is read: the stream refuses a byte more, and
         // so does this loop, whatever the stream does.
         let limit = Int(entry.uncompressedSize)
-        var stream = try archive.open(entry)
+        var stream = try open(archive, entry)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
