@@ -66,13 +66,97 @@ enum SyntheticFHIR {
         #expect(result.refused.map { $0.reason } == [.otherCode, .status, .outOfRange, .unit, .noTime, .unknownPatient, .otherCode])
     }
 
+    static func patient(id: String, studyId: String) -> JSONValue {
+        ["resourceType": "Patient", "id": .string(id), "identifier": [["system": .string(F.system), "value": .string(studyId)]]]
+    }
+
+    /// Two laboratories' Patient/1 in one Bundle: a relative reference resolves against the
+    /// referencing entry's own server (FHIR Bundle rules), whatever the order of the entries;
+    /// it used to go to the last `Patient/1` listed.
+    @Test func aRelativeReferenceResolvesAgainstItsEntrysServer() throws {
+        for labAFirst in [true, false] {
+            var entries: [(String?, JSONValue)] = [("https://lab-a.example/fhir/Patient/1", Self.patient(id: "1", studyId: "HT-A")),
+                                                   ("https://lab-b.example/fhir/Patient/1", Self.patient(id: "1", studyId: "HT-B"))]
+            if !labAFirst { entries.reverse() }
+            entries.append(("https://lab-a.example/fhir/Observation/x1", F.sodium(id: "x1", subject: ["reference": "Patient/1"])))
+            entries.append(("https://lab-b.example/fhir/Observation/x2", F.sodium(id: "x2", subject: ["reference": "Patient/1/_history/3"])))
+            let result = try read(F.bundle("collection", entries))
+            #expect(result.observations.map(\.studyId) == ["HT-A", "HT-B"], "lab A first: \(labAFirst)")
+            #expect(result.refused.isEmpty)
+        }
+    }
+
+    /// An absolute reference names exactly one fullUrl: a Patient of another server with the
+    /// same id is not it.
+    @Test func anAbsoluteReferenceToAPatientOutsideTheBundleIsRefused() throws {
+        let result = try read(F.bundle("collection", [
+            ("https://lab-b.example/fhir/Patient/1", Self.patient(id: "1", studyId: "HT-B")),
+            ("https://lab-a.example/fhir/Observation/x1", F.sodium(id: "x1", subject: ["reference": "https://lab-c.example/fhir/Patient/1"])),
+            ("https://lab-a.example/fhir/Observation/x2", F.sodium(id: "x2", subject: ["reference": "https://lab-b.example/fhir/Patient/1"])),
+        ]))
+        #expect(result.refused.map(\.entry) == ["https://lab-a.example/fhir/Observation/x1"])
+        #expect(result.refused.map(\.reason) == [.unknownPatient])
+        #expect(result.observations.map(\.studyId) == ["HT-B"])
+    }
+
+    /// Without a base to resolve against, `Patient/1` that names two patients is refused, not
+    /// given to one of them.
+    @Test func aReferenceThatNamesPatientsOfDifferentStudyIdsIsRefused() throws {
+        let result = try read(F.bundle("collection", [
+            ("urn:uuid:a", Self.patient(id: "1", studyId: "HT-A")),
+            ("urn:uuid:b", Self.patient(id: "1", studyId: "HT-B")),
+            (nil, F.sodium(id: "x1", subject: ["reference": "Patient/1"])),
+        ]))
+        #expect(result.observations.isEmpty)
+        #expect(result.refused.map(\.reason) == [.unknownPatient])
+        #expect(result.refused.first?.detail.contains("different study IDs") == true)
+    }
+
+    /// A relative reference from an entry whose server lists its own Patients must be one of
+    /// them; a Patient of the same id without a fullUrl is not taken in its place.
+    @Test func aRelativeReferenceThatItsServerDoesNotHoldIsRefused() throws {
+        let result = try read(F.bundle("collection", [
+            ("https://lab-a.example/fhir/Patient/1", Self.patient(id: "1", studyId: "HT-A")),
+            (nil, Self.patient(id: "2", studyId: "HT-X")),
+            ("https://lab-a.example/fhir/Observation/x1", F.sodium(id: "x1", subject: ["reference": "Patient/2"])),
+        ]))
+        #expect(result.observations.isEmpty)
+        #expect(result.refused.map(\.reason) == [.unknownPatient])
+    }
+
+    /// A measurement time that is there but unreadable (no offset) is refused naming it; it used
+    /// to fall back to `issued` and put the value on the day the report came out.
+    @Test func anUnreadableEffectiveTimeIsRefusedNotReplacedByIssued() throws {
+        guard case .object(var o) = F.sodium(id: "t1", time: "2026-11-28T23:30:00") else { Issue.record("fixture shape changed"); return }
+        o["issued"] = "2026-11-30T09:00:00+01:00"
+        let result = try read(.object(o))
+        #expect(result.observations.isEmpty)
+        #expect(result.refused.map(\.reason) == [.noTime])
+        #expect(result.refused.first?.detail.contains("effectiveDateTime") == true)
+        // Absent, `issued` still serves.
+        guard case .object(var absent) = F.sodium(id: "t2", time: nil) else { Issue.record("fixture shape changed"); return }
+        absent["issued"] = "2026-11-30T09:00:00+01:00"
+        #expect(try read(.object(absent)).observations.count == 1)
+    }
+
+    /// `"comparator": "<"`: the lab reports a bound (below 100), not a value of 100.
+    @Test func aQuantityWithAComparatorIsRefused() throws {
+        guard case .object(var o) = F.sodium(id: "c1"), case .object(var q)? = o["valueQuantity"] else { Issue.record("fixture shape changed"); return }
+        q["comparator"] = "<"
+        o["valueQuantity"] = .object(q)
+        let result = try read(.object(o))
+        #expect(result.observations.isEmpty)
+        #expect(result.refused.map(\.reason) == [.outOfRange])
+        #expect(result.refused.first?.detail.contains("comparator") == true)
+    }
+
     @Test func aSingleObservationIsRead() throws {
         let result = try read(F.sodium(id: "solo"))
         #expect(result.observations.count == 1 && result.refused.isEmpty)
     }
 
     @Test func identifierIsPreferredToIdAsTheObservationsKey() throws {
-        guard case .object(var o) = F.sodium(id: "server-7") else { return }
+        guard case .object(var o) = F.sodium(id: "server-7") else { Issue.record("fixture shape changed"); return }
         o["identifier"] = [["system": "urn:lab", "value": "A-1"]]
         #expect(try read(.object(o)).observations.first?.key == "identifier:urn:lab|A-1")
     }

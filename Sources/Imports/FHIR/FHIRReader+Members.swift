@@ -33,16 +33,57 @@ extension FHIRReader {
         return nil
     }
 
-    static func subjectStudyId(_ v: JSONValue?, system: String, patients: [String: String]) -> String? {
-        guard case .object(let subject)? = v else { return nil }
+    /// The Bundle's Patients with a study ID: by `fullUrl`, and by `Patient/ID` (those without a
+    /// RESTful fullUrl) with every study ID that id names.
+    struct BundlePatients {
+        var byFullUrl: [String: String] = [:]
+        var byId: [String: Set<String>] = [:]
+    }
+
+    enum SubjectMatch: Equatable {
+        case found(String)
+        case ambiguous(String)
+        case notFound
+    }
+
+    /// Whose the Observation is: `subject.identifier` under `system`, else `subject.reference`
+    /// resolved as the Bundle rules say. An absolute reference must be a Patient's fullUrl
+    /// exactly; a relative one resolves against the referencing entry's RESTful base
+    /// (`BASE/Observation/x` → `BASE/Patient/ID`), or, from an entry without one, to the
+    /// Patients of that id, and only when they agree on the study ID.
+    static func subjectStudyId(_ v: JSONValue?, system: String, patients: BundlePatients, from fullUrl: String?) -> SubjectMatch {
+        guard case .object(let subject)? = v else { return .notFound }
         if case .object(let id)? = subject["identifier"], string(id["system"]) == system, let value = string(id["value"]), !value.isEmpty {
-            return value
+            return .found(value)
         }
-        guard let ref = string(subject["reference"]) else { return nil }
-        if let hit = patients[ref] { return hit }
-        // An absolute fullUrl `https://…/Patient/ID` is also named by the relative `Patient/ID`.
-        if let slash = ref.range(of: "Patient/", options: .backwards) { return patients[String(ref[slash.lowerBound...])] }
-        return nil
+        guard let ref = string(subject["reference"]), !ref.isEmpty else { return .notFound }
+        if isAbsolute(ref) { return patients.byFullUrl[ref].map(SubjectMatch.found) ?? .notFound }
+        let relative = withoutHistory(ref)
+        if let base = fullUrl.flatMap(restfulBase), let hit = patients.byFullUrl[base + "/" + relative] { return .found(hit) }
+        if let base = fullUrl.flatMap(restfulBase), patients.byFullUrl.keys.contains(where: { $0.hasPrefix(base + "/Patient/") }) {
+            return .notFound        // the entry's own server has Patients in the Bundle, not this one
+        }
+        guard let named = patients.byId[relative] else { return .notFound }
+        return named.count == 1 ? .found(named.first!) : .ambiguous(ref)
+    }
+
+    static func isAbsolute(_ ref: String) -> Bool { ref.contains("://") || ref.hasPrefix("urn:") }
+
+    /// `Patient/ID` of `Patient/ID/_history/V`.
+    static func withoutHistory(_ ref: String) -> String {
+        guard let h = ref.range(of: "/_history/") else { return ref }
+        return String(ref[..<h.lowerBound])
+    }
+
+    /// The server base of a RESTful fullUrl (`https://lab/fhir/Observation/1` → `https://lab/fhir`):
+    /// everything before `/TYPE/ID` (with an optional `/_history/V`); nil for `urn:` and others.
+    static func restfulBase(_ fullUrl: String) -> String? {
+        guard fullUrl.contains("://") else { return nil }
+        var parts = withoutHistory(fullUrl).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 5, let type = parts.dropLast().last, let first = type.first, first.isUppercase,
+              !(parts.last ?? "").isEmpty else { return nil }
+        parts.removeLast(2)
+        return parts.joined(separator: "/")
     }
 
     /// `identifier:SYSTEM|VALUE` of the first identifier, else `id:ID`.
@@ -57,17 +98,28 @@ extension FHIRReader {
         return string(o["id"]).map { "id:\($0)".prefixed(300) }
     }
 
-    /// `effectiveDateTime`, else `effectivePeriod.start`, else `issued`.
-    static func observationTime(_ o: JSONObject) -> SodiumObservation.Time? {
-        var candidates = [string(o["effectiveDateTime"])]
-        if case .object(let period)? = o["effectivePeriod"] { candidates.append(string(period["start"])) }
-        candidates.append(string(o["issued"]))
-        for c in candidates {
-            guard let text = c else { continue }
-            if text.utf8.count == 10, let d = LocalDate(text) { return .date(d) }
-            if let t = Timestamp(text) { return .instant(t) }
+    enum TimeRead: Equatable {
+        case time(SodiumObservation.Time)
+        /// Present but not a date or a date-time with an offset: not passed over for a later member.
+        case unreadable(member: String, text: String)
+        case absent
+    }
+
+    /// `effectiveDateTime`, else `effectivePeriod.start`, else `issued`: the first that is
+    /// present. One that is present but unreadable is reported as such; falling back to the
+    /// next would put a measurement on the day its report was issued.
+    static func observationTime(_ o: JSONObject) -> TimeRead {
+        var candidates: [(String, JSONValue?)] = [("effectiveDateTime", o["effectiveDateTime"])]
+        if case .object(let period)? = o["effectivePeriod"] { candidates.append(("effectivePeriod.start", period["start"])) }
+        candidates.append(("issued", o["issued"]))
+        for (member, value) in candidates {
+            guard let value, !value.isNull else { continue }
+            guard let text = string(value) else { return .unreadable(member: member, text: value.typeName) }
+            if text.utf8.count == 10, let d = LocalDate(text) { return .time(.date(d)) }
+            if let t = Timestamp(text) { return .time(.instant(t)) }
+            return .unreadable(member: member, text: String(text.prefix(40)))
         }
-        return nil
+        return .absent
     }
 
     struct Quantity {
@@ -75,13 +127,16 @@ extension FHIRReader {
         var unit: String?
         var system: String?
         var code: String?
+        /// `<`, `<=`, `>=`, `>`, `ad`: the value is a bound, not a measurement.
+        var comparator: String?
     }
 
     static func quantity(_ v: JSONValue?) -> Quantity? {
         guard case .object(let q)? = v else { return nil }
         var value: Double?
         if case .number(let n)? = q["value"] { value = n }
-        return Quantity(value: value, unit: string(q["unit"]), system: string(q["system"]), code: string(q["code"]))
+        return Quantity(value: value, unit: string(q["unit"]), system: string(q["system"]), code: string(q["code"]),
+                        comparator: string(q["comparator"]))
     }
 }
 

@@ -30,7 +30,7 @@ public enum FHIRReader {
         var result = Result()
         switch root["resourceType"] {
         case .string("Observation"):
-            classify(root, entry: label(nil, root, index: nil), position: 0, subject: subject, patients: [:], into: &result)
+            classify(root, entry: label(nil, root, index: nil), position: 0, subject: subject, patients: BundlePatients(), into: &result)
         case .string("Bundle"):
             guard case .string(let type)? = root["type"], bundleTypes.contains(type) else {
                 throw ImportFileError(field: "type", "a Bundle of type collection, transaction, batch or searchset")
@@ -52,7 +52,8 @@ public enum FHIRReader {
                 }
                 let name = label(fullUrl, resource, index: i)
                 switch string(resource["resourceType"]) {
-                case "Observation": classify(resource, entry: name, position: i, subject: subject, patients: patients, into: &result)
+                case "Observation":
+                    classify(resource, entry: name, fullUrl: fullUrl, position: i, subject: subject, patients: patients, into: &result)
                 case "Patient": continue
                 case let other:
                     result.refused.append(ImportRefusal(entry: name, reason: .otherCode,
@@ -68,22 +69,25 @@ public enum FHIRReader {
         return result
     }
 
-    /// Every way an entry of this Bundle can refer to one of its Patients (`fullUrl`,
-    /// `Patient/ID`) → the study ID its identifiers name.
-    static func patientIdentifiers(_ entries: [JSONValue], subject: Subject) -> [String: String] {
-        guard case .identifierSystem(let system) = subject else { return [:] }
-        var map: [String: String] = [:]
+    /// The Bundle's Patients that carry a study ID under the caller's identifier system, as the
+    /// Bundle's reference rules find them (https://hl7.org/fhir/R4/bundle.html#references).
+    static func patientIdentifiers(_ entries: [JSONValue], subject: Subject) -> BundlePatients {
+        var patients = BundlePatients()
+        guard case .identifierSystem(let system) = subject else { return patients }
         for e in entries {
             guard case .object(let entry) = e, case .object(let r)? = entry["resource"], string(r["resourceType"]) == "Patient",
                   let studyId = identifierValue(r["identifier"], system: system) else { continue }
-            if let url = string(entry["fullUrl"]) { map[url] = studyId }
-            if let id = string(r["id"]) { map["Patient/\(id)"] = studyId }
+            let fullUrl = string(entry["fullUrl"])
+            if let fullUrl { patients.byFullUrl[fullUrl] = studyId }
+            // A Patient without a RESTful fullUrl is found by `Patient/ID` from entries that have
+            // no base of their own (one that has one resolves against it, exactly).
+            if let id = string(r["id"]), fullUrl.flatMap(restfulBase) == nil { patients.byId["Patient/\(id)", default: []].insert(studyId) }
         }
-        return map
+        return patients
     }
 
-    static func classify(_ o: JSONObject, entry: String, position: Int, subject: Subject, patients: [String: String],
-                         into result: inout Result) {
+    static func classify(_ o: JSONObject, entry: String, fullUrl: String? = nil, position: Int, subject: Subject,
+                         patients: BundlePatients, into result: inout Result) {
         func refuse(_ reason: RefusalReason, _ detail: String) {
             result.refused.append(ImportRefusal(entry: entry, reason: reason, detail: detail, position: position))
         }
@@ -96,8 +100,11 @@ public enum FHIRReader {
         switch subject {
         case .given(let id): studyId = id
         case .identifierSystem(let system):
-            studyId = subjectStudyId(o["subject"], system: system, patients: patients)
-            guard studyId != nil else {
+            switch subjectStudyId(o["subject"], system: system, patients: patients, from: fullUrl) {
+            case .found(let id): studyId = id
+            case .ambiguous(let ref):
+                return refuse(.unknownPatient, "subject \(ref.prefix(120)) names Patients with different study IDs in the Bundle")
+            case .notFound:
                 return refuse(.unknownPatient, "subject has no identifier with system \(system) (nor a reference to such a Patient in the Bundle)")
             }
         }
@@ -106,7 +113,8 @@ public enum FHIRReader {
             return refuse(.status, "status \(statusText.isEmpty ? "missing" : statusText.prefix(40)): only final, amended and corrected are proposed")
         }
         let key = observationKey(o)
-        let time = observationTime(o)
+        let read = observationTime(o)
+        let time: SodiumObservation.Time? = if case .time(let t) = read { t } else { nil }
         if status == .enteredInError {
             result.observations.append(SodiumObservation(entry: entry, key: key, studyId: studyId, status: status,
                                                          value: quantity(o["valueQuantity"])?.value, time: time, position: position))
@@ -114,6 +122,9 @@ public enum FHIRReader {
         }
         guard let q = quantity(o["valueQuantity"]), let value = q.value else {
             return refuse(.outOfRange, "no numeric valueQuantity.value")
+        }
+        if let comparator = q.comparator {
+            return refuse(.outOfRange, "valueQuantity.comparator \(comparator.prefix(8)): a bound, not a measured value")
         }
         if let code = q.code, q.system == nil || q.system == ucumSystem {
             guard code == "mmol/L" || code == "meq/L" else { return refuse(.unit, "UCUM code \(code.prefix(40)): expected mmol/L or meq/L") }
@@ -125,6 +136,9 @@ public enum FHIRReader {
         }
         guard ValueRanges.sodium.contains(value) else {
             return refuse(.outOfRange, "\(value) mmol/L is outside \(Int(ValueRanges.sodium.lowerBound))–\(Int(ValueRanges.sodium.upperBound))")
+        }
+        if case .unreadable(let member, let text) = read {
+            return refuse(.noTime, "\(member) \(text) is not a date or a date-time with an offset")
         }
         guard let time else { return refuse(.noTime, "no effectiveDateTime, effectivePeriod.start or issued with a date") }
         result.observations.append(SodiumObservation(entry: entry, key: key, studyId: studyId, status: status, value: value, time: time,
