@@ -104,3 +104,99 @@ final class ScriptedTransport: HookTransport {
         #expect(delivered == [1, 1], "a stop lets the delivery in flight record its outcome")
     }
 }
+
+/// An outcome the outbox cannot take (the write fails, as on a full disk) is not a reason to
+/// call the receiver again: a real command hook counts its calls, a trigger added from another
+/// connection to the real database file makes every outbox update fail until it is dropped.
+extension HookDeliveryTests {
+    final class FailingOutbox {
+        let connection: Connection
+        init(_ database: Database) throws {
+            connection = try Connection(path: database.path)
+            try connection.execute("""
+                CREATE TRIGGER hook_outbox_full BEFORE UPDATE ON hook_outbox
+                BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END
+                """)
+        }
+        func repair() throws { try connection.execute("DROP TRIGGER hook_outbox_full") }
+        deinit { connection.close() }
+    }
+
+    /// A command hook that appends its event id to `calls` and exits with `status`.
+    static func pager(_ dir: String, status: Int) throws -> (transport: CommandTransport, calls: () -> [String]) {
+        let calls = dir + "/calls"
+        let script = dir + "/page"
+        try "#!/bin/sh\ncat > /dev/null\necho \"$HYPONATRACK_EVENT_ID\" >> \(calls)\nexit \(status)\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let read = { ((try? String(contentsOfFile: calls, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+        return (CommandTransport(path: script), read)
+    }
+
+    static func row(_ db: Database) throws -> (state: String, attempts: Int, next: Int64) {
+        try db.read { c in
+            let r = try #require(try c.queryOne("SELECT state, attempts, next_attempt_at FROM hook_outbox"))
+            return (try r.string(0), try r.int(1), try r.int64(2))
+        }
+    }
+
+    @Test func aDeliveryWhoseOutcomeCannotBeRecordedIsNotSentAgainAndIsRecordedLater() throws {
+        let store = try DaemonDatabase()
+        let clock = SimulationClock(Self.t0)
+        let pager = try Self.pager(store.directory.path, status: 0)
+        let log = CapturedLog()
+        let delivery = HookDelivery(database: store.database, transports: ["ward": pager.transport], logger: log.logger, clock: clock)
+        let eventId = try Self.queue(store.database)
+        let outbox = try FailingOutbox(store.database)
+
+        #expect(try delivery.deliverNext("ward"))
+        #expect(pager.calls() == [eventId])
+        #expect(log.all.contains { $0.contains("outcome could not be recorded") && $0.contains("event_id=\(eventId)")
+                                   && $0.contains("outcome=delivered") })
+        for t in [1.0, 5, 30, 300] {
+            clock.set(Self.t0 + t)
+            #expect(try !delivery.deliverNext("ward"), "nothing to send at +\(t) s")
+        }
+        #expect(pager.calls() == [eventId], "the pager ran once although its outcome is not in the outbox")
+        #expect(try Self.row(store.database).state == "pending")
+        try outbox.repair()
+        clock.set(Self.t0 + 400)
+        #expect(try !delivery.deliverNext("ward"))
+        #expect(try Self.row(store.database).state == "delivered" && Self.row(store.database).attempts == 1)
+        #expect(pager.calls() == [eventId])
+    }
+
+    @Test func aFailureWhoseOutcomeCannotBeRecordedIsRetriedOnTheScheduleNotEverySecond() throws {
+        let store = try DaemonDatabase()
+        let clock = SimulationClock(Self.t0)
+        let pager = try Self.pager(store.directory.path, status: 75)
+        let delivery = HookDelivery(database: store.database, transports: ["ward": pager.transport], logger: Self.quiet, clock: clock,
+                                    random: SeededRandomSource(seed: 42))
+        _ = try Self.queue(store.database)
+        let outbox = try FailingOutbox(store.database)
+        let t0 = epochMilliseconds(Self.t0)
+
+        #expect(try delivery.deliverNext("ward"))
+        for t in [1.0, 2, 3, 4, 5] {
+            clock.set(Self.t0 + t)
+            #expect(try !delivery.deliverNext("ward"), "the 5 s retry is not due at +\(t) s")
+        }
+        #expect(pager.calls().count == 1)
+        // The seed's first draw makes the first wait 5.2415… s (see the test above).
+        clock.set(Self.t0 + 5.3)
+        #expect(try delivery.deliverNext("ward"), "due on the schedule although not recorded")
+        #expect(pager.calls().count == 2)
+        for t in [6.0, 60, 250] {
+            clock.set(Self.t0 + t)
+            #expect(try !delivery.deliverNext("ward"), "the 5 min retry is not due at +\(t) s")
+        }
+        #expect(pager.calls().count == 2)
+        try outbox.repair()
+        // Written again after pauses of 1, 2, 4, 8, 16 s between failed writes: by +266 s.
+        clock.set(Self.t0 + 284)
+        #expect(try !delivery.deliverNext("ward"))
+        let row = try Self.row(store.database)
+        // The second wait: 5 min × (0.9 + 0.2 × 0.1599…) = 279.594… s after the second attempt.
+        #expect(row.state == "pending" && row.attempts == 2 && row.next == t0 + 5_300 + 279_594)
+    }
+}

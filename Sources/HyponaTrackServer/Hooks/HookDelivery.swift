@@ -8,7 +8,9 @@ import SQLite
 /// receiver's `retry-after`) for up to 24 hours, then the row is a dead letter shown by
 /// `hyponatrack hooks status`. A 410 disables the endpoint. Delivered rows are kept (marked) so a
 /// restart never sends them again; an in-flight row is re-sent after a crash with the same event
-/// id, which receivers de-duplicate.
+/// id, which receivers de-duplicate. An outcome that cannot be written is kept in memory and
+/// written later (``UnrecordedHookOutcomes``); meanwhile its row is not sent again sooner than
+/// that outcome allows.
 final class HookDelivery: BackgroundService {
     static let schedule: [Double] = [5, 300, 1800, 7200, 18_000, 36_000]
     static let giveUpAfterSeconds: Double = 24 * 3600
@@ -26,6 +28,8 @@ final class HookDelivery: BackgroundService {
     /// One per hook, so a wake reaches every worker whether it is waiting or busy.
     private let signals: [String: StopSignal]
     private let stopping = StopSignal()
+    /// Outcomes decided but not yet written (``UnrecordedHookOutcomes``).
+    let unrecorded = UnrecordedHookOutcomes()
 
     init(database: Database, transports: [String: any HookTransport], logger: Logger, clock: any ServerClock,
          random: any RandomSource = SystemRandomSource()) {
@@ -64,53 +68,82 @@ final class HookDelivery: BackgroundService {
         return random.jitter(Self.schedule[min(attempts, Self.schedule.count - 1)], by: Self.jitterFraction)
     }
 
-    /// Delivers the oldest due row of one hook; returns whether there was one.
+    /// Delivers the oldest due row of one hook; returns whether there was one. First writes the
+    /// outcomes earlier attempts could not write, when their pause is over.
     @discardableResult
     func deliverNext(_ name: String) throws -> Bool {
         let now = clock.now()
         let ms = epochMilliseconds(now)
+        writeUnrecorded(name, at: ms)
+        // A 410 whose outcome is not written yet: the endpoint must not be called again.
+        if unrecorded.isDisabled(hook: name) { return false }
+        let held = unrecorded.heldRows(hook: name, at: ms)
         let (due, disabled) = try database.read { db in
-            (try HookOutboxRepository.nextDue(db, hook: name, now: ms), try HookOutboxRepository.disabledReason(db, hook: name))
+            (try HookOutboxRepository.nextDue(db, hook: name, now: ms, excluding: held),
+             try HookOutboxRepository.disabledReason(db, hook: name))
         }
         guard let due else { return false }
+        let attempts = max(due.attempts, unrecorded.attempts(of: due.id, hook: name) ?? 0) + 1
         if let disabled {
-            try database.write { db in try HookOutboxRepository.markDead(db, id: due.id, reason: "the endpoint is disabled: \(disabled)") }
+            try database.write { db in
+                try HookOutboxRepository.markDead(db, id: due.id, reason: "the endpoint is disabled: \(disabled)", attempts: attempts)
+            }
             return true
         }
         guard let transport = transports[name] else { return false }
         let event = (try? JSONParser.parse(due.body)) ?? .null
         let result = transport.deliver(eventId: due.eventId, timestamp: Int64(now), body: Array(due.body.utf8), event: event)
-        let after = epochMilliseconds(clock.now())
-        try database.write { db in try record(result, of: due, hook: name, at: after, db) }
+        let outcome = outcome(of: result, createdAt: due.createdAt, attempts: attempts - 1, at: epochMilliseconds(clock.now()))
         switch result {
         case .delivered: logger.info("hook delivered", ["hook": name, "event_id": due.eventId])
         case .retry(let reason, _): logger.warning("hook delivery failed, will retry", ["hook": name, "event_id": due.eventId, "error": reason])
         case .gone: logger.error("hook endpoint answered 410 Gone and is now disabled", ["hook": name])
         case .failed(let reason): logger.error("hook delivery failed permanently", ["hook": name, "event_id": due.eventId, "error": reason])
         }
+        do {
+            try database.write { db in try outcome.write(db, id: due.id, hook: name, attempts: attempts) }
+            unrecorded.recorded([due.id], hook: name)
+        } catch {
+            unrecorded.hold(.init(id: due.id, eventId: due.eventId, outcome: outcome, attempts: attempts), hook: name,
+                            at: epochMilliseconds(clock.now()))
+            logger.error("hook delivery outcome could not be recorded; the event is not sent again before its outcome allows",
+                         ["hook": name, "event_id": due.eventId, "outcome": outcome.name, "error": "\(error)"])
+        }
         return true
     }
 
-    /// Writes what one attempt achieved, in the caller's transaction.
-    private func record(_ result: DeliveryResult, of due: HookOutboxRepository.Due, hook name: String, at ms: Int64,
-                        _ db: Connection) throws {
+    /// What the outbox does after an attempt that ended at `ms` with `result`, for a row
+    /// created at `createdAt` that had failed `attempts` times before.
+    private func outcome(of result: DeliveryResult, createdAt: Int64, attempts: Int, at ms: Int64) -> HookOutcome {
         switch result {
         case .delivered:
-            try HookOutboxRepository.markDelivered(db, id: due.id, at: ms)
+            return .delivered(at: ms)
         case .retry(let reason, let retryAfter):
-            let age = Double(ms - due.createdAt) / 1000
-            if age >= Self.giveUpAfterSeconds {
-                try HookOutboxRepository.markDead(db, id: due.id, reason: "gave up after 24 h: \(reason)")
-            } else {
-                let wait = retryDelay(attempts: due.attempts, retryAfter: retryAfter)
-                try HookOutboxRepository.postpone(db, id: due.id, until: ms + Int64(wait * 1000), error: reason)
-            }
+            let age = Double(ms - createdAt) / 1000
+            if age >= Self.giveUpAfterSeconds { return .dead(reason: "gave up after 24 h: \(reason)") }
+            let wait = retryDelay(attempts: attempts, retryAfter: retryAfter)
+            return .postponed(until: ms + Int64(wait * 1000), error: reason)
         case .gone(let reason):
-            try HookOutboxRepository.disable(db, hook: name, at: ms, reason: "410 Gone: \(reason)")
-            try HookOutboxRepository.markDead(db, id: due.id, reason: "410 Gone: the endpoint asked not to be called again")
-            try AuditLog.append(db, at: ms, actor: "system", action: .hookDisabled, subject: "hook:\(name)", details: ["reason": .string(reason)])
+            return .gone(reason: reason, at: ms)
         case .failed(let reason):
-            try HookOutboxRepository.markDead(db, id: due.id, reason: reason)
+            return .dead(reason: reason)
+        }
+    }
+
+    /// Writes the outcomes of one hook that could not be written before, if their pause is over.
+    private func writeUnrecorded(_ name: String, at ms: Int64) {
+        let entries = unrecorded.due(hook: name, at: ms)
+        guard !entries.isEmpty else { return }
+        do {
+            try database.write { db in
+                for e in entries { try e.outcome.write(db, id: e.id, hook: name, attempts: e.attempts) }
+            }
+            unrecorded.recorded(entries.map(\.id), hook: name)
+            logger.notice("hook delivery outcomes recorded late", ["hook": name, "events": String(entries.count)])
+        } catch {
+            let pause = unrecorded.writeFailed(hook: name, at: ms)
+            logger.error("hook delivery outcomes still cannot be recorded; trying again later",
+                         ["hook": name, "events": String(entries.count), "retry_in_s": String(Int(pause)), "error": "\(error)"])
         }
     }
 
@@ -133,7 +166,8 @@ final class HookDelivery: BackgroundService {
 }
 
 /// Delivers one hook's rows until asked to stop: the next due row at once, else a wait of up to
-/// a second (a wake cuts it short) before looking again.
+/// a second (a wake cuts it short) before looking again. A database error is logged and also
+/// waits, so a failing database is neither spun on nor silent.
 struct HookWorker: BackgroundService {
     let hook: String
     let delivery: HookDelivery
@@ -146,7 +180,12 @@ struct HookWorker: BackgroundService {
 
     func run() {
         while !signal.isStopRequested {
-            let worked = (try? delivery.deliverNext(hook)) ?? false
+            var worked = false
+            do {
+                worked = try delivery.deliverNext(hook)
+            } catch {
+                delivery.logger.error("hook delivery: database error", ["hook": hook, "error": "\(error)"])
+            }
             if !worked { signal.wait(seconds: Self.idlePollSeconds) }
         }
     }

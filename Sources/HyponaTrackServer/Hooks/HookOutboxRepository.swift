@@ -43,29 +43,37 @@ enum HookOutboxRepository {
             .map { try $0.optionalString(0) ?? "disabled" }
     }
 
-    /// The hook's oldest pending row due at `ms`.
-    static func nextDue(_ db: Connection, hook: String, now ms: Int64) throws -> Due? {
-        try db.queryOne("""
+    /// The hook's oldest pending row due at `ms`, leaving out `excluded` (rows whose last
+    /// outcome is not written yet: ``UnrecordedHookOutcomes``).
+    static func nextDue(_ db: Connection, hook: String, now ms: Int64, excluding excluded: Set<Int64> = []) throws -> Due? {
+        let rows = try db.query("""
             SELECT id, event_id, body, attempts, created_at FROM hook_outbox
-            WHERE hook = ? AND state = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT 1
-            """, [hook, ms]).map { Due(id: try $0.int64(0), createdAt: try $0.int64(4), eventId: try $0.string(1),
-                                      body: try $0.string(2), attempts: try $0.int(3)) }
+            WHERE hook = ? AND state = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?
+            """, [hook, ms, excluded.count + 1])
+        for r in rows {
+            let id = try r.int64(0)
+            if excluded.contains(id) { continue }
+            return Due(id: id, createdAt: try r.int64(4), eventId: try r.string(1), body: try r.string(2), attempts: try r.int(3))
+        }
+        return nil
     }
 
-    static func markDelivered(_ db: Connection, id: Int64, at ms: Int64) throws {
-        try db.execute("UPDATE hook_outbox SET state = 'delivered', delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?",
-                       [ms, id])
+    /// `attempts`: the attempts made so far, this one included (set, not added: an outcome
+    /// written late may stand for more than one attempt).
+    static func markDelivered(_ db: Connection, id: Int64, at ms: Int64, attempts: Int) throws {
+        try db.execute("UPDATE hook_outbox SET state = 'delivered', delivered_at = ?, attempts = ?, last_error = NULL WHERE id = ?",
+                       [ms, attempts, id])
     }
 
-    /// Counts a failed attempt and sets the next one.
-    static func postpone(_ db: Connection, id: Int64, until ms: Int64, error: String) throws {
-        try db.execute("UPDATE hook_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?",
-                       [ms, error, id])
+    /// Records a failed attempt and sets the next one.
+    static func postpone(_ db: Connection, id: Int64, until ms: Int64, error: String, attempts: Int) throws {
+        try db.execute("UPDATE hook_outbox SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
+                       [attempts, ms, error, id])
     }
 
-    /// Counts the last attempt and gives the row up (a dead letter).
-    static func markDead(_ db: Connection, id: Int64, reason: String) throws {
-        try db.execute("UPDATE hook_outbox SET state = 'dead', attempts = attempts + 1, last_error = ? WHERE id = ?", [reason, id])
+    /// Records the last attempt and gives the row up (a dead letter).
+    static func markDead(_ db: Connection, id: Int64, reason: String, attempts: Int) throws {
+        try db.execute("UPDATE hook_outbox SET state = 'dead', attempts = ?, last_error = ? WHERE id = ?", [attempts, reason, id])
     }
 
     /// Disables the hook for good (it answered 410 Gone).
