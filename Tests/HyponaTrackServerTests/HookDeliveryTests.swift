@@ -200,3 +200,45 @@ extension HookDeliveryTests {
         #expect(row.state == "pending" && row.attempts == 2 && row.next == t0 + 5_300 + 279_594)
     }
 }
+
+/// A command hook whose file is briefly missing or not executable (being redeployed).
+extension HookDeliveryTests {
+    @Test func aCommandThatCannotStartIsRetriedOnTheScheduleAndDeliveredOnceItCan() throws {
+        let store = try DaemonDatabase()
+        let clock = SimulationClock(Self.t0)
+        let pager = try Self.pager(store.directory.path, status: 0)
+        let script = pager.transport.path
+        chmod(script, 0o644)                                    // mid-redeploy
+        let delivery = HookDelivery(database: store.database, transports: ["ward": pager.transport], logger: Self.quiet, clock: clock,
+                                    random: SeededRandomSource(seed: 42))
+        let eventId = try Self.queue(store.database)
+
+        #expect(try delivery.deliverNext("ward"))
+        var row = try Self.row(store.database)
+        #expect(row.state == "pending" && row.attempts == 1 && row.next == epochMilliseconds(Self.t0) + 5_241, "\(row)")
+        chmod(script, 0o755)                                    // the redeploy is done
+        clock.set(Self.t0 + 5.241)
+        #expect(try delivery.deliverNext("ward"))
+        row = try Self.row(store.database)
+        #expect(row.state == "delivered" && row.attempts == 2)
+        #expect(pager.calls() == [eventId])
+    }
+
+    @Test func aCommandThatNeverBecomesExecutableIsADeadLetterOnlyAfter24Hours() throws {
+        let store = try DaemonDatabase()
+        let clock = SimulationClock(Self.t0)
+        let missing = CommandTransport(path: store.directory.path + "/not-deployed-yet")
+        let delivery = HookDelivery(database: store.database, transports: ["ward": missing], logger: Self.quiet, clock: clock)
+        _ = try Self.queue(store.database)
+        #expect(try delivery.deliverNext("ward"))
+        #expect(try Self.row(store.database).state == "pending")
+        clock.set(Self.t0 + 23 * 3600)
+        #expect(try delivery.deliverNext("ward"))
+        #expect(try Self.row(store.database).state == "pending", "still retried before 24 h")
+        clock.set(Self.t0 + 24 * 3600)
+        #expect(try delivery.deliverNext("ward"))
+        #expect(try Self.row(store.database).state == "dead")
+        let status = try store.database.read { try HookOutboxRepository.summary($0, hook: "ward") }
+        #expect(status.deadLetters.first?.error?.hasPrefix("gave up after 24 h: command ") == true, "\(status.deadLetters)")
+    }
+}

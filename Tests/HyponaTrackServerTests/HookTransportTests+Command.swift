@@ -86,14 +86,19 @@ extension HookTransportTests {
             #expect(try Fixture.eventually { Fixture.isDeadOrZombie(child) })
         }
 
-        @Test func missingOrNonExecutablePathFailsPermanently() throws {
+        @Test func aMissingOrNotYetExecutableCommandIsRetriedAndOnlyARelativePathFailsPermanently() throws {
             let dir = try TemporaryDirectory()
             let (event, body) = Fixture.alertEvent(id: "evt_missing")
-            for path in [dir.path("does-not-exist"), try dir.file("not-executable", "#!/bin/sh\nexit 0\n"), dir.path(""), "relative/hook"] {
+            // Mid-redeploy: gone, not yet executable, or a directory where the file will be.
+            for path in [dir.path("does-not-exist"), try dir.file("not-executable", "#!/bin/sh\nexit 0\n"), dir.path("")] {
                 let result = CommandTransport(path: path).deliver(eventId: "evt_missing", timestamp: Fixture.now(), body: body, event: event)
-                guard case .failed = result else { Issue.record("\(path): expected failed, got \(result)"); continue }
-                #expect(CommandTransport.validate(path: path) != nil)
+                guard case .retry(let reason, nil) = result else { Issue.record("\(path): expected retry, got \(result)"); continue }
+                #expect(reason.contains(path))
+                #expect(CommandTransport.validate(path: path) != nil, "still refused at start")
             }
+            let relative = CommandTransport(path: "relative/hook").deliver(eventId: "evt_missing", timestamp: Fixture.now(), body: body,
+                                                                            event: event)
+            guard case .failed = relative else { Issue.record("relative path: expected failed, got \(relative)"); return }
         }
 
         @Test func chattyCommandThatIgnoresStdinNeitherBlocksNorLeaks() throws {

@@ -8,8 +8,9 @@ import HTJSON
 /// A site's own paging script: the configured executable runs directly (no shell, so nothing
 /// in an event can be interpreted as shell syntax) with the configured arguments and the event
 /// JSON on stdin. Exit status 0 is a delivery; any other status, a signal or the timeout is
-/// retried (with the status and the end of stderr in the reason); a path that does not exist or
-/// is not executable fails for good.
+/// retried (with the status and the end of stderr in the reason). So is a command that cannot be
+/// started (ENOENT, EACCES, ETXTBSY: it may be being redeployed), on the same schedule and up to
+/// the same 24 h as other failures; only a path that is not absolute fails for good.
 ///
 /// The command gets a small environment, never the daemon's (which may hold
 /// `HYPONATRACK_REDCAP_TOKEN` or `CREDENTIALS_DIRECTORY`): `PATH` (the daemon's, else
@@ -58,8 +59,9 @@ public struct CommandTransport: HookTransport {
         switch process.run(input: body) {
         case .failure(let error):
             switch error.kind {
-            case .notFound, .notExecutable: return .failed("command \(error.message)")
-            case .resources: return .retry(reason: "command \(error.message)", afterSeconds: nil)
+            // Checked at start, so most likely a redeploy in progress: a red-alert page must
+            // not be lost for good over a missing or not yet executable file.
+            case .notFound, .notExecutable, .resources: return .retry(reason: "command \(error.message)", afterSeconds: nil)
             }
         case .success(let outcome):
             let stderr = Self.excerpt(outcome.stderrTail)

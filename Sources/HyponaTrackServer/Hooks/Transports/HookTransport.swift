@@ -5,13 +5,14 @@ public enum DeliveryResult: Sendable, Equatable {
     /// The receiver took the event (HTTP 2xx, command exit 0, SMTP accepted the DATA).
     case delivered
     /// A transient failure (network, timeout, HTTP 5xx/429/3xx/other non-2xx, a command's
-    /// non-zero exit, a TLS or login failure an operator may still fix): try again later,
+    /// non-zero exit or a command that cannot be started, a TLS or login failure an operator
+    /// may still fix): try again later,
     /// after `afterSeconds` when the receiver asked for it (`retry-after`), else per schedule.
     case retry(reason: String, afterSeconds: Double?)
     /// The endpoint answered 410 Gone: disable the hook.
     case gone(String)
-    /// A configuration that cannot work however often it is tried (a command that does not
-    /// exist or is not executable, a URL of a forbidden scheme): dead-letter at once.
+    /// A configuration that cannot work however often it is tried (a command path that is not
+    /// absolute, a URL of a forbidden scheme, an invalid address): dead-letter at once.
     case failed(String)
 }
 
