@@ -464,12 +464,8 @@ import HTJSON
     // MARK: 8. the rate cap
 
     @Test func theRateCapIsNeverExceeded() throws {
-        var options = SyncConfig.Options()
-        options.batchSize = 1
-        options.maxRequestsPerMinute = 30
-        let rig = try SyncRig(options)
+        let rig = try Self.cappedRig(cap: 30, backlog: 40, prefix: "SYNC-CAP")
         let emu = rig.emulator
-        for n in 1...40 { try Self.enroll(rig, "SYNC-CAP-\(n)") }
         try rig.waitUntil("30 requests went out") { try emu.counter("apiRequests") >= 30 }
         try Self.holds(for: 3, "no 31st request within the minute") { try emu.counter("apiRequests") == 30 }
         #expect(try emu.counter("maxApiRequestsPerMinute") == 30)

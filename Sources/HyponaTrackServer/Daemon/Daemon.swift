@@ -198,7 +198,14 @@ public final class Daemon: Sendable {
         let token = try REDCapToken.load(tokenFile: rc.tokenFile)
         guard let zone = ZoneRules(identifier: configuration.studyTimeZone) else { throw DaemonError("studyTimeZone is unknown") }
         let mapper = REDCapMapper(studyZone: zone, baselineEvent: rc.baselineEvent, dailyEvent: rc.dailyEvent)
-        let client = REDCapClient(url: rc.url, token: token, caFile: rc.caFile, pacer: RequestPacer(perMinute: rc.maxRequestsPerMinute))
+        let pacer = RequestPacer(perMinute: rc.maxRequestsPerMinute,
+                                 journal: SyncRequestJournal(database: database, clock: clock, logger: logger))
+        let earlier = try pacer.resume()
+        if earlier > 0 {
+            logger.notice("redcap requests of the last minute before this start count against the rate cap",
+                          ["requests": String(earlier), "max_requests_per_minute": String(rc.maxRequestsPerMinute)])
+        }
+        let client = REDCapClient(url: rc.url, token: token, caFile: rc.caFile, pacer: pacer)
         var settings = REDCapSync.Settings()
         settings.batchSize = rc.batchSize
         settings.unhealthyAfterSeconds = rc.unhealthyAfterMinutes * 60

@@ -30,6 +30,8 @@ enum Schema {
         ("v9_import_proposals", { try $0.execute(ProposalsSchema.v1) }),
         // The patient revision in a table of its own (PatientsSchema.v3).
         ("v10_patient_revisions", { try $0.execute(PatientsSchema.v3) }),
+        // The REDCap requests of the last minute, for the rate cap across restarts (SyncSchema.v4).
+        ("v11_sync_requests", { try $0.execute(SyncSchema.v4) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

@@ -83,3 +83,16 @@ extension SyncSchema {
         ALTER TABLE sync_outbox ADD COLUMN uncertain_since INTEGER;
         """
 }
+
+/// Migration `v11_sync_requests`: the REDCap requests of the last minute, so the rate cap holds
+/// across restarts (``SyncRequestJournal``). A few hundred rows at most: older ones are deleted
+/// as new ones are written.
+extension SyncSchema {
+    static let v4 = """
+        CREATE TABLE sync_requests (
+            id INTEGER PRIMARY KEY,
+            started_at INTEGER NOT NULL,          -- epoch ms, written before the request went out
+            answered_at INTEGER                   -- epoch ms of the answer; NULL: in flight, or the daemon died waiting
+        ) STRICT;
+        """
+}
