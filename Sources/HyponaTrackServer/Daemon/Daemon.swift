@@ -60,17 +60,10 @@ public final class Daemon: Sendable {
         self.delivery = delivery
         let syncMetrics = SyncMetrics()
         let hooks = configuration.hooks
-        let database0 = database
+        // sync.unhealthy / sync.halted go to the hooks that subscribe to them.
         let sync = try Self.makeSync(configuration: configuration, database: database, rules: rules, logger: logger,
-                                     metrics: syncMetrics, clock: clock) { type, data in
-            // sync.unhealthy / sync.halted go to the hooks that subscribe to them.
-            let subscribers = HookOutbox.subscribers(hooks, type: type)
-            guard !subscribers.isEmpty else { return }
-            _ = try? database0.write { db in
-                try HookOutbox.enqueue(db, type: type, data: data, hooks: subscribers, at: epochMilliseconds(clock.now()))
-            }
-            delivery.wake()
-        }
+                                     metrics: syncMetrics, clock: clock,
+                                     events: SyncHookEvents(hooks: hooks, wake: { delivery.wake() }))
         self.sync = sync
         let alerting = Alerting(ladder: configuration.escalation, hooks: configuration.hooks) { patient in
             rules.snapshot.engine.risk.assess(patient.profile).riskClass.rawValue
@@ -188,8 +181,7 @@ public final class Daemon: Sendable {
     /// Builds the REDCap sync when a `redcap` block is configured; refuses to start without a
     /// usable token.
     static func makeSync(configuration: ServerConfiguration, database: Database, rules: ActiveRules, logger: Logger,
-                         metrics: SyncMetrics, clock: any ServerClock,
-                         onEvent: @escaping @Sendable (HookEventType, JSONValue) -> Void) throws -> SyncService? {
+                         metrics: SyncMetrics, clock: any ServerClock, events: SyncHookEvents) throws -> SyncService? {
         guard let rc = configuration.redcap else { return nil }
         if rc.maxRequestsPerMinute > 300 {
             logger.warning("redcap.maxRequestsPerMinute is above half of REDCap's default per-IP ban threshold (600/min, a permanent ban); other traffic from this IP counts too",
@@ -211,7 +203,7 @@ public final class Daemon: Sendable {
         settings.unhealthyAfterSeconds = rc.unhealthyAfterMinutes * 60
         settings.settleSeconds = rc.settleSeconds
         let worker = REDCapSync(database: database, client: client, settings: settings, logger: logger, metrics: metrics, clock: clock,
-                                onEvent: onEvent)
+                                events: events)
         let outbox = SyncOutbox(mapper: mapper, wake: { worker.wake() })
         return SyncService(database: database, outbox: outbox, worker: worker, rules: rules, clock: clock,
                            events: (rc.baselineEvent, rc.dailyEvent))

@@ -32,6 +32,8 @@ enum Schema {
         ("v10_patient_revisions", { try $0.execute(PatientsSchema.v3) }),
         // The REDCap requests of the last minute, for the rate cap across restarts (SyncSchema.v4).
         ("v11_sync_requests", { try $0.execute(SyncSchema.v4) }),
+        // Whether sync.unhealthy was raised, stored with the event (SyncSchema.v5).
+        ("v12_sync_unhealthy_reported", { try $0.execute(SyncSchema.v5) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

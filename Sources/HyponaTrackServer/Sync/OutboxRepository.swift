@@ -116,6 +116,11 @@ enum OutboxRepository {
         try db.execute("UPDATE sync_state SET halted = 1, halt_reason = ?, halted_at = ? WHERE id = 1", [reason, ms])
     }
 
+    /// Stores whether `sync.unhealthy` was raised for the current backlog; whether that changed.
+    static func markUnhealthyReported(_ db: Connection, _ reported: Bool) throws -> Bool {
+        try db.execute("UPDATE sync_state SET unhealthy_reported = ?1 WHERE id = 1 AND unhealthy_reported <> ?1", [reported ? 1 : 0]) == 1
+    }
+
     static func resume(_ db: Connection) throws {
         try db.execute("UPDATE sync_state SET halted = 0, halt_reason = NULL, halted_at = NULL, consecutive_failures = 0 WHERE id = 1")
         try db.execute("UPDATE sync_outbox SET next_attempt_at = 0 WHERE state = 'pending'")
@@ -155,6 +160,8 @@ enum OutboxRepository {
         var lastFailure: String?
         var consecutiveFailures: Int
         var sentRows: Int
+        /// Whether `sync.unhealthy` was raised for the current backlog.
+        var unhealthyReported: Bool
         var deadLetters: [(record: String, instrument: String, instance: Int, error: String?)]
     }
 
@@ -175,6 +182,7 @@ enum OutboxRepository {
                       halted: try s.int("halted") == 1, haltReason: try s.optionalString("halt_reason"),
                       haltedAt: try s.optionalInt64("halted_at"), lastSuccessAt: try s.optionalInt64("last_success_at"),
                       lastFailureAt: try s.optionalInt64("last_failure_at"), lastFailure: try s.optionalString("last_failure"),
-                      consecutiveFailures: try s.int("consecutive_failures"), sentRows: try s.int("sent_rows"), deadLetters: dead)
+                      consecutiveFailures: try s.int("consecutive_failures"), sentRows: try s.int("sent_rows"),
+                      unhealthyReported: try s.int("unhealthy_reported") == 1, deadLetters: dead)
     }
 }

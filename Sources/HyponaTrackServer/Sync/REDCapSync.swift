@@ -36,8 +36,8 @@ final class REDCapSync: BackgroundService {
     let metrics: SyncMetrics
     let clock: any ServerClock
     let random: any RandomSource
-    /// Raises `sync.unhealthy` / `sync.halted` (routed to the hooks that subscribe to them).
-    let onEvent: @Sendable (HookEventType, JSONValue) -> Void
+    /// Queues `sync.unhealthy` / `sync.halted` for the hooks that subscribe to them.
+    let events: SyncHookEvents
     let name = "redcap-sync"
     /// A stop waits for the request in flight (REDCap may take a minute on a large import).
     let stopDeadline: Double = 70
@@ -46,14 +46,13 @@ final class REDCapSync: BackgroundService {
     private let state = Mutex(HealthState())
 
     struct HealthState {
-        var unhealthyReported = false
         /// When the outbox figures (metrics, health) were last read.
         var statusReadAt = -Double.infinity
     }
 
     init(database: Database, client: REDCapClient, settings: Settings, logger: Logger, metrics: SyncMetrics,
          clock: any ServerClock, random: any RandomSource = SystemRandomSource(),
-         onEvent: @escaping @Sendable (HookEventType, JSONValue) -> Void = { _, _ in }) {
+         events: SyncHookEvents = SyncHookEvents()) {
         self.database = database
         self.client = client
         self.settings = settings
@@ -61,7 +60,7 @@ final class REDCapSync: BackgroundService {
         self.metrics = metrics
         self.clock = clock
         self.random = random
-        self.onEvent = onEvent
+        self.events = events
     }
 
     /// New rows are queued: send them now instead of at the next poll.
@@ -99,7 +98,7 @@ final class REDCapSync: BackgroundService {
             let status = try database.read { try OutboxRepository.status($0, deadLimit: 0) }
             state.withLock { $0.statusReadAt = now }
             metrics.update(status: status, now: ms)
-            checkHealth(status, now: ms)
+            try checkHealth(status, now: ms)
         }
         if try database.read({ try OutboxRepository.isHalted($0) }) { return false }
         let rows = try database.read { try OutboxRepository.due($0, now: ms, limit: settings.batchSize) }
@@ -148,12 +147,14 @@ final class REDCapSync: BackgroundService {
             }
         case .halt(let reason):
             metrics.failure("halt")
-            try database.write {
-                try OutboxRepository.concluded($0, rows)                  // refused: nothing applied
-                try OutboxRepository.halt($0, reason: reason, at: ms)
+            // The halt and its event commit together (or neither: the batch is sent again).
+            let queued = try database.write { db -> Bool in
+                try OutboxRepository.concluded(db, rows)                  // refused: nothing applied
+                try OutboxRepository.halt(db, reason: reason, at: ms)
+                return try events.enqueue(db, .syncHalted, ["reason": .string(reason)], at: ms)
             }
             logger.error("redcap sync halted; fix the cause, then run `hyponatrack sync resume`", ["reason": reason])
-            onEvent(.syncHalted, ["reason": .string(reason)])
+            if queued { events.wake() }
         }
     }
 
@@ -173,18 +174,21 @@ final class REDCapSync: BackgroundService {
         return random.jitter(delay, by: settings.backoffJitter)
     }
 
-    private func checkHealth(_ status: OutboxRepository.Status, now ms: Int64) {
+    /// Raises `sync.unhealthy` once per episode (the oldest pending row older than
+    /// `unhealthyAfterSeconds`). Whether it was raised is stored with the event, so a restart
+    /// does not raise it again; the episode ends when the backlog is younger again.
+    private func checkHealth(_ status: OutboxRepository.Status, now ms: Int64) throws {
         let age = status.oldestPendingAt.map { Double(ms - $0) / 1000 } ?? 0
         let unhealthy = age > settings.unhealthyAfterSeconds
-        let report = state.withLock { s -> Bool in
-            defer { s.unhealthyReported = unhealthy }
-            return unhealthy && !s.unhealthyReported
+        guard unhealthy != status.unhealthyReported else { return }
+        let data: JSONValue = ["oldestPendingSeconds": .number(age.rounded()), "pending": .int(status.pending),
+                               "lastFailure": .string(status.lastFailure)]
+        let (raised, queued) = try database.write { db -> (Bool, Bool) in
+            guard try OutboxRepository.markUnhealthyReported(db, unhealthy), unhealthy else { return (false, false) }
+            return (true, try events.enqueue(db, .syncUnhealthy, data, at: ms))
         }
-        if report {
-            logger.warning("redcap sync unhealthy: rows are waiting", ["oldest_pending_s": String(Int(age)),
-                                                                        "pending": String(status.pending)])
-            onEvent(.syncUnhealthy, ["oldestPendingSeconds": .number(age.rounded()), "pending": .int(status.pending),
-                                       "lastFailure": .string(status.lastFailure)])
-        }
+        guard raised else { return }
+        logger.warning("redcap sync unhealthy: rows are waiting", ["oldest_pending_s": String(Int(age)), "pending": String(status.pending)])
+        if queued { events.wake() }
     }
 }

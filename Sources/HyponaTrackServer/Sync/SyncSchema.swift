@@ -96,3 +96,11 @@ extension SyncSchema {
         ) STRICT;
         """
 }
+
+/// Migration `v12_sync_unhealthy_reported`: whether `sync.unhealthy` was raised for the current
+/// backlog, set in the transaction that queues the event, so a restart does not raise it again.
+extension SyncSchema {
+    static let v5 = """
+        ALTER TABLE sync_state ADD COLUMN unhealthy_reported INTEGER NOT NULL DEFAULT 0;
+        """
+}
