@@ -91,7 +91,8 @@ extension HookTransportTests {
             let (event, body) = Fixture.alertEvent(id: "evt_missing")
             // Mid-redeploy: gone, not yet executable, or a directory where the file will be.
             for path in [dir.path("does-not-exist"), try dir.file("not-executable", "#!/bin/sh\nexit 0\n"), dir.path("")] {
-                let result = CommandTransport(path: path).deliver(eventId: "evt_missing", timestamp: Fixture.now(), body: body, event: event)
+                let result = CommandTransport(path: path).deliver(eventId: "evt_missing", timestamp: Fixture.now(), body: body,
+                                                                  event: event)
                 guard case .retry(let reason, nil) = result else { Issue.record("\(path): expected retry, got \(result)"); continue }
                 #expect(reason.contains(path))
                 #expect(CommandTransport.validate(path: path) != nil, "still refused at start")

@@ -42,12 +42,16 @@ import SQLite
         let emulator = try HookTransportTests.ScriptPeer("redcap-emulator") { dir in
             ["--make-cert", dir.path("tls"), "--port", "0", "--dictionary", instruments, "--token", String(repeating: "A", count: 32)]
         }
-        let sync = Self.worker(store, url: "https://127.0.0.1:\(emulator.port)/api/", caFile: emulator.caFile, clock: SimulationClock(Self.t0))
+        let sync = Self.worker(store, url: "https://127.0.0.1:\(emulator.port)/api/", caFile: emulator.caFile,
+                               clock: SimulationClock(Self.t0))
         try Self.queueRow(store.database, "HT-1", at: Self.t0)
         // The hook event cannot be queued (as on a full disk): a trigger from another connection.
         let other = try Connection(path: store.database.path)
         defer { other.close() }
-        try other.execute("CREATE TRIGGER hook_outbox_full BEFORE INSERT ON hook_outbox BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+        try other.execute("""
+            CREATE TRIGGER hook_outbox_full BEFORE INSERT ON hook_outbox
+            BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END
+            """)
 
         _ = try? sync.cycle()                                        // REDCap answers 403
         #expect(try Self.isHalted(store.database) == (try Self.events(store.database, .syncHalted) == 1),

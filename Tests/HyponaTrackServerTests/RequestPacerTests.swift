@@ -78,4 +78,14 @@ import Testing
         let (third, _, _) = try Self.pacer(store, wall: wall, perMinute: 2)
         #expect(third.recent == 0)
     }
+
+    @Test func aRequestTheDaemonDiedWaitingForLongAgoDoesNotCountAtTheNextStart() throws {
+        let store = try DaemonDatabase()
+        let wall = SimulationClock(TestDatabase.now)
+        let (first, _, _) = try Self.pacer(store, wall: wall, perMinute: 1)
+        _ = first.acquire()                                         // killed before the answer
+        wall.set(wall.now() + 10 * 60)                              // down for ten minutes
+        let (second, _, earlier) = try Self.pacer(store, wall: wall, perMinute: 1)
+        #expect(earlier == 0 && second.recent == 0, "it ended within 75 s of its start, long before this start")
+    }
 }
