@@ -166,6 +166,22 @@ extension HookDeliveryTests {
         #expect(pager.calls() == [eventId])
     }
 
+    @Test func aStoppingWorkerWritesTheOutcomesStillHeldInMemory() throws {
+        let store = try DaemonDatabase()
+        let clock = SimulationClock(Self.t0)
+        let pager = try Self.pager(store.directory.path, status: 0)
+        let delivery = HookDelivery(database: store.database, transports: ["ward": pager.transport], logger: Self.quiet, clock: clock)
+        _ = try Self.queue(store.database)
+        let outbox = try FailingOutbox(store.database)
+        #expect(try delivery.deliverNext("ward"))
+        try outbox.repair()
+        let worker = HookWorker(hook: "ward", delivery: delivery, signal: StopSignal())
+        worker.requestStop()
+        worker.run()                                               // stops at once, within the write pause
+        #expect(try Self.row(store.database).state == "delivered", "not sent again after a restart")
+        #expect(pager.calls().count == 1)
+    }
+
     @Test func aFailureWhoseOutcomeCannotBeRecordedIsRetriedOnTheScheduleNotEverySecond() throws {
         let store = try DaemonDatabase()
         let clock = SimulationClock(Self.t0)

@@ -130,9 +130,10 @@ final class HookDelivery: BackgroundService {
         }
     }
 
-    /// Writes the outcomes of one hook that could not be written before, if their pause is over.
-    private func writeUnrecorded(_ name: String, at ms: Int64) {
-        let entries = unrecorded.due(hook: name, at: ms)
+    /// Writes the outcomes of one hook that could not be written before, if their pause is over
+    /// (or, at a stop, `evenIfPaused`).
+    func writeUnrecorded(_ name: String, at ms: Int64, evenIfPaused: Bool = false) {
+        let entries = unrecorded.due(hook: name, at: evenIfPaused ? .max : ms)
         guard !entries.isEmpty else { return }
         do {
             try database.write { db in
@@ -188,6 +189,8 @@ struct HookWorker: BackgroundService {
             }
             if !worked { signal.wait(seconds: Self.idlePollSeconds) }
         }
+        // One last try for outcomes still only in memory, which a stop would lose.
+        delivery.writeUnrecorded(hook, at: epochMilliseconds(delivery.clock.now()), evenIfPaused: true)
     }
 
     func requestStop() { signal.requestStop() }
