@@ -140,4 +140,45 @@ import HyponaTrackCore
         try sim.withdraw("PR-1")
         #expect(throws: DomainError.conflict("the patient is withdrawn")) { try decide(sim, p[0]) }
     }
+
+    /// Final 140 confirmed, then corrected to 138 (pending): the first file imported again is a
+    /// duplicate and the correction stays pending (it used to be superseded by 140 replacing 140).
+    @Test func anOlderVersionImportedAgainLeavesTheCorrectionPending() throws {
+        let sim = try start()
+        let first = try fhir(sim, Self.observation("r1", value: 140)).proposed
+        _ = try decide(sim, first[0])
+        let correction = try fhir(sim, Self.observation("r1", status: "corrected", value: 138)).proposed
+        #expect(correction.count == 1)
+        let again = try fhir(sim, Self.observation("r1", value: 140))
+        #expect(again.proposed.isEmpty)
+        #expect(again.refused.map(\.reason) == [.duplicate])
+        #expect(try proposal(sim, correction[0]).status == .pending)
+    }
+
+    /// An Observation without id or identifier, confirmed, then the same document again: not
+    /// proposed a second time (confirming it stored a second identical lab row).
+    @Test func aKeylessObservationConfirmedBeforeIsNotProposedAgain() throws {
+        let sim = try start()
+        guard case .object(var keyless) = Self.observation("x", value: 133) else { Issue.record("fixture shape changed"); return }
+        keyless["id"] = nil
+        let first = try fhir(sim, .object(keyless)).proposed
+        #expect(first.count == 1)
+        _ = try decide(sim, first[0])
+        let again = try fhir(sim, .object(keyless))
+        #expect(again.proposed.isEmpty && again.refused.map(\.reason) == [.duplicate])
+        #expect(try labs(sim) == [133])
+    }
+
+    /// A correction that moves only the measurement time is a new proposal, and confirming it
+    /// moves the value to its day.
+    @Test func aCorrectedTimeWithTheSameValueIsProposed() throws {
+        let sim = try start()
+        let first = try fhir(sim, Self.observation("d1", value: 135, time: "2026-11-19T08:00:00+01:00")).proposed
+        _ = try decide(sim, first[0])
+        let moved = try fhir(sim, Self.observation("d1", status: "corrected", value: 135, time: "2026-11-18T08:00:00+01:00")).proposed
+        #expect(moved.count == 1)
+        _ = try decide(sim, moved[0])
+        #expect(try labs(sim, "2026-11-19").isEmpty)
+        #expect(try labs(sim, "2026-11-18") == [135])
+    }
 }

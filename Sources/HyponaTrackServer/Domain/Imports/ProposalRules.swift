@@ -45,15 +45,27 @@ enum LabProposals {
         guard date <= context.today(patient.profile, now: now) else {
             return report.refuse(o.entry, .outsideWindow, "\(date) is in the future", position: o.position)
         }
-        if let latest = earlier.last, latest.value == value, latest.status != .superseded, latest.status != .withdrawn {
+        var labTime: Timestamp?
+        if case .instant(let t) = time { labTime = t }
+        /// The same measurement: value, day and time (a correction may move only the time).
+        func same(_ p: Proposal) -> Bool { p.value == value && p.date == date && p.labTime == labTime }
+        // Any version of this Observation seen before with this measurement, a superseded one
+        // too: an older file imported again must not undo a later correction (it used to
+        // supersede the pending correction with the value it corrected).
+        if let seen = earlier.last(where: { $0.status != .withdrawn && same($0) }) {
             return report.refuse(o.entry, .duplicate,
-                                 "this Observation was imported before (proposal \(latest.id), \(latest.status.rawValue))",
+                                 "this Observation was imported before with this value and time (proposal \(seen.id), \(seen.status.rawValue))",
                                  position: o.position)
         }
+        // Without an id or identifier the measurement itself is the key: confirmed or rejected
+        // before, it is not proposed again (a confirmed one would store a second lab row).
         if o.key == nil {
-            let same = try ProposalRepository.with(.pending, db, patientId: patient.id, source: source, field: .labSodium, date: date)
-            if same.contains(where: { $0.value == value && $0.sourceKey == nil }) {
-                return report.refuse(o.entry, .duplicate, "the same value is already proposed for \(date)", position: o.position)
+            for status in [ProposalStatus.pending, .confirmed, .rejected] {
+                let seen = try ProposalRepository.with(status, db, patientId: patient.id, source: source, field: .labSodium, date: date)
+                if seen.contains(where: { $0.sourceKey == nil && same($0) }) {
+                    return report.refuse(o.entry, .duplicate, "the same value at the same time for \(date) was imported before (\(status.rawValue))",
+                                         position: o.position)
+                }
             }
         }
         for p in earlier where p.status == .pending {
@@ -66,8 +78,6 @@ enum LabProposals {
             target = labId
             replaces = live
         }
-        var labTime: Timestamp?
-        if case .instant(let t) = time { labTime = t }
         report.proposed.append(try ProposalRepository.insert(db, Proposal(
             id: 0, patientId: patient.id, studyId: patient.studyId, source: source, field: .labSodium, date: date, value: value,
             replaces: replaces, status: .pending, sourceKey: o.key, labTime: labTime, targetLabId: target, createdAt: ms,
