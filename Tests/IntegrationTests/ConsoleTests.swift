@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import HTJSON
 
@@ -81,6 +82,34 @@ import HTJSON
         let trail = try s.d.request(.get, "/v1/audit?subject=staff:-ward", token: s.d.adminToken).text
         #expect(trail.components(separatedBy: "console.lockout").count - 1 == 1, "one audit row per lockout, none per failure")
         #expect(!trail.contains("wrong password"), "a tried password is never stored")
+    }
+
+    @Test func parallelWrongPasswordsForOneNameGetOnlyFiveChecksAndOneLockout() throws {
+        let s = try Self.scenario()
+        let attempts = 24   // above the 16 handler threads, below the address's bucket of 30 and its 32 connections
+        let start = DispatchSemaphore(value: 0), group = DispatchGroup()
+        let answers = Mutex<[String]>([])
+        for n in 0..<attempts {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                start.wait()
+                let answer: String
+                do {
+                    let r = try ConsoleClient(s.d).post("/console/login", ["name": "-ward", "password": "wrong password \(n)"], csrf: false)
+                    answer = r.status == 429 && r.text.contains("for this name") ? "locked" : "\(r.status)"
+                } catch { answer = "\(error)" }
+                answers.withLock { $0.append(answer) }
+            }
+        }
+        for _ in 0..<attempts { start.signal() }
+        #expect(group.wait(timeout: .now() + 120) == .success)
+        let tally = answers.withLock { $0 }.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+        #expect(tally == ["401": 5, "locked": attempts - 5], "five passwords checked, every other attempt refused unchecked: \(tally)")
+        let locked = try ConsoleClient(s.d).post("/console/login", ["name": "-ward", "password": Self.password], csrf: false)
+        #expect(locked.status == 429 && locked.headers["set-cookie"] == nil, "the right password during the lock opens no session")
+        let trail = try s.d.request(.get, "/v1/audit?subject=staff:-ward", token: s.d.adminToken).text
+        #expect(trail.components(separatedBy: "console.lockout").count - 1 == 1, "one audit row for the one lockout")
     }
 
     @Test func aPostWithoutTheCSRFTokenIsRefusedAndChangesNothing() throws {

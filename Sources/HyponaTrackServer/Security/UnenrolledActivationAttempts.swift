@@ -31,10 +31,42 @@ final class UnenrolledActivationAttempts: ActivationAttemptStore, Sendable {
     }
 
     func save(_ key: String, failures: Int, lastFailureAt ms: Int64, lockedUntil: Int64?) {
+        table.withLock { t in Self.set(&t, key, Entry(failures: failures, lastFailureAt: ms, lockedUntil: lockedUntil), nowMs: ms) }
+    }
+
+    /// What `reserve` decided for one attempt.
+    enum Reservation: Equatable {
+        /// The attempt may be checked, and is counted as a failure already; `startedLockUntil`
+        /// is the lock's end (ms) when this attempt reached the limit and started the lock.
+        case admitted(startedLockUntil: Int64?)
+        /// Locked for this many more milliseconds: the attempt must not be checked.
+        case locked(remainingMs: Int64)
+    }
+
+    /// Reads the state and counts the attempt as a failure in one step, before a slow check
+    /// (a password hash) decides it: parallel attempts each see the ones before them, so of any
+    /// burst at most `policy.maxFailures` are admitted, and only the one reaching the limit
+    /// starts the lock. A success undoes the count with `save(key, failures: 0, …)`. An expired
+    /// lock counts as a fresh start, as in `ActivationAttempts.state`.
+    func reserve(_ key: String, policy: ActivationPolicy, nowMs: Int64) -> Reservation {
         table.withLock { t in
-            t.set(key, Entry(failures: failures, lastFailureAt: ms, lockedUntil: lockedUntil),
-                  isIdle: { ($0.lockedUntil ?? 0) <= ms && $0.lastFailureAt < ms - Self.idleAfterMs },
-                  rank: { Double(max($0.lockedUntil ?? 0, $0.lastFailureAt)) })
+            var previous = 0
+            if let entry = t[key] {
+                if let until = entry.lockedUntil {
+                    if until > nowMs { return .locked(remainingMs: until - nowMs) }
+                } else {
+                    previous = entry.failures
+                }
+            }
+            let failures = previous + 1
+            let lockedUntil: Int64? = failures >= policy.maxFailures ? nowMs + Int64((policy.lockout * 1000).rounded()) : nil
+            Self.set(&t, key, Entry(failures: failures, lastFailureAt: nowMs, lockedUntil: lockedUntil), nowMs: nowMs)
+            return .admitted(startedLockUntil: lockedUntil)
         }
+    }
+
+    private static func set(_ t: inout BoundedTable<Entry>, _ key: String, _ entry: Entry, nowMs ms: Int64) {
+        t.set(key, entry, isIdle: { ($0.lockedUntil ?? 0) <= ms && $0.lastFailureAt < ms - Self.idleAfterMs },
+              rank: { Double(max($0.lockedUntil ?? 0, $0.lastFailureAt)) })
     }
 }

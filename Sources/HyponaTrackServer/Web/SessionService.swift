@@ -36,8 +36,10 @@ public struct SignedIn: Sendable {
 }
 
 /// Console sessions: sign-in with the per-name lockout (in memory, like unenrolled activation
-/// IDs: a flood of guesses writes nothing), the session behind a cookie, sign-out. Successful
-/// sign-ins, sign-outs and each lockout are audited; single failures are counted, not stored.
+/// IDs: a flood of guesses writes nothing; each attempt is counted before its password is
+/// checked, so parallel attempts cannot slip past the limit), the session behind a cookie,
+/// sign-out. Successful sign-ins, sign-outs and each lockout are audited; single failures are
+/// counted, not stored.
 public final class SessionService: Sendable {
     let transactions: Transactions
     let clock: any ServerClock
@@ -57,10 +59,15 @@ public final class SessionService: Sendable {
 
     public func signIn(_ command: SignIn) throws -> SignedIn {
         let key = command.name.lowercased()
-        let startMs = epochMilliseconds(clock.now())
-        let state = try ActivationAttempts.state(failures, key: key, nowMs: startMs)
-        if case .locked(let remaining) = state {
-            throw DomainError.signIn(.locked(retryAfterSeconds: max(1, Int((Double(remaining) / 1000).rounded(.up)))))
+        // The attempt is counted before its password is checked (the hash takes most of a
+        // second): attempts in parallel each see the ones before them, so a burst gets no more
+        // checks than the limit, and one of them starts the lock.
+        let startedLockUntil: Int64?
+        switch failures.reserve(key, policy: lockout, nowMs: epochMilliseconds(clock.now())) {
+        case .locked(let remainingMs):
+            throw DomainError.signIn(.locked(retryAfterSeconds: ActivationAttempts.retryAfterSeconds(remainingMs)))
+        case .admitted(let until):
+            startedLockUntil = until
         }
         let member: StaffMember? = try transactions.read { db in
             guard StaffDirectory.isValidName(command.name), let m = try StaffDirectory.findStaff(db, name: command.name),
@@ -72,13 +79,11 @@ public final class SessionService: Sendable {
         let matches = PasswordHash.verify(command.password, against: hash ?? PasswordHash.decoy) && hash != nil
         let ms = epochMilliseconds(clock.now())
         guard matches, let member else {
-            guard case .open(let previous) = state else { throw DomainError.signIn(.wrongCredentials) }
-            if let until = try ActivationAttempts.recordFailure(failures, key: key, previousFailures: previous, policy: lockout,
-                                                                nowMs: ms) {
+            if startedLockUntil != nil {
                 try transactions.write { db in
                     try AuditLog.append(db, at: ms, actor: "anonymous", action: .consoleLockout, subject: "staff:\(key)",
                                         details: ["ip": .string(command.ip), "failures": .int(lockout.maxFailures),
-                                                  "lockedSeconds": .int(Int((until - ms) / 1000))])
+                                                  "lockedSeconds": .int(Int(lockout.lockout.rounded()))])
                 }
             }
             throw DomainError.signIn(.wrongCredentials)
