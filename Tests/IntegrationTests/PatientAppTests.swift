@@ -24,10 +24,12 @@ import HTJSON
         return (c, r)
     }
 
-    static func morning(_ c: ConsoleClient, weight: String, nausea: String = "0") throws -> TestDaemon.Response {
+    static func morning(_ c: ConsoleClient, weight: String, nausea: String = "0",
+                        extra: [String: String] = [:]) throws -> TestDaemon.Response {
         _ = try c.get("/app/morning")
-        return try c.post("/app/morning", ["date": Study.date(0), "weightMorningKg": weight, "nausea": nausea, "headache": "0",
-                                           "fatigue": "1", "confusion": "0", "muscleCramps": "0", "vas": "8"])
+        let fields = ["date": Study.date(0), "weightMorningKg": weight, "nausea": nausea, "headache": "0",
+                      "fatigue": "1", "confusion": "0", "muscleCramps": "0", "vas": "8"]
+        return try c.post("/app/morning", fields.merging(extra) { $1 })
     }
 
     static func today(_ d: TestDaemon, _ id: String) throws -> JSONObject? {
@@ -98,6 +100,26 @@ import HTJSON
         let missing = try c.post("/app/morning", ["date": Study.date(0), "weightMorningKg": "80"])
         #expect(missing.status == 400 && missing.text.contains("class=\"error\" id=\"nausea-error\""), "an unanswered item is named")
         #expect(try Self.today(d, "APP-4") == nil, "nothing stored")
+    }
+
+    @Test func theMorningCheckTakesTheFluidIntakeSoFarAndShowsABadOneAtItsField() throws {
+        let d = try TestDaemon()
+        let (c, _) = try Self.activate(d, "APP-8", code: try Self.enroll(d, "APP-8"))
+        let form = try c.get("/app/morning")
+        #expect(form.text.contains("<label for=\"fluidIntakeMl\">") && form.text.contains("name=\"fluidIntakeMl\""), "the optional field is on the form")
+        for bad in ["a glass", "20000"] {
+            let r = try Self.morning(c, weight: "80", extra: ["fluidIntakeMl": bad])
+            #expect(r.status == 400, "\(bad): \(r.status)")
+            #expect(r.text.contains("id=\"fluidIntakeMl-error\"") && r.text.contains("aria-describedby=\"fluidIntakeMl-error\""),
+                    "the message sits at the field for \(bad)")
+            #expect(r.text.contains("value=\"\(bad)\""), "the value as typed is shown again")
+        }
+        #expect(try Self.today(d, "APP-8") == nil, "nothing stored")
+        let ok = try Self.morning(c, weight: "80", extra: ["fluidIntakeMl": "750"])
+        #expect(ok.status == 303)
+        #expect(try Self.today(d, "APP-8")?["fluidIntakeMl"] == 750)
+        let blank = try Self.morning(c, weight: "80", extra: ["fluidIntakeMl": ""])
+        #expect(blank.status == 303, "the field is optional")
     }
 
     @Test func aFormWithoutItsTokenIsRefused() throws {

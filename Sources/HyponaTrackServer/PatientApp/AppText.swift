@@ -29,6 +29,7 @@ struct AppText: Sendable, Bilingual {
     var weightEvening: String { s("Weight this evening (kg)", "Gewicht heute Abend (kg)") }
     var urineSG: String { s("Urine specific gravity (from the test strip, e.g. 1.015; optional)", "Urin-Dichte (vom Teststreifen, z. B. 1,015; optional)") }
     var fluidIntake: String { s("Everything you drank today (ml)", "Alles, was Sie heute getrunken haben (ml)") }
+    var fluidIntakeSoFar: String { s("What you have drunk so far today (ml; optional)", "Was Sie heute bisher getrunken haben (ml; optional)") }
     var symptoms: String { s("How are you feeling?", "Wie fühlen Sie sich?") }
     var emergency: String { s("Emergency signs", "Notfallzeichen") }
     var emergencyHint: String { s("Tick any you have now.", "Kreuzen Sie an, was Sie jetzt haben.") }

@@ -25,7 +25,8 @@ struct CheckForm {
     var weightField: String { slot == .morning ? "weightMorningKg" : "weightEveningKg" }
     /// The slot's fields besides the symptom items, in form order.
     var numberFields: [(name: String, label: String, required: Bool)] {
-        slot == .morning ? [(weightField, t.weightMorning, true), ("urineSG", t.urineSG, false)]
+        slot == .morning
+            ? [(weightField, t.weightMorning, true), ("urineSG", t.urineSG, false), ("fluidIntakeMl", t.fluidIntakeSoFar, false)]
             : [(weightField, t.weightEvening, true), ("fluidIntakeMl", t.fluidIntake, true)]
     }
 
