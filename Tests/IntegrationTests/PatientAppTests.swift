@@ -122,6 +122,21 @@ import HTJSON
         #expect(blank.status == 303, "the field is optional")
     }
 
+    @Test func aRefusedEmergencySignIsShownInTheEmergencyBoxAndNothingIsStored() throws {
+        let d = try TestDaemon()
+        let (c, _) = try Self.activate(d, "APP-9", code: try Self.enroll(d, "APP-9"))
+        let r = try Self.morning(c, weight: "80", extra: ["emergencySymptoms": "bogus"])
+        #expect(r.status == 400)
+        guard let start = r.text.range(of: "<fieldset class=\"emergency\""),
+              let end = r.text.range(of: "</fieldset>", range: start.upperBound..<r.text.endIndex) else {
+            throw TestFailure("no emergency box: \(r.text.prefix(400))")
+        }
+        let box = r.text[start.lowerBound..<end.upperBound]
+        #expect(box.contains("aria-invalid=\"true\" aria-describedby=\"emergencySymptoms-error\""), "\(box)")
+        #expect(box.contains("id=\"emergencySymptoms-error\"") && box.contains("bogus"), "the message sits in the box: \(box)")
+        #expect(try Self.today(d, "APP-9") == nil, "nothing stored")
+    }
+
     @Test func aFormWithoutItsTokenIsRefused() throws {
         let d = try TestDaemon()
         let (c, _) = try Self.activate(d, "APP-5", code: try Self.enroll(d, "APP-5"))

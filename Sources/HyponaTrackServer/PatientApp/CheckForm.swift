@@ -30,6 +30,14 @@ struct CheckForm {
             : [(weightField, t.weightEvening, true), ("fluidIntakeMl", t.fluidIntake, true)]
     }
 
+    /// Where the message for `field` is shown: at its field, or at the weight (the form's first
+    /// field) when the form has none for it, so a refusal is never only "check the marked fields".
+    func errorSlot(_ field: String?) -> String {
+        guard let field else { return weightField }
+        let fields = numberFields.map(\.name) + WebAppTexts.items + ["vas", "emergencySymptoms"]
+        return fields.contains(field) ? field : weightField
+    }
+
     func render() -> HTML {
         guard let session = layout.patient else { return HTML() }
         let summary: HTML = errors.isEmpty ? HTML() : "<p class=\"error\" role=\"alert\">\(t.fixFields)</p>"
@@ -79,7 +87,8 @@ struct CheckForm {
             return "<label for=\"em-\(code)\"><input type=\"checkbox\" id=\"em-\(code)\" name=\"emergencySymptoms\" value=\"\(code)\"\(on)>\(texts?.emergency(code, lang) ?? code)</label>"
         }
         return """
-            <fieldset class="emergency"><legend>\(t.emergency)</legend><p>\(t.emergencyHint)</p><div class="choices">\(boxes)</div>
+            <fieldset class="emergency" id="emergencySymptoms"\(AppLayout.invalid(errors, "emergencySymptoms"))><legend>\(t.emergency)</legend>\
+            <p>\(t.emergencyHint)</p><div class="choices">\(boxes)</div>\(AppLayout.error(errors, "emergencySymptoms"))
             <p><strong>\(texts?.callNow(lang, number: emergencyNumber) ?? emergencyNumber)</strong></p>
             <a class="call" href="tel:\(emergencyNumber.filter { $0 != " " })">\(t.call) \(emergencyNumber)</a></fieldset>
             """

@@ -58,10 +58,10 @@ extension PatientApp {
             _ = try study.days.submit(SubmitDay(patientId: p.patientId, date: date, patch: patch))
             return WebResponse.redirect("/app/?saved=\(slot.rawValue)")
         } catch let e as FieldError {
-            page.errors[Self.field(e.field) ?? page.weightField] = e.message
+            page.errors[page.errorSlot(Self.field(e.field))] = e.message
             return WebResponse.page(.badRequest, page.render())
         } catch DomainError.rejected(let e) {
-            page.errors[Self.field(e.field) ?? page.weightField] = e.message
+            page.errors[page.errorSlot(Self.field(e.field))] = e.message
             return WebResponse.page(.badRequest, page.render())
         } catch DomainError.limitReached(let field, let limit) {
             page.errors[page.weightField] = AppText(ctx.language).s("This day already holds \(limit) \(field) entries.",
@@ -87,9 +87,11 @@ extension PatientApp {
         return .object(o)
     }
 
-    /// `symptoms[0].nausea` → `nausea`; `weightMorningKg` → itself.
+    /// The form field a refusal's JSON path names: `symptoms[0].nausea` → `nausea`,
+    /// `emergencySymptoms[0]` → `emergencySymptoms`; `weightMorningKg` → itself.
     static func field(_ path: String?) -> String? {
-        guard let path, !path.isEmpty else { return nil }
-        return path.split(separator: ".").last.map(String.init)
+        guard let path, let last = path.split(separator: ".").last else { return nil }
+        let name = last.prefix { $0 != "[" }
+        return name.isEmpty ? nil : String(name)
     }
 }
