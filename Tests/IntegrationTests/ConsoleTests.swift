@@ -20,6 +20,16 @@ import HTJSON
         return s
     }
 
+    /// The scenario with nurse `-ward` signed in on EXP-G's page (holding its form token), and
+    /// EXP-G as the API shows it before any form is sent.
+    static func nurseOnTheGreenPatientsPage() throws -> (ExportScenario, ConsoleClient, String) {
+        let s = try scenario()
+        let c = ConsoleClient(s.d)
+        try c.signIn("-ward", password)
+        _ = try c.get("/console/patients/EXP-G")
+        return (s, c, try s.d.request(.get, "/v1/patients/EXP-G", token: s.d.adminToken).text)
+    }
+
     static func order(_ html: String, _ ids: [String]) -> [String] {
         ids.compactMap { id in html.range(of: "data-study-id=\"\(id)\"").map { (id, $0.lowerBound) } }
             .sorted { $0.1 < $1.1 }.map(\.0)
@@ -134,11 +144,7 @@ import HTJSON
     }
 
     @Test func anInvalidLabValueIsShownAtItsFieldAndNothingIsStored() throws {
-        let s = try Self.scenario()
-        let c = ConsoleClient(s.d)
-        try c.signIn("-ward", Self.password)
-        _ = try c.get("/console/patients/EXP-G")
-        let before = try s.d.request(.get, "/v1/patients/EXP-G", token: s.d.adminToken).text
+        let (s, c, before) = try Self.nurseOnTheGreenPatientsPage()
         for (value, words) in [("99", "sodium"), ("abc", "sodium"), ("", "sodium")] {
             let r = try c.post("/console/patients/EXP-G/labs", ["sodium": value])
             #expect(r.status == 400, "\(value): \(r.status)")
@@ -155,6 +161,21 @@ import HTJSON
         #expect(page.text.contains("data-study-id") == false)
         let trail = try s.d.request(.get, "/v1/audit?subject=EXP-G", token: s.d.adminToken).text
         #expect(trail.contains("lab.add") && trail.contains("staff:-ward"))
+    }
+
+    @Test func aLabTimeThatIsNotAPlainWallClockTimeIsRefusedAtItsField() throws {
+        let (s, c, before) = try Self.nurseOnTheGreenPatientsPage()
+        let day = Study.date(-2)
+        for time in ["\(day)T08:30junk", "\(day)T08:30:00Z", "\(day)T08:30+05:00", "\(day)T24:00", "\(day)T08:61", "\(day)T08:30:99"] {
+            let r = try c.post("/console/patients/EXP-G/labs", ["sodium": "135", "time": time])
+            #expect(r.status == 400, "\(time): \(r.status)")
+            #expect(r.text.contains("id=\"lab-time-error\"") && r.text.contains("aria-describedby=\"lab-time-error\""), "\(time) at its field")
+        }
+        #expect(try s.d.request(.get, "/v1/patients/EXP-G", token: s.d.adminToken).text == before, "nothing stored")
+        let ok = try c.post("/console/patients/EXP-G/labs", ["sodium": "135", "time": "\(day)T08:30:15"])
+        #expect(ok.status == 303, "seconds, as a browser may send them")
+        let labs = try s.d.request(.get, "/v1/patients/EXP-G", token: s.d.adminToken).text
+        #expect(labs.contains("\(day)T08:30:15"), "stored at the time typed: \(labs.prefix(600))")
     }
 
     @Test func thePatientPageDrawsTheChartsWithTextAlternativesAndTheDayTable() throws {

@@ -36,11 +36,21 @@ enum FormInput {
         return out
     }
 
-    /// `2026-12-01T08:30` (an `<input type="datetime-local">`) in `zone`.
+    /// `2026-12-01T08:30` or `2026-12-01T08:30:15` (what an `<input type="datetime-local">`
+    /// sends) in `zone`. Anything else is nil: trailing text, a zone or offset (`Z`, `+01:00`:
+    /// the time is the patient's wall clock, an offset would be ignored), fractions, 24:00.
     static func localDateTime(_ text: String, zone: ZoneRules) -> Timestamp? {
-        let parts = text.split(separator: "T")
-        guard parts.count == 2, let date = LocalDate(String(parts[0])), let time = LocalTime(String(parts[1].prefix(5))) else { return nil }
-        return zone.instant(on: date, at: time)
+        let parts = text.split(separator: "T", omittingEmptySubsequences: false)
+        guard parts.count == 2, let date = LocalDate(String(parts[0])) else { return nil }
+        let clock = parts[1].split(separator: ":", omittingEmptySubsequences: false)
+        guard clock.count == 2 || clock.count == 3,
+              clock.allSatisfy({ $0.utf8.count == 2 && $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } })
+        else { return nil }
+        let numbers = clock.map { Int($0)! }
+        let second = numbers.count == 3 ? numbers[2] : 0
+        guard numbers[0] < 24, numbers[1] < 60, second < 60, let time = LocalTime(hour: numbers[0], minute: numbers[1]) else { return nil }
+        let minute = zone.instant(on: date, at: time)
+        return Timestamp(epochSeconds: minute.epochSeconds + Double(second), utcOffsetSeconds: minute.utcOffsetSeconds)
     }
 
     /// The field a refusal names (the first segment of its JSON path), or nil.
