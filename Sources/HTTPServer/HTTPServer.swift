@@ -88,7 +88,7 @@ public final class HTTPServer: Sendable {
             evictAt: max(1, configuration.connectionLimit - max(1, configuration.connectionLimit / 16)))
         let core = ServerCore(maxBodyBytes: configuration.maxBodyBytes, spool: configuration.spool,
                               handlerThreads: configuration.handlerThreads, runsOnPollingThread: configuration.runsOnPollingThread,
-                              limits: limits, handler: handler, accessLog: accessLog, diagnostics: diagnostics)
+                              refusalResponse: configuration.refusalResponse, limits: limits, handler: handler, accessLog: accessLog, diagnostics: diagnostics)
         var address = try configuration.listenSocket == nil
             ? SocketAddress.bindable(host: configuration.host, port: configuration.port)
             : SocketAddress.Bindable()

@@ -49,10 +49,15 @@ public struct HTTPServerConfiguration: Sendable {
     /// are answered by libmicrohttpd itself with an error status.
     public var connectionMemoryLimit: Int = 32 * 1024
     /// Largest request body the server buffers. A larger body is answered with 413 and the
-    /// `too_large` error envelope without calling the handler.
+    /// `too_large` error envelope (or what ``refusalResponse`` makes of it) without calling
+    /// the handler.
     public var maxBodyBytes: Int = 64 * 1024
     /// Routes whose (larger) bodies are written to disk instead (imports); nil: none.
     public var spool: UploadSpool? = nil
+    /// Answers the server's own refusals (``HTTPServerRefusal``: an unreadable target, a body
+    /// over the limit, …) instead of the JSON envelope when it returns a response; nil, or a
+    /// nil answer, keeps the envelope. Runs on a polling thread: bounded work only, no I/O.
+    public var refusalResponse: (@Sendable (HTTPServerRefusal) -> HTTPResponse?)? = nil
 
     /// The defaults.
     public init() {}

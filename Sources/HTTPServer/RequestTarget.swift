@@ -47,6 +47,16 @@ struct RequestTarget: Equatable {
         }
     }
 
+    /// The path part of a raw target as sent, escapes left as they are and bytes that are not
+    /// UTF-8 replaced; for a target that does not parse (``HTTPServerRefusal/rawPath``).
+    static func rawPath(of raw: [UInt8]) -> String {
+        var target = raw[...]
+        if let hash = target.firstIndex(of: UInt8(ascii: "#")) { target = target[..<hash] }
+        target = (try? stripAbsoluteForm(target)) ?? target
+        if let mark = target.firstIndex(of: UInt8(ascii: "?")) { target = target[..<mark] }
+        return String(decoding: target, as: UTF8.self)
+    }
+
     /// `application/x-www-form-urlencoded` style pairs, as browsers and URLSearchParams write
     /// query strings: `&`-separated, first `=` splits name from value, `+` means space.
     static func parseQuery(_ bytes: ArraySlice<UInt8>) throws(RequestTargetError)

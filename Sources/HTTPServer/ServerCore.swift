@@ -17,6 +17,8 @@ final class ServerCore: Sendable {
     let handler: Handler
     /// Requests handled on the polling thread (``HTTPServerConfiguration/runsOnPollingThread``).
     let runsOnPollingThread: (@Sendable (inout HTTPRequest) -> Bool)?
+    /// The application's answer to the server's own refusals (``HTTPServerConfiguration/refusalResponse``).
+    let refusalResponse: (@Sendable (HTTPServerRefusal) -> HTTPResponse?)?
     let accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)?
     let diagnostics: (@Sendable (String) -> Void)?
     let inFlight = InFlightCounter()
@@ -43,6 +45,7 @@ final class ServerCore: Sendable {
         spool: UploadSpool? = nil,
         handlerThreads: Int,
         runsOnPollingThread: (@Sendable (inout HTTPRequest) -> Bool)? = nil,
+        refusalResponse: (@Sendable (HTTPServerRefusal) -> HTTPResponse?)? = nil,
         limits: ConnectionGuard.Limits,
         handler: @escaping Handler,
         accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)?,
@@ -52,6 +55,7 @@ final class ServerCore: Sendable {
         self.spool = spool
         self.handler = handler
         self.runsOnPollingThread = runsOnPollingThread
+        self.refusalResponse = refusalResponse
         self.accessLog = accessLog
         self.diagnostics = diagnostics
         pool = HandlerPool(threads: handlerThreads, name: "http-handler")
@@ -121,7 +125,7 @@ final class ServerCore: Sendable {
             context.bodyLimit = maxBodyBytes
             if let spool, let refusal = startSpool(spool, connection, context) { return queue(refusal, on: connection, for: context) }
             if shouldRejectBodyUpFront(connection, context) {
-                return queue(tooLargeResponse(context), on: connection, for: context)
+                return queue(tooLargeResponse(connection, context), on: connection, for: context)
             }
             return .YES
 
@@ -134,9 +138,9 @@ final class ServerCore: Sendable {
                 uploadSize.pointee = 0
                 return context.discardedBodyBytes > Self.discardLimit(context) ? .NO : .YES
             }
-            if context.bodyTooLarge { return queue(tooLargeResponse(context), on: connection, for: context) }
+            if context.bodyTooLarge { return queue(tooLargeResponse(connection, context), on: connection, for: context) }
             if context.spoolFile?.failed == true {
-                return queue(.jsonError(.serviceUnavailable, code: "unavailable", message: "The upload could not be stored; try again later."),
+                return queue(refusal(.serviceUnavailable, "unavailable", "The upload could not be stored; try again later.", connection, context),
                              on: connection, for: context)
             }
             switch request(from: connection, context) {
@@ -148,7 +152,7 @@ final class ServerCore: Sendable {
             // Called again after MHD_resume_connection: the answer is there.
             guard let response = context.answer.take() else {
                 // Not answered yet (a spurious call): wait again, unless MHD is about to stop.
-                return suspendUnlessStopping(connection, context) ? .YES : queue(Self.stoppingResponse(), on: connection, for: context)
+                return suspendUnlessStopping(connection, context) ? .YES : queue(stoppingResponse(connection, context), on: connection, for: context)
             }
             return queue(response, on: connection, for: context)
 
@@ -177,7 +181,7 @@ final class ServerCore: Sendable {
         case .spool:
             guard let file = SpoolFile(directory: spool.directory) else {
                 diagnostics?("cannot create a spool file in \(spool.directory): \(String(cString: strerror(errno)))")
-                return .jsonError(.serviceUnavailable, code: "unavailable", message: "The upload could not be stored; try again later.")
+                return refusal(.serviceUnavailable, "unavailable", "The upload could not be stored; try again later.", connection, context)
             }
             context.spoolFile = file
             context.spooled = true
@@ -211,24 +215,6 @@ final class ServerCore: Sendable {
         context.discardedBodyBytes += size
     }
 
-    /// Answer 413 before reading the body only when that cannot cost the client its answer:
-    /// it sent `Expect: 100-continue` (so it waits for us and sends no body), or the body
-    /// is so large that we would not read it anyway. Otherwise a client that already sent
-    /// its body would see the connection reset instead of the 413, so we read and discard.
-    private func shouldRejectBodyUpFront(_ connection: OpaquePointer, _ context: RequestContext) -> Bool {
-        guard let lengthText = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-            let length = UInt64(String(cString: lengthText)), length > UInt64(context.bodyLimit)
-        else { return false }
-        if length > UInt64(Self.discardLimit(context)) || context.spooled { return true }
-        guard let expect = MHD_lookup_connection_value(connection, .HEADER_KIND, "Expect") else { return false }
-        return String(cString: expect).lowercased() == "100-continue"
-    }
-
-    private func tooLargeResponse(_ context: RequestContext) -> HTTPResponse {
-        .jsonError(.payloadTooLarge, code: "too_large",
-                   message: "The request body is larger than the limit of \(context.bodyLimit) bytes.")
-    }
-
     // MARK: - Handler
 
     /// Builds the `HTTPRequest`, or the 400 for a request we cannot represent (the handler
@@ -241,7 +227,7 @@ final class ServerCore: Sendable {
             target = try RequestTarget(parsing: context.rawTarget)
         } catch {
             // `invalid_value` is the product's code for a malformed request part (here: the path).
-            return .refused(.jsonError(.badRequest, code: "invalid_value", message: error.message))
+            return .refused(refusal(.badRequest, "invalid_value", error.message, connection, context))
         }
         context.logPath = target.path
         var request = HTTPRequest(
@@ -271,7 +257,7 @@ final class ServerCore: Sendable {
     private func dispatch(_ request: HTTPRequest, on connection: OpaquePointer, _ context: RequestContext) -> MHD_Result {
         context.phase = .withHandler
         guardian.dispatched(context.connectionKey)
-        guard suspendUnlessStopping(connection, context) else { return queue(Self.stoppingResponse(), on: connection, for: context) }
+        guard suspendUnlessStopping(connection, context) else { return queue(stoppingResponse(connection, context), on: connection, for: context) }
         let responder = HTTPResponder(onSecondAnswer: { [diagnostics] response in
             diagnostics?("handler answered twice; the second answer (\(response.map { "status \($0.status.rawValue)" } ?? "not built")) was dropped")
         })
@@ -314,14 +300,6 @@ final class ServerCore: Sendable {
             guard s.running, let connection = s.connections.removeValue(forKey: key) else { return }
             MHD_resume_connection(connection.pointer)
         }
-    }
-
-    /// The answer to a request the stopping server will not handle; the client may retry.
-    static func stoppingResponse() -> HTTPResponse {
-        var response = HTTPResponse.jsonError(.serviceUnavailable, code: "unavailable",
-                                              message: "The server is stopping; try again shortly.")
-        response.headers.add(name: "Retry-After", value: "1")
-        return response
     }
 
     /// Answers every request still with its handler (or queued for one) with 503, so their

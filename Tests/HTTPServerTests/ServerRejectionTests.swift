@@ -140,4 +140,30 @@ import Testing
         #expect(diagnostics.all.contains { $0.contains("X-Injected") })
         #expect(diagnostics.all.contains { $0.contains("status 42") })
     }
+
+    @Test func theApplicationMayAnswerTheServersOwnRefusalsAndKeepsTheEnvelopeWhenItDeclines() throws {
+        let seen = Mutex<[String]>([])
+        let config = testConfiguration { c in
+            c.refusalResponse = { refusal in
+                seen.withLock { $0.append("\(refusal.status.rawValue) \(refusal.code) \(refusal.rawPath) \(refusal.headers["x-probe"] ?? "-")") }
+                guard refusal.rawPath.hasPrefix("/pages/") else { return nil }
+                return .text(refusal.status, "page: \(refusal.message)")
+            }
+        }
+        let server = try HTTPServer(configuration: config) { _ in .text(.ok, "handler") }
+        defer { server.stop() }
+
+        let client = try RawHTTPClient(port: server.boundPort)
+        try client.send("GET /pages/%FF?q=1 HTTP/1.1\r\nHost: t\r\nX-Probe: a\r\n\r\n")
+        let page = try client.readResponse()
+        #expect(page.status == 400 && page.bodyText == "page: The request path is not valid UTF-8.")
+        try client.send("POST /pages/form HTTP/1.1\r\nHost: t\r\nX-Probe: b\r\nContent-Length: 70000\r\n\r\n")
+        try client.send(patternBody(count: 70_000))
+        let tooLarge = try client.readResponse()
+        #expect(tooLarge.status == 413 && tooLarge.bodyText.hasPrefix("page: The request body is larger"))
+        try client.send("GET /api/%FF HTTP/1.1\r\nHost: t\r\n\r\n")
+        let api = try client.readResponse()
+        #expect(api.status == 400 && api.bodyText.hasPrefix(#"{"error":{"code":"invalid_value""#), "nil keeps the JSON envelope")
+        #expect(seen.withLock { $0 } == ["400 invalid_value /pages/%FF a", "413 too_large /pages/form b", "400 invalid_value /api/%FF -"])
+    }
 }

@@ -129,6 +129,14 @@ public final class Daemon: Sendable {
         http.connectionTimeoutSeconds = configuration.http.timeoutSeconds
         // The patient's day submission: planned where it arrived, answered from its commit.
         http.runsOnPollingThread = { request in Self.site(of: request.path) == .api && handler.runsOnPollingThread(&request) }
+        // What the server answers before a handler runs is a page, with the page headers, on the pages' paths.
+        http.refusalResponse = { refusal in
+            switch Self.site(of: refusal.rawPath) {
+            case .console: web.page(for: refusal)
+            case .patientApp: appWeb.page(for: refusal)
+            case .api: nil
+            }
+        }
         // Import uploads (up to imports.maxUploadBytes) go to DATA_DIR/spool/; a crash may have left some behind.
         let spool = configuration.spoolDirectory
         for name in (try? FileManager.default.contentsOfDirectory(atPath: spool.path)) ?? [] where name.hasPrefix("upload-") {

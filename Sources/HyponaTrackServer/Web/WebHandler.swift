@@ -114,6 +114,8 @@ public final class WebHandler: Sendable {
 
     private static func finish(_ response: HTTPResponse, _ handler: WebHandler, _ request: WebRequest, _ route: String,
                                _ started: UInt64, _ session: WebSession?) -> HTTPResponse {
+        // Whatever a route answered (a CSV or PDF download too) carries the page headers.
+        let response = WebResponse.withSecurityHeaders(response)
         let elapsed = DispatchTime.now().uptimeNanoseconds - started
         handler.metrics.requestCompleted(method: request.http.method.rawValue, route: route, status: response.status.rawValue,
                                          seconds: Double(elapsed) / 1e9)
@@ -122,6 +124,29 @@ public final class WebHandler: Sendable {
                                         "duration_ms": APIHandler.milliseconds(nanoseconds: elapsed), "ip": request.clientIP,
                                         "request_id": request.http.requestID, "actor": session?.actor ?? "-"])
         return response
+    }
+
+    /// The family's error page for an answer the HTTP server gives before this handler runs
+    /// (an unreadable path, a body over the limit, the stopping 503), with the page headers and
+    /// the server's status and `Retry-After`. No session is looked up: a polling thread asks.
+    func page(for refusal: HTTPServerRefusal) -> HTTPResponse {
+        let http = HTTPRequest(method: .get, path: refusal.rawPath, headers: refusal.headers, clientAddress: refusal.clientAddress)
+        let request = WebRequest(http, trustedProxies: trustedProxies)
+        let t = request.language
+        let message: String
+        switch refusal.code {
+        case "invalid_value":
+            message = t.s("The address of this page cannot be read. Check the link, or go back.",
+                          "Die Adresse dieser Seite ist nicht lesbar. Bitte den Link prüfen oder zurückgehen.")
+        case "too_large":
+            message = t.s("The form is larger than the server accepts. Shorten what you typed and send it again.",
+                          "Das Formular ist größer, als der Server annimmt. Bitte den Text kürzen und erneut senden.")
+        default:
+            message = t.s("The server cannot take this request just now. Try again in a moment.",
+                          "Der Server kann die Anfrage gerade nicht annehmen. Bitte gleich erneut versuchen.")
+        }
+        return page(PageFailure(refusal.status, message, retryAfter: refusal.response.headers["retry-after"].flatMap { Int($0) }),
+                    request, nil)
     }
 
     private func page(_ failure: PageFailure, _ request: WebRequest, _ session: WebSession?) -> HTTPResponse {

@@ -18,6 +18,14 @@ enum WebResponse {
         return h
     }
 
+    /// `response` with each of the page headers it does not set itself (an asset keeps its
+    /// `Cache-Control`, a download its own).
+    static func withSecurityHeaders(_ response: HTTPResponse) -> HTTPResponse {
+        var r = response
+        for field in securityHeaders() where !r.headers.contains(field.name) { r.headers.add(name: field.name, value: field.value) }
+        return r
+    }
+
     static func page(_ status: HTTPStatus, _ html: HTML) -> HTTPResponse {
         var h = securityHeaders()
         h.add(name: "Content-Type", value: "text/html; charset=utf-8")
