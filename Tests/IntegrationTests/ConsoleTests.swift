@@ -94,9 +94,9 @@ import HTJSON
         #expect(!trail.contains("wrong password"), "a tried password is never stored")
     }
 
-    @Test func parallelWrongPasswordsForOneNameGetOnlyFiveChecksAndOneLockout() throws {
-        let s = try Self.scenario()
-        let attempts = 24   // above the 16 handler threads, below the address's bucket of 30 and its 32 connections
+    /// Runs `attempts` requests at once, each on its own thread released together; how many
+    /// gave each answer `request` names (an error counts under its description).
+    static func burst(_ attempts: Int, _ request: @escaping @Sendable (Int) throws -> String) throws -> [String: Int] {
         let start = DispatchSemaphore(value: 0), group = DispatchGroup()
         let answers = Mutex<[String]>([])
         for n in 0..<attempts {
@@ -104,22 +104,44 @@ import HTJSON
             Thread.detachNewThread {
                 defer { group.leave() }
                 start.wait()
-                let answer: String
-                do {
-                    let r = try ConsoleClient(s.d).post("/console/login", ["name": "-ward", "password": "wrong password \(n)"], csrf: false)
-                    answer = r.status == 429 && r.text.contains("for this name") ? "locked" : "\(r.status)"
-                } catch { answer = "\(error)" }
+                let answer = (try? request(n)) ?? "error"
                 answers.withLock { $0.append(answer) }
             }
         }
         for _ in 0..<attempts { start.signal() }
-        #expect(group.wait(timeout: .now() + 120) == .success)
-        let tally = answers.withLock { $0 }.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+        guard group.wait(timeout: .now() + 120) == .success else { throw TestFailure("the burst did not end within 120 s") }
+        return answers.withLock { $0 }.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+    }
+
+    @Test func parallelWrongPasswordsForOneNameGetOnlyFiveChecksAndOneLockout() throws {
+        let s = try Self.scenario()
+        let attempts = 24   // above the 16 handler threads, below the address's bucket of 30 and its 32 connections
+        let tally = try Self.burst(attempts) { n in
+            let r = try ConsoleClient(s.d).post("/console/login", ["name": "-ward", "password": "wrong password \(n)"], csrf: false)
+            return r.status == 429 && r.text.contains("for this name") ? "locked" : "\(r.status)"
+        }
         #expect(tally == ["401": 5, "locked": attempts - 5], "five passwords checked, every other attempt refused unchecked: \(tally)")
         let locked = try ConsoleClient(s.d).post("/console/login", ["name": "-ward", "password": Self.password], csrf: false)
         #expect(locked.status == 429 && locked.headers["set-cookie"] == nil, "the right password during the lock opens no session")
         let trail = try s.d.request(.get, "/v1/audit?subject=staff:-ward", token: s.d.adminToken).text
         #expect(trail.components(separatedBy: "console.lockout").count - 1 == 1, "one audit row for the one lockout")
+    }
+
+    /// A burst of sign-ins for different names (so no lockout stops them) meets the gate in
+    /// front of the password checks: those beyond its running and waiting places are refused at
+    /// once with 503 and Retry-After instead of holding handler threads and cores; once the
+    /// burst is over a right password signs in.
+    @Test func aBurstOfSignInsBeyondThePasswordCheckGateIsRefusedAsBusy() throws {
+        let s = try Self.scenario()
+        let attempts = 24   // above the gate's eight places at most, below the address's bucket of 30 and its 32 connections
+        let tally = try Self.burst(attempts) { n in
+            let r = try ConsoleClient(s.d).post("/console/login", ["name": "nobody-\(n)", "password": "wrong password"], csrf: false)
+            return r.status == 503 && r.headers["retry-after"] != nil && r.text.contains("Too many sign-ins") ? "busy" : "\(r.status)"
+        }
+        #expect((tally["busy"] ?? 0) >= 1 && (tally["401"] ?? 0) >= 1 && tally.count == 2,
+                "some checked (401), the rest refused as busy, nothing else: \(tally)")
+        let c = ConsoleClient(s.d)
+        try c.signIn("-ward", Self.password)
     }
 
     @Test func aPostWithoutTheCSRFTokenIsRefusedAndChangesNothing() throws {

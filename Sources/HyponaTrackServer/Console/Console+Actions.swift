@@ -36,10 +36,19 @@ extension Console {
         } catch DomainError.signIn(.locked(let seconds)) {
             page.message = t.s("Too many failed sign-ins for this name. Try again in \(max(1, seconds / 60)) min.",
                                "Zu viele fehlgeschlagene Anmeldungen für diesen Namen. In \(max(1, seconds / 60)) min erneut versuchen.")
-            var r = WebResponse.page(.tooManyRequests, page.render())
-            r.headers.add(name: "Retry-After", value: String(seconds))
-            return r
+            return Self.retryLater(.tooManyRequests, page, seconds)
+        } catch DomainError.signIn(.busy(let seconds)) {
+            page.message = t.s("Too many sign-ins at this moment. Try again in a few seconds.",
+                               "Gerade melden sich zu viele an. Bitte in einigen Sekunden erneut versuchen.")
+            return Self.retryLater(.serviceUnavailable, page, seconds)
         }
+    }
+
+    /// The sign-in page with its message, `status` and `Retry-After`.
+    static func retryLater(_ status: HTTPStatus, _ page: SignInPage, _ seconds: Int) -> HTTPResponse {
+        var r = WebResponse.page(status, page.render())
+        r.headers.add(name: "Retry-After", value: String(seconds))
+        return r
     }
 
     func signOut(_ ctx: PageContext) throws -> HTTPResponse {

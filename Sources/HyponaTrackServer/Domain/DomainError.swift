@@ -36,6 +36,8 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum SignInRefusal: Sendable, Equatable {
         case wrongCredentials
         case locked(retryAfterSeconds: Int)
+        /// Too many password checks running and waiting already (`PasswordCheckGate`).
+        case busy(retryAfterSeconds: Int)
     }
 
     public static func invalid(_ field: String?, _ message: String) -> DomainError {

@@ -48,13 +48,20 @@ public final class SessionService: Sendable {
     let failures = UnenrolledActivationAttempts()
     let metrics: Metrics?
 
+    /// Bounds the password checks running and waiting at once (PBKDF2 costs most of a second).
+    let passwordChecks: PasswordCheckGate
+    /// What a sign-in refused as busy is told to wait.
+    static let busyRetryAfterSeconds = 2
+
     init(transactions: Transactions, clock: any ServerClock, policy: SessionPolicy = SessionPolicy(),
-         lockout: ActivationPolicy = .standard, metrics: Metrics? = nil) {
+         lockout: ActivationPolicy = .standard, metrics: Metrics? = nil,
+         passwordChecks: PasswordCheckGate = .forThisMachine()) {
         self.transactions = transactions
         self.clock = clock
         self.policy = policy
         self.lockout = lockout
         self.metrics = metrics
+        self.passwordChecks = passwordChecks
     }
 
     public func signIn(_ command: SignIn) throws -> SignedIn {
@@ -75,16 +82,20 @@ public final class SessionService: Sendable {
             return m
         }
         let hash = try member.map { m in try transactions.read { db in try SessionRepository.passwordHash(db, staffId: m.id) } } ?? nil
-        // The same work for an unknown name, a member without a password and a wrong password.
-        let matches = PasswordHash.verify(command.password, against: hash ?? PasswordHash.decoy) && hash != nil
+        // The same work for an unknown name, a member without a password and a wrong password,
+        // when the gate gives it a turn (nil: too many checks in already; the attempt stays counted).
+        let checked = passwordChecks.run { PasswordHash.verify(command.password, against: hash ?? PasswordHash.decoy) && hash != nil }
         let ms = epochMilliseconds(clock.now())
-        guard matches, let member else {
+        guard checked == true, let member else {
             if startedLockUntil != nil {
                 try transactions.write { db in
                     try AuditLog.append(db, at: ms, actor: "anonymous", action: .consoleLockout, subject: "staff:\(key)",
                                         details: ["ip": .string(command.ip), "failures": .int(lockout.maxFailures),
                                                   "lockedSeconds": .int(Int(lockout.lockout.rounded()))])
                 }
+            }
+            if checked == nil {
+                throw DomainError.signIn(.busy(retryAfterSeconds: Self.busyRetryAfterSeconds))
             }
             throw DomainError.signIn(.wrongCredentials)
         }
