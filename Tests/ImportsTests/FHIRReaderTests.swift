@@ -124,6 +124,36 @@ enum SyntheticFHIR {
         #expect(result.refused.map(\.reason) == [.unknownPatient])
     }
 
+    /// An entry with a server of its own resolves `Patient/1` there and nowhere else: a Patient
+    /// of that id without a RESTful fullUrl (any laboratory's) is not taken in its place, even
+    /// when the entry's server lists no Patients at all (it used to be).
+    @Test func aRelativeReferenceIsNotTakenByAPatientOfAnotherServer() throws {
+        let result = try read(F.bundle("collection", [
+            ("urn:uuid:b1", Self.patient(id: "1", studyId: "HT-B")),
+            ("https://lab-a.example/fhir/Observation/x1", F.sodium(id: "x1", subject: ["reference": "Patient/1"])),
+        ]))
+        #expect(result.observations.isEmpty)
+        #expect(result.refused.map(\.reason) == [.unknownPatient])
+        #expect(result.refused.first?.detail.contains("subject.reference Patient/1 (resolved as https://lab-a.example/fhir/Patient/1)") == true)
+    }
+
+    /// Two Patients under one fullUrl with different study IDs: neither is chosen, whichever is
+    /// listed last (the last one used to win).
+    @Test func aFullUrlNamingPatientsOfDifferentStudyIdsIsRefused() throws {
+        for reversed in [false, true] {
+            var patients: [(String?, JSONValue)] = [("https://lab-a.example/fhir/Patient/1", Self.patient(id: "1", studyId: "HT-A")),
+                                                    ("https://lab-a.example/fhir/Patient/1", Self.patient(id: "1", studyId: "HT-B"))]
+            if reversed { patients.reverse() }
+            let result = try read(F.bundle("collection", patients + [
+                ("https://lab-a.example/fhir/Observation/x1", F.sodium(id: "x1", subject: ["reference": "Patient/1"])),
+                ("urn:uuid:x2", F.sodium(id: "x2", subject: ["reference": "https://lab-a.example/fhir/Patient/1"])),
+            ]))
+            #expect(result.observations.isEmpty, "reversed: \(reversed)")
+            #expect(result.refused.map(\.reason) == [.unknownPatient, .unknownPatient])
+            #expect(result.refused.allSatisfy { $0.detail.contains("different study IDs") })
+        }
+    }
+
     /// A measurement time that is there but unreadable (no offset) is refused naming it; it used
     /// to fall back to `issued` and put the value on the day the report came out.
     @Test func anUnreadableEffectiveTimeIsRefusedNotReplacedByIssued() throws {

@@ -36,35 +36,44 @@ extension FHIRReader {
     /// The Bundle's Patients with a study ID: by `fullUrl`, and by `Patient/ID` (those without a
     /// RESTful fullUrl) with every study ID that id names.
     struct BundlePatients {
-        var byFullUrl: [String: String] = [:]
+        /// Every study ID a fullUrl names: two entries with one fullUrl that disagree are refused,
+        /// not decided by their order.
+        var byFullUrl: [String: Set<String>] = [:]
         var byId: [String: Set<String>] = [:]
     }
 
     enum SubjectMatch: Equatable {
         case found(String)
         case ambiguous(String)
+        /// `subject.reference` names no Patient of the Bundle with a study ID: the reference as
+        /// written and what it resolves to.
+        case unresolved(reference: String, resolved: String)
         case notFound
     }
 
     /// Whose the Observation is: `subject.identifier` under `system`, else `subject.reference`
     /// resolved as the Bundle rules say. An absolute reference must be a Patient's fullUrl
     /// exactly; a relative one resolves against the referencing entry's RESTful base
-    /// (`BASE/Observation/x` → `BASE/Patient/ID`), or, from an entry without one, to the
-    /// Patients of that id, and only when they agree on the study ID.
+    /// (`BASE/Observation/x` → `BASE/Patient/ID`, and only that: a Patient of that id elsewhere
+    /// in the Bundle is another server's), or, from an entry without one, to the Patients of
+    /// that id, and only when they agree on the study ID.
     static func subjectStudyId(_ v: JSONValue?, system: String, patients: BundlePatients, from fullUrl: String?) -> SubjectMatch {
         guard case .object(let subject)? = v else { return .notFound }
         if case .object(let id)? = subject["identifier"], string(id["system"]) == system, let value = string(id["value"]), !value.isEmpty {
             return .found(value)
         }
         guard let ref = string(subject["reference"]), !ref.isEmpty else { return .notFound }
-        if isAbsolute(ref) { return patients.byFullUrl[ref].map(SubjectMatch.found) ?? .notFound }
-        let relative = withoutHistory(ref)
-        if let base = fullUrl.flatMap(restfulBase), let hit = patients.byFullUrl[base + "/" + relative] { return .found(hit) }
-        if let base = fullUrl.flatMap(restfulBase), patients.byFullUrl.keys.contains(where: { $0.hasPrefix(base + "/Patient/") }) {
-            return .notFound        // the entry's own server has Patients in the Bundle, not this one
+        func one(_ named: Set<String>?, resolved: String) -> SubjectMatch {
+            guard let named else { return .unresolved(reference: ref, resolved: resolved) }
+            return named.count == 1 ? .found(named.first!) : .ambiguous(ref)
         }
-        guard let named = patients.byId[relative] else { return .notFound }
-        return named.count == 1 ? .found(named.first!) : .ambiguous(ref)
+        if isAbsolute(ref) { return one(patients.byFullUrl[ref], resolved: ref) }
+        let relative = withoutHistory(ref)
+        if let base = fullUrl.flatMap(restfulBase) {
+            let resolved = base + "/" + relative
+            return one(patients.byFullUrl[resolved], resolved: resolved)
+        }
+        return one(patients.byId[relative], resolved: relative)
     }
 
     static func isAbsolute(_ ref: String) -> Bool { ref.contains("://") || ref.hasPrefix("urn:") }

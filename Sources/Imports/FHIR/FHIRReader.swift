@@ -78,7 +78,7 @@ public enum FHIRReader {
             guard case .object(let entry) = e, case .object(let r)? = entry["resource"], string(r["resourceType"]) == "Patient",
                   let studyId = identifierValue(r["identifier"], system: system) else { continue }
             let fullUrl = string(entry["fullUrl"])
-            if let fullUrl { patients.byFullUrl[fullUrl] = studyId }
+            if let fullUrl { patients.byFullUrl[fullUrl, default: []].insert(studyId) }
             // A Patient without a RESTful fullUrl is found by `Patient/ID` from entries that have
             // no base of their own (one that has one resolves against it, exactly).
             if let id = string(r["id"]), fullUrl.flatMap(restfulBase) == nil { patients.byId["Patient/\(id)", default: []].insert(studyId) }
@@ -103,7 +103,11 @@ public enum FHIRReader {
             switch subjectStudyId(o["subject"], system: system, patients: patients, from: fullUrl) {
             case .found(let id): studyId = id
             case .ambiguous(let ref):
-                return refuse(.unknownPatient, "subject \(ref.prefix(120)) names Patients with different study IDs in the Bundle")
+                return refuse(.unknownPatient, "subject.reference \(ref.prefix(120)) names Patients with different study IDs in the Bundle")
+            case .unresolved(let ref, let resolved):
+                return refuse(.unknownPatient, "subject.reference \(ref.prefix(120))"
+                              + (resolved == ref ? "" : " (resolved as \(resolved.prefix(200)))")
+                              + " is not a Patient of the Bundle with an identifier of system \(system)")
             case .notFound:
                 return refuse(.unknownPatient, "subject has no identifier with system \(system) (nor a reference to such a Patient in the Bundle)")
             }
