@@ -141,6 +141,22 @@ import HyponaTrackCore
         #expect(throws: DomainError.conflict("the patient is withdrawn")) { try decide(sim, p[0]) }
     }
 
+    /// A FHIR import names its patients itself, so a withdrawn one is refused per entry, as the
+    /// Apple Health import refuses them up front; others in the same Bundle are still proposed.
+    @Test func aWithdrawnPatientsObservationIsRefusedAtImport() throws {
+        let sim = try start()
+        _ = try sim.activate("PR-2", code: try sim.enroll("PR-2", surgery: "2026-11-15"))
+        try sim.withdraw("PR-1")
+        let r = try fhir(sim, ["resourceType": "Bundle", "type": "batch", "entry": [
+            ["resource": Self.observation("w1")],
+            ["resource": Self.observation("w2", studyId: "PR-2")],
+        ]])
+        #expect(r.refused.map(\.reason) == [.unknownPatient])
+        #expect(r.refused.first?.detail.contains("withdrawn") == true)
+        #expect(r.proposed.count == 1)
+        #expect(try proposal(sim, r.proposed[0]).studyId == "PR-2")
+    }
+
     /// Final 140 confirmed, then corrected to 138 (pending): the first file imported again is a
     /// duplicate and the correction stays pending (it used to be superseded by 140 replacing 140).
     @Test func anOlderVersionImportedAgainLeavesTheCorrectionPending() throws {

@@ -48,6 +48,12 @@ public final class ImportService: Sendable {
                     report.refuse(o.entry, .unknownPatient, "no patient with study ID \(studyId.prefix(64))", position: o.position)
                     continue
                 }
+                // As the Apple Health import refuses up front: nothing is proposed for a withdrawn
+                // patient (a proposal could not be confirmed anyway).
+                guard !patient.isWithdrawn else {
+                    report.refuse(o.entry, .unknownPatient, "the patient with study ID \(patient.studyId) is withdrawn", position: o.position)
+                    continue
+                }
                 let window = try context.window(db, patient, snapshot.rules)
                 try LabProposals.propose(db, o, source: .fhir, patient: patient, window: window, context: context,
                                          actor: command.actor, now: now, at: ms, into: &report)
