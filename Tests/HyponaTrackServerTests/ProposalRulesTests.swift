@@ -164,7 +164,7 @@ import HyponaTrackCore
         let first = try fhir(sim, Self.observation("r1", value: 140)).proposed
         _ = try decide(sim, first[0])
         let correction = try fhir(sim, Self.observation("r1", status: "corrected", value: 138)).proposed
-        #expect(correction.count == 1)
+        try #require(correction.count == 1)
         let again = try fhir(sim, Self.observation("r1", value: 140))
         #expect(again.proposed.isEmpty)
         #expect(again.refused.map(\.reason) == [.duplicate])
@@ -178,7 +178,7 @@ import HyponaTrackCore
         guard case .object(var keyless) = Self.observation("x", value: 133) else { Issue.record("fixture shape changed"); return }
         keyless["id"] = nil
         let first = try fhir(sim, .object(keyless)).proposed
-        #expect(first.count == 1)
+        try #require(first.count == 1)
         _ = try decide(sim, first[0])
         let again = try fhir(sim, .object(keyless))
         #expect(again.proposed.isEmpty && again.refused.map(\.reason) == [.duplicate])
@@ -192,7 +192,7 @@ import HyponaTrackCore
         let first = try fhir(sim, Self.observation("d1", value: 135, time: "2026-11-19T08:00:00+01:00")).proposed
         _ = try decide(sim, first[0])
         let moved = try fhir(sim, Self.observation("d1", status: "corrected", value: 135, time: "2026-11-18T08:00:00+01:00")).proposed
-        #expect(moved.count == 1)
+        try #require(moved.count == 1)
         _ = try decide(sim, moved[0])
         #expect(try labs(sim, "2026-11-19").isEmpty)
         #expect(try labs(sim, "2026-11-18") == [135])
