@@ -171,6 +171,31 @@ import HyponaTrackCore
         #expect(try proposal(sim, correction[0]).status == .pending)
     }
 
+    /// Version 2 (corrected 138) pending, then version 1 (final 140) arrives late: not proposed,
+    /// and the correction stays pending (140 used to supersede it, as a value never seen before);
+    /// version 3 still supersedes. Ordered by meta.versionId, else meta.lastUpdated, else issued.
+    @Test func anOlderVersionArrivingLateNeverSupersedesANewerOne() throws {
+        func version(_ o: JSONValue, _ meta: JSONValue) -> JSONValue {
+            guard case .object(var v) = o else { return o }
+            v["meta"] = meta
+            return .object(v)
+        }
+        for (older, newer, newest) in [("1", "2", "3"), ("2026-11-19T09:00:00Z", "2026-11-19T10:00:00Z", "2026-11-19T11:00:00Z")] {
+            let sim = try start()
+            func meta(_ v: String) -> JSONValue { v.count == 1 ? ["versionId": .string(v)] : ["lastUpdated": .string(v)] }
+            let correction = try fhir(sim, version(Self.observation("r2", status: "corrected", value: 138), meta(newer))).proposed
+            try #require(correction.count == 1)
+            let late = try fhir(sim, version(Self.observation("r2", value: 140), meta(older)))
+            #expect(late.proposed.isEmpty, "ordered by \(older)")
+            #expect(late.refused.map(\.reason) == [.duplicate])
+            #expect(late.refused.first?.detail.contains("is older than the version imported before") == true)
+            #expect(try proposal(sim, correction[0]).status == .pending)
+            let latest = try fhir(sim, version(Self.observation("r2", status: "corrected", value: 137), meta(newest))).proposed
+            #expect(latest.count == 1)
+            #expect(try proposal(sim, correction[0]).status == .superseded)
+        }
+    }
+
     /// An Observation without id or identifier, confirmed, then the same document again: not
     /// proposed a second time (confirming it stored a second identical lab row).
     @Test func aKeylessObservationConfirmedBeforeIsNotProposedAgain() throws {

@@ -154,6 +154,23 @@ enum SyntheticFHIR {
         }
     }
 
+    /// meta.versionId, meta.lastUpdated and issued are read, and ordered in that order: a whole
+    /// number versionId decides, an opaque one gives way to lastUpdated.
+    @Test func versionsAreOrderedByVersionIdThenLastUpdatedThenIssued() throws {
+        guard case .object(var o) = F.sodium(id: "v1") else { Issue.record("fixture shape changed"); return }
+        o["meta"] = ["versionId": "2", "lastUpdated": "2026-11-20T09:00:00Z"]
+        o["issued"] = "2026-11-20T08:00:00+01:00"
+        let v = try #require(try read(.object(o)).observations.first).version
+        #expect(v == SodiumObservation.Version(versionId: "2", lastUpdated: Timestamp("2026-11-20T09:00:00Z"),
+                                               issued: Timestamp("2026-11-20T08:00:00+01:00")))
+        let later = SodiumObservation.Version(versionId: "10", lastUpdated: Timestamp("2026-11-20T08:00:00Z"))
+        #expect(v.isOlder(than: later) && !later.isOlder(than: v))
+        let opaque = SodiumObservation.Version(versionId: "b", lastUpdated: Timestamp("2026-11-20T10:00:00Z"))
+        #expect(v.isOlder(than: opaque))
+        #expect(v.isOlder(than: SodiumObservation.Version(issued: Timestamp("2026-11-20T09:00:00+01:00"))))
+        #expect(!SodiumObservation.Version().isOlder(than: v) && !v.isOlder(than: SodiumObservation.Version()))
+    }
+
     /// A measurement time that is there but unreadable (no offset) is refused naming it; it used
     /// to fall back to `issued` and put the value on the day the report came out.
     @Test func anUnreadableEffectiveTimeIsRefusedNotReplacedByIssued() throws {

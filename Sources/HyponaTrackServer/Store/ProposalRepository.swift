@@ -1,21 +1,25 @@
 import HyponaTrackCore
+import Imports
 import SQLite
 
 /// The SQL of `import_proposals` (ProposalsSchema). Callers run it inside their transaction.
 enum ProposalRepository {
     static let columns = """
         p.id, p.patient_id, pt.study_id, p.source, p.field, p.date, p.value, p.replaces, p.status, p.source_key,
-        p.lab_time, p.target_lab_id, p.lab_id, p.created_at, p.created_by, p.decided_at, p.decided_by, p.note
+        p.lab_time, p.target_lab_id, p.lab_id, p.created_at, p.created_by, p.decided_at, p.decided_by, p.note,
+        p.source_version_id, p.source_last_updated, p.source_issued
         """
     static let from = "FROM import_proposals p JOIN patients pt ON pt.id = p.patient_id"
 
     static func insert(_ db: Connection, _ p: Proposal) throws -> Int64 {
         try db.execute("""
             INSERT INTO import_proposals (patient_id, source, field, date, value, replaces, status, source_key, lab_time,
-                                          target_lab_id, created_at, created_by)
-            VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)
+                                          target_lab_id, created_at, created_by, source_version_id, source_last_updated,
+                                          source_issued)
+            VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)
             """, [p.patientId, p.source.rawValue, p.field.rawValue, p.date.description, p.value, p.replaces, p.sourceKey,
-                  p.labTime?.description, p.targetLabId, p.createdAt, p.createdBy])
+                  p.labTime?.description, p.targetLabId, p.createdAt, p.createdBy, p.sourceVersion.versionId,
+                  p.sourceVersion.lastUpdated?.description, p.sourceVersion.issued?.description])
         return db.lastInsertRowID
     }
 
@@ -69,11 +73,15 @@ enum ProposalRepository {
         guard let source = ProposalSource(rawValue: try r.string(3)), let field = ProposalField(rawValue: try r.string(4)),
               let date = LocalDate(try r.string(5)), let status = ProposalStatus(rawValue: try r.string(8))
         else { throw SQLiteError(extendedCode: SQLiteError.Code.mismatch, message: "import_proposals row \(try r.int64(0)) does not parse") }
-        return Proposal(id: try r.int64(0), patientId: try r.int64(1), studyId: try r.string(2), source: source, field: field,
+        var p = Proposal(id: try r.int64(0), patientId: try r.int64(1), studyId: try r.string(2), source: source, field: field,
                         date: date, value: try r.optionalDouble(6), replaces: try r.optionalDouble(7), status: status,
                         sourceKey: try r.optionalString(9), labTime: try r.optionalString(10).flatMap(Timestamp.init),
                         targetLabId: try r.optionalInt64(11), labId: try r.optionalInt64(12), createdAt: try r.int64(13),
                         createdBy: try r.string(14), decidedAt: try r.optionalInt64(15), decidedBy: try r.optionalString(16),
                         note: try r.optionalString(17))
+        p.sourceVersion = SodiumObservation.Version(versionId: try r.optionalString(18),
+                                                    lastUpdated: try r.optionalString(19).flatMap(Timestamp.init),
+                                                    issued: try r.optionalString(20).flatMap(Timestamp.init))
+        return p
     }
 }

@@ -36,4 +36,13 @@ enum ProposalsSchema {
         CREATE INDEX import_proposals_patient ON import_proposals (patient_id, field, date);
         CREATE INDEX import_proposals_source_key ON import_proposals (patient_id, source_key) WHERE source_key IS NOT NULL;
         """
+
+    /// The version of the Observation a lab proposal was made from (`meta.versionId`,
+    /// `meta.lastUpdated`, `issued`), so an older version imported later is not proposed over a
+    /// newer one. NULL for proposals made before, and for Apple Health day values.
+    static let v2 = """
+        ALTER TABLE import_proposals ADD COLUMN source_version_id TEXT;
+        ALTER TABLE import_proposals ADD COLUMN source_last_updated TEXT;
+        ALTER TABLE import_proposals ADD COLUMN source_issued TEXT;
+        """
 }

@@ -34,6 +34,8 @@ enum Schema {
         ("v11_sync_requests", { try $0.execute(SyncSchema.v4) }),
         // Whether sync.unhealthy was raised, stored with the event (SyncSchema.v5).
         ("v12_sync_unhealthy_reported", { try $0.execute(SyncSchema.v5) }),
+        // The Observation version a lab proposal was made from (ProposalsSchema.v2).
+        ("v13_import_proposal_versions", { try $0.execute(ProposalsSchema.v2) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

@@ -131,6 +131,15 @@ extension FHIRReader {
         return .absent
     }
 
+    static func observationVersion(_ o: JSONObject) -> SodiumObservation.Version {
+        var v = SodiumObservation.Version(issued: string(o["issued"]).flatMap(Timestamp.init))
+        if case .object(let meta)? = o["meta"] {
+            v.versionId = string(meta["versionId"]).flatMap { $0.isEmpty ? nil : $0 }
+            v.lastUpdated = string(meta["lastUpdated"]).flatMap(Timestamp.init)
+        }
+        return v
+    }
+
     struct Quantity {
         var value: Double?
         var unit: String?

@@ -146,6 +146,6 @@ public enum FHIRReader {
         }
         guard let time else { return refuse(.noTime, "no effectiveDateTime, effectivePeriod.start or issued with a date") }
         result.observations.append(SodiumObservation(entry: entry, key: key, studyId: studyId, status: status, value: value, time: time,
-                                                     position: position))
+                                                     position: position, version: observationVersion(o)))
     }
 }

@@ -35,4 +35,34 @@ public struct SodiumObservation: Sendable, Equatable {
     public var time: Time?
     /// The entry's place in the Bundle (0 for a lone Observation).
     public var position = 0
+    /// Which version of the Observation this is, as far as it says.
+    public var version = Version()
+
+    /// `meta.versionId`, `meta.lastUpdated` and `issued`, each nil when absent or unreadable.
+    /// Versions are ordered by the first of the three that both carry (a versionId only when
+    /// both are whole numbers: FHIR leaves it opaque); none in common, no order.
+    public struct Version: Sendable, Equatable {
+        public var versionId: String?
+        public var lastUpdated: Timestamp?
+        public var issued: Timestamp?
+
+        public init(versionId: String? = nil, lastUpdated: Timestamp? = nil, issued: Timestamp? = nil) {
+            self.versionId = versionId
+            self.lastUpdated = lastUpdated
+            self.issued = issued
+        }
+
+        public func isOlder(than other: Version) -> Bool {
+            if let a = versionId.flatMap({ Int($0) }), let b = other.versionId.flatMap({ Int($0) }) { return a < b }
+            if let a = lastUpdated, let b = other.lastUpdated { return a < b }
+            if let a = issued, let b = other.issued { return a < b }
+            return false
+        }
+
+        /// `meta.versionId 2, meta.lastUpdated …, issued …` (what is present), for a refusal.
+        public var description: String {
+            [versionId.map { "meta.versionId \($0.prefix(64))" }, lastUpdated.map { "meta.lastUpdated \($0)" },
+             issued.map { "issued \($0)" }].compactMap { $0 }.joined(separator: ", ")
+        }
+    }
 }

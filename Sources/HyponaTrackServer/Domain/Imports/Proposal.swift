@@ -80,6 +80,8 @@ public struct Proposal: Sendable, Equatable {
     public var decidedAt: Int64?
     public var decidedBy: String?
     public var note: String?
+    /// The version of the Observation a lab proposal was made from (empty: unknown).
+    public var sourceVersion = SodiumObservation.Version()
 
     public init(id: Int64, patientId: Int64, studyId: String, source: ProposalSource, field: ProposalField, date: LocalDate,
                 value: Double?, replaces: Double?, status: ProposalStatus, sourceKey: String? = nil, labTime: Timestamp? = nil,

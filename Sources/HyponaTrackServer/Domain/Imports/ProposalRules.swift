@@ -68,6 +68,14 @@ enum LabProposals {
                 }
             }
         }
+        // An older version than one imported before (a late or repeated file) never supersedes
+        // or replaces what that newer version proposed.
+        if let newer = earlier.last(where: { $0.status != .withdrawn && o.version.isOlder(than: $0.sourceVersion) }) {
+            return report.refuse(o.entry, .duplicate,
+                                 "\(o.version.description) is older than the version imported before "
+                                 + "(\(newer.sourceVersion.description); proposal \(newer.id), \(newer.status.rawValue))",
+                                 position: o.position)
+        }
         for p in earlier where p.status == .pending {
             try ProposalRepository.decide(db, id: p.id, status: .superseded, by: nil, note: nil, at: ms)
         }
@@ -78,10 +86,12 @@ enum LabProposals {
             target = labId
             replaces = live
         }
-        report.proposed.append(try ProposalRepository.insert(db, Proposal(
+        var proposal = Proposal(
             id: 0, patientId: patient.id, studyId: patient.studyId, source: source, field: .labSodium, date: date, value: value,
             replaces: replaces, status: .pending, sourceKey: o.key, labTime: labTime, targetLabId: target, createdAt: ms,
-            createdBy: actor)))
+            createdBy: actor)
+        proposal.sourceVersion = o.version
+        report.proposed.append(try ProposalRepository.insert(db, proposal))
     }
 
     static func withdraw(_ db: Connection, _ o: SodiumObservation, _ earlier: [Proposal], patient: PatientRecord, actor: String,
