@@ -18,11 +18,21 @@ struct StandardErrorSink {
     private(set) var dropped = 0
     private var pending: [UInt8] = []
     private var pendingLines = 0
+    /// Standard error, or a pipe in a test.
+    let fd: Int32
     /// A regular file (stderr redirected to a log file) always takes a write: no poll first.
-    private let isRegularFile: Bool = {
+    private let isRegularFile: Bool
+
+    init(fd: Int32 = STDERR_FILENO) {
+        self.fd = fd
         var status = stat()
-        return fstat(STDERR_FILENO, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-    }()
+        isRegularFile = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The most one write puts in a pipe or socket: poll's "writable" promises room for one
+    /// page, no more, and a larger write to a pipe nobody reads would block (it did, under
+    /// load, when 20 ms of lines went out in one write: scripts/log-stall stalled once in a run).
+    static let chunkBytes = Int(PIPE_BUF)
 
     var bufferedBytes: Int { pending.count }
 
@@ -35,35 +45,56 @@ struct StandardErrorSink {
         return first
     }
 
-    /// Writes the buffered lines; `dropNotice` words the warning for `n` lost lines.
+    /// Writes the buffered lines, a page at a time (whole lines where they fit); `dropNotice`
+    /// words the warning for `n` lost lines.
     mutating func flush(dropNotice: (Int) -> [UInt8]) {
         guard !pending.isEmpty else { return }
         defer {
             pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
             pendingLines = 0
         }
-        if !isRegularFile {
-            let waitMs = dropped > 0 ? 0 : patienceMilliseconds
-            var entry = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
-            var ready: Int32
-            repeat { ready = poll(&entry, 1, waitMs) } while ready < 0 && errno == EINTR
-            // Not writable in time (a full pipe nobody reads): drop rather than block every thread.
-            // An error or hang-up is left to the write, as before.
-            guard ready != 0 else { dropped += pendingLines; return }
+        var start = 0
+        var waitMs = dropped > 0 ? 0 : patienceMilliseconds
+        while start < pending.count {
+            // Not writable in time (a full pipe nobody reads): drop the rest rather than block
+            // every thread. An error or hang-up is left to the write, as before.
+            guard isRegularFile || writable(waitMs) else {
+                dropped += pending[start...].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                return
+            }
+            waitMs = patienceMilliseconds
+            if dropped > 0 {
+                writeAll(dropNotice(dropped)[...])
+                dropped = 0
+                continue            // the notice took room: poll again before the lines
+            }
+            let end = isRegularFile ? pending.count : chunkEnd(from: start)
+            writeAll(pending[start..<end])
+            start = end
         }
-        if dropped > 0 {
-            Self.writeAll(dropNotice(dropped))
-            dropped = 0
-        }
-        Self.writeAll(pending)
+    }
+
+    /// Where the write from `start` ends: after the last newline within a page, else a page on.
+    private func chunkEnd(from start: Int) -> Int {
+        let limit = min(pending.count, start + Self.chunkBytes)
+        guard limit < pending.count else { return limit }
+        if let newline = pending[start..<limit].lastIndex(of: UInt8(ascii: "\n")) { return newline + 1 }
+        return limit
+    }
+
+    private func writable(_ waitMs: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        var ready: Int32
+        repeat { ready = poll(&entry, 1, waitMs) } while ready < 0 && errno == EINTR
+        return ready != 0
     }
 
     /// All the bytes, across short writes; an error (stderr closed) drops the rest.
-    private static func writeAll(_ bytes: [UInt8]) {
+    private func writeAll(_ bytes: ArraySlice<UInt8>) {
         bytes.withUnsafeBufferPointer { bytes in
             var done = 0
             while done < bytes.count {
-                let n = Glibc.write(STDERR_FILENO, bytes.baseAddress! + done, bytes.count - done)
+                let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
                 if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
             }
         }
