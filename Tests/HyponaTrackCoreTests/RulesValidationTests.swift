@@ -75,20 +75,18 @@ import HyponaTrackKit
         expectRulesError(file: "thresholds.json", key: key, try edited("thresholds.json", old, new))
     }
 
-    @Test func aMisspeltReasonOverrideIsRefused() throws {
-        expectRulesError(file: "instructions.json", key: "reasonOverrides.emergency_symtpom",
-                         try edited("instructions.json", "\"emergency_symptom\": {", "\"emergency_symtpom\": {"))
-    }
-
-    @Test func anEmergencySymptomWithoutAWebLabelIsRefused() throws {
-        expectRulesError(file: "instructions.json", key: "webApp.emergencySymptoms",
-                         try edited("thresholds.json", "\"drowsiness\"", "\"drowsiness\", \"chest_pain\""))
-    }
-
-    @Test func aWebLabelForNoEmergencySymptomIsRefused() throws {
-        expectRulesError(file: "instructions.json", key: "webApp.emergencySymptoms.fainting",
-                         try edited("instructions.json", "\"seizure\": {",
-                                    "\"fainting\": {\"en\": \"Fainting\", \"de\": \"Ohnmacht\"}, \"seizure\": {"))
+    /// Instruction texts that would not reach the patient as meant, each refused in
+    /// instructions.json naming its key: a misspelt override never matches (a seizure would get
+    /// the generic red text), an emergency symptom without a web label shows as a bare code,
+    /// a label for no symptom is never asked. (edited file, old, new, refused key)
+    @Test(arguments: [
+        ("instructions.json", "\"emergency_symptom\": {", "\"emergency_symtpom\": {", "reasonOverrides.emergency_symtpom"),
+        ("thresholds.json", "\"drowsiness\"", "\"drowsiness\", \"chest_pain\"", "webApp.emergencySymptoms"),
+        ("instructions.json", "\"seizure\": {", "\"fainting\": {\"en\": \"Fainting\", \"de\": \"Ohnmacht\"}, \"seizure\": {",
+         "webApp.emergencySymptoms.fainting"),
+    ])
+    func anInstructionThatWouldMisleadIsRefused(file: String, old: String, new: String, key: String) throws {
+        expectRulesError(file: "instructions.json", key: key, try edited(file, old, new))
     }
 
     @Test func aCodeInNoGroupIsRefused() throws {

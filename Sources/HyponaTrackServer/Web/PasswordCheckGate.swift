@@ -13,11 +13,14 @@ final class PasswordCheckGate: Sendable {
     let waiting: Int
     private let turns: DispatchSemaphore
     private let admitted = Atomic<Int>(0)
+    /// Called when a check is admitted, before it waits for its turn (tests wait on it).
+    private let onAdmitted: (@Sendable () -> Void)?
 
-    init(concurrent: Int, waiting: Int) {
+    init(concurrent: Int, waiting: Int, onAdmitted: (@Sendable () -> Void)? = nil) {
         precondition(concurrent >= 1 && waiting >= 0)
         self.concurrent = concurrent
         self.waiting = waiting
+        self.onAdmitted = onAdmitted
         turns = DispatchSemaphore(value: concurrent)
     }
 
@@ -37,6 +40,7 @@ final class PasswordCheckGate: Sendable {
             return nil
         }
         defer { admitted.subtract(1, ordering: .acquiringAndReleasing) }
+        onAdmitted?()
         turns.wait()
         defer { turns.signal() }
         return try body()
