@@ -89,6 +89,17 @@ import HTJSON
         #expect(bad.status == 400 && bad.errorField == "studyId")
     }
 
+    /// A filtered request used to get every patient's rows: the whole cohort's data for one name.
+    @Test func theDaysCSVForOneStudyIDHoldsOnlyThatPatientAndRefusesAnUnknownOrMalformedOne() throws {
+        let s = try scenario()
+        let one = try RFC4180.table(try s.download("/v1/export/days.csv?studyId=EXP-B", token: s.viewer).body)
+        #expect(one.rows.map { "\($0["record_id"]!) \($0["dm_pod"]!)" } == ["EXP-B 11"])
+        let missing = try s.d.request(.get, "/v1/export/days.csv?studyId=NOBODY", token: s.d.adminToken)
+        #expect(missing.status == 404 && missing.errorCode == "not_found")
+        let bad = try s.d.request(.get, "/v1/export/days.csv?studyId=bad%20id!", token: s.d.adminToken)
+        #expect(bad.status == 400 && bad.errorField == "studyId")
+    }
+
     @Test func everyExportIsAudited() throws {
         let s = try scenario()
         _ = try s.download("/v1/patients/EXP-A/export.csv", token: s.viewer)

@@ -14,8 +14,8 @@ extension Routes {
                 try csvFile(service.exports.export(ExportCSV(kind: .days, studyId: ctx.parameter("studyId"), actor: ctx.actor)))
             },
             Route(.get, "/v1/export/days.csv", access: .staff(.read),
-                  summary: "Every patient's days as CSV (as export.csv, all patients by study ID)", responses: csv) { ctx in
-                try csvFile(service.exports.export(ExportCSV(kind: .days, studyId: nil, actor: ctx.actor)))
+                  summary: "Every patient's days as CSV (as export.csv, all patients by study ID); ?studyId=ID for one", responses: csv) { ctx in
+                try csvFile(service.exports.export(ExportCSV(kind: .days, studyId: try studyIdQuery(ctx), actor: ctx.actor)))
             },
             Route(.get, "/v1/export/alerts.csv", access: .staff(.read),
                   summary: "Alerts as CSV, one row per alert: the REDCap alert_log columns plus alert_ack_by and alert_resolved_by",
