@@ -76,6 +76,26 @@ import HTJSON
         #expect(Self.value(all, "alertsPer100PatientDays", "byKind", "evaluation") == 8.33)
     }
 
+    /// The contract's "alerts per 100 patient-days by level and kind": the page had the levels only.
+    @Test func theConsoleStatisticsPageShowsTheAlertRatesByKindAsTheAPIGivesThem() throws {
+        let s = try scenario()
+        try ConsoleClient.setPassword(s.d, "reader", "correct horse battery")
+        let c = ConsoleClient(s.d)
+        try c.signIn("reader", "correct horse battery")
+        let page = try c.get("/console/statistics")
+        #expect(page.status == 200)
+        let all = Self.cohorts(try s.d.request(.get, "/v1/statistics", token: s.viewer))["all"]
+        for (label, kind) in [("Evaluation alerts per 100 patient-days", "evaluation"),
+                              ("Missed check-in alerts per 100 patient-days", "missing_checkin"),
+                              ("No data for 2 days: alerts per 100 patient-days", "no_data_2d")] {
+            guard case .number(let rate)? = Self.value(all, "alertsPer100PatientDays", "byKind", kind) else {
+                Issue.record("no \(kind) rate in the API's answer"); continue
+            }
+            let cell = "<th scope=\"row\">\(label)</th><td class=\"num\">\(String(format: "%.1f", rate))</td>"
+            #expect(page.text.contains(cell), "\(kind): \(cell)")
+        }
+    }
+
     @Test func statisticsAreForStaffAndAnUnknownPatientIsNotFound() throws {
         let s = try scenario()
         #expect(try s.d.request(.get, "/v1/statistics", token: s.tokenA).status == 403)

@@ -34,6 +34,12 @@ struct StatisticsPage {
             row(t.s("Days without evaluation", "Tage ohne Auswertung")) { "\($0.daysByLevel.none)" },
             row(t.s("Red alerts per 100 patient-days", "Rote Alarme je 100 Patiententage")) { number($0.alertsPer100PatientDays.red) },
             row(t.s("Yellow alerts per 100 patient-days", "Gelbe Alarme je 100 Patiententage")) { number($0.alertsPer100PatientDays.yellow) },
+            row(t.s("Evaluation alerts per 100 patient-days", "Alarme aus der Auswertung je 100 Patiententage")) {
+                number($0.alertsPer100PatientDays.evaluation) },
+            row(t.s("Missed check-in alerts per 100 patient-days", "Alarme wegen versäumter Abfrage je 100 Patiententage")) {
+                number($0.alertsPer100PatientDays.missingCheckin) },
+            row(t.s("No data for 2 days: alerts per 100 patient-days", "Alarme „2 Tage ohne Daten“ je 100 Patiententage")) {
+                number($0.alertsPer100PatientDays.noData2d) },
             row(t.s("Missing-data alerts", "Alarme wegen fehlender Daten")) { "\($0.missingDataAlerts)" },
             row(t.s("Minutes to acknowledgement: median", "Minuten bis zur Bestätigung: Median")) { number($0.ackMinutes.median) },
             row(t.s("Minutes to acknowledgement: p90", "Minuten bis zur Bestätigung: p90")) { number($0.ackMinutes.p90) },
