@@ -555,11 +555,16 @@ extension Array where Element == (String, String) {
 
     static func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 
+    /// A validation 400 as `classify` reads it: REDCap's text kept apart from our account.
+    static func rejection(_ text: String) -> REDCapFailure {
+        REDCapFailure(status: 400, summary: "REDCap rejected the request (400)", quoted: text)
+    }
+
     @Test func answersAreClassifiedAsRedcapMdSays() {
         func classify(_ status: Int, _ body: String) -> REDCapOutcome { REDCapOutcome.classify(status: status, body: Self.bytes(body)) }
         func isTransient(_ o: REDCapOutcome) -> Bool { if case .transient = o { true } else { false } }
         func isHalt(_ o: REDCapOutcome, _ fragment: String = "") -> Bool {
-            if case .halt(let m) = o { return fragment.isEmpty || m.contains(fragment) } else { return false }
+            if case .halt(let f) = o { return fragment.isEmpty || f.message.contains(fragment) } else { return false }
         }
         // 200 {"count": N} → imported.
         #expect(classify(200, "{\"count\": 3}") == .imported(count: 3))
@@ -571,9 +576,9 @@ extension Array where Element == (String, String) {
         // 400 validation (CSV rows) → rejected with REDCap's message.
         let rows = "\"UKE-1\",\"histology\",\"other\",\"The value is not a valid category for histology\"\n"
             + "\"UKE-1\",\"bmi\",\"22\",\"The value you provided could not be validated because it does not follow the expected format.\""
-        #expect(classify(400, JSONSerializer.string(["error": .string(rows)])) == .rejected(rows))
+        #expect(classify(400, JSONSerializer.string(["error": .string(rows)])) == .rejected(Self.rejection(rows)))
         #expect(classify(400, "{\"error\": \"The following fields were not found in the project as real data fields: foo\"}")
-                == .rejected("The following fields were not found in the project as real data fields: foo"))
+                == .rejected(Self.rejection("The following fields were not found in the project as real data fields: foo")))
         // 400 maintenance → transient.
         #expect(isTransient(classify(400, "REDCap is currently offline for maintenance. Please try again later.")))
         #expect(isTransient(classify(400, "{\"error\": \"This project is currently OFFLINE and cannot be accessed.\"}")))
@@ -594,7 +599,7 @@ extension Array where Element == (String, String) {
         #expect(isHalt(classify(404, "<h1>Not Found</h1>")))
         // 413 (REDCap's or a proxy's body limit): retrying the same batch would fail forever; a
         // rejection splits it.
-        if case .rejected(let m) = classify(413, "<html>413 Request Entity Too Large</html>") { #expect(m.contains("413")) } else {
+        if case .rejected(let f) = classify(413, "<html>413 Request Entity Too Large</html>") { #expect(f.message.contains("413")) } else {
             Issue.record("413 is not a rejection")
         }
     }
@@ -606,7 +611,7 @@ extension Array where Element == (String, String) {
                     "\"deleted-2\",\"sex\",\"x\",\"The value is not a valid category for sex\"",
                     "\"Offline-3\",\"bmi\",\"22\",\"The value you provided could not be validated because it does not follow the expected format. Please try again.\""] {
             let o = REDCapOutcome.classify(status: 400, body: Self.bytes(JSONSerializer.string(["error": .string(row)])))
-            #expect(o == .rejected(row), "\(row) → \(o)")
+            #expect(o == .rejected(Self.rejection(row)), "\(row) → \(o)")
         }
     }
 

@@ -30,7 +30,7 @@ struct REDCapClient: Sendable {
         let (outcome, response) = send(fields + [("format", "json"), ("returnFormat", "json")])
         if let response, response.status == 200 { return .success(response.body) }
         switch outcome {
-        case .halt(let m), .transient(let m), .rejected(let m): return .failure(REDCapError(message: m))
+        case .halt(let f), .transient(let f), .rejected(let f): return .failure(REDCapError(message: f.message))
         case .imported: return .failure(REDCapError(message: "unexpected answer"))
         }
     }

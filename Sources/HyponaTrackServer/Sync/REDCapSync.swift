@@ -127,44 +127,53 @@ final class REDCapSync: BackgroundService {
                             ["rows": String(confirming), "settle_s": String(settings.settleSeconds)])
             }
         case .imported(let count):
-            try postpone(rows, "REDCap imported \(count) records, expected \(records)", ms)
-        case .transient(let message):
-            try postpone(rows, message, ms)
-        case .rejected(let message):
+            try postpone(rows, REDCapFailure(status: 200, summary: "REDCap imported \(count) records, expected \(records)"), ms)
+        case .transient(let failure):
+            try postpone(rows, failure, ms)
+        case .rejected(let failure):
             metrics.failure("rejected")
             // REDCap refused the whole request: nothing of it was applied.
             try database.write { try OutboxRepository.concluded($0, rows) }
             if rows.count == 1 {
-                try database.write { try OutboxRepository.deadLetter($0, rows[0], error: message, at: ms) }
-                logger.warning("redcap sync: row rejected and dead-lettered",
-                               ["record": rows[0].record, "instrument": rows[0].instrument,
-                                "instance": String(rows[0].instance), "redcap": message])
+                // The dead letter keeps REDCap's whole text for staff; the journal gets what
+                // cannot quote a value (REDCapFailure).
+                try database.write { try OutboxRepository.deadLetter($0, rows[0], error: failure.message, at: ms) }
+                logger.warning("redcap sync: row rejected and dead-lettered; `hyponatrack sync status` shows REDCap's message",
+                               failure.journal(fields: Self.columns(of: rows[0])).merging(
+                                ["record": rows[0].record, "instrument": rows[0].instrument,
+                                 "instance": String(rows[0].instance)]) { $1 })
                 metrics.deadLettered()
             } else {
                 let half = rows.count / 2
                 try send(Array(rows[..<half]))
                 try send(Array(rows[half...]))
             }
-        case .halt(let reason):
+        case .halt(let failure):
             metrics.failure("halt")
             // The halt and its event commit together (or neither: the batch is sent again).
             let queued = try database.write { db -> Bool in
                 try OutboxRepository.concluded(db, rows)                  // refused: nothing applied
-                try OutboxRepository.halt(db, reason: reason, at: ms)
-                return try events.enqueue(db, .syncHalted, ["reason": .string(reason)], at: ms)
+                try OutboxRepository.halt(db, reason: failure.message, at: ms)
+                return try events.enqueue(db, .syncHalted, ["reason": .string(failure.message)], at: ms)
             }
-            logger.error("redcap sync halted; fix the cause, then run `hyponatrack sync resume`", ["reason": reason])
+            logger.error("redcap sync halted; fix the cause, then run `hyponatrack sync resume`", failure.journal())
             if queued { events.wake() }
         }
     }
 
-    private func postpone(_ rows: [OutboxRow], _ message: String, _ ms: Int64) throws {
+    /// The columns a row sends: the only words of REDCap's text the journal may name.
+    static func columns(of row: OutboxRow) -> Set<String> {
+        guard case .object(let o)? = try? JSONParser.parse(Array(row.payload.utf8)) else { return [] }
+        return Set(o.members.map(\.0))
+    }
+
+    private func postpone(_ rows: [OutboxRow], _ failure: REDCapFailure, _ ms: Int64) throws {
         metrics.failure("transient")
         let jittered = retryDelay(attempts: rows.map(\.attempts).max() ?? 0)
         let next = ms + Int64(jittered * 1000)
-        try database.write { try OutboxRepository.postpone($0, rows, until: next, error: message, at: ms) }
-        logger.warning("redcap sync: transient failure, will retry", ["error": message, "rows": String(rows.count),
-                                                                      "retry_in_s": String(format: "%.1f", jittered)])
+        try database.write { try OutboxRepository.postpone($0, rows, until: next, error: failure.message, at: ms) }
+        logger.warning("redcap sync: transient failure, will retry",
+                       failure.journal().merging(["rows": String(rows.count), "retry_in_s": String(format: "%.1f", jittered)]) { $1 })
     }
 
     /// The wait before retrying a batch whose rows failed up to `attempts` times: exponential
