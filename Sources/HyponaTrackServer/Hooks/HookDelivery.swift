@@ -23,7 +23,9 @@ final class HookDelivery: BackgroundService {
     let clock: any ServerClock
     let random: any RandomSource
     let name = "hook-delivery"
-    /// A worker stops after the delivery in flight (a transport's timeout is at most 30 s).
+    /// A worker stops after the delivery in flight: a webhook's or an e-mail's timeout is 30 s;
+    /// a command (whose `timeoutSeconds` may be up to 300) is ended at the stop instead and its
+    /// event is due again at the next start (``DeliveryResult/interrupted(_:)``).
     let workerStopDeadline: Double = 35
     /// One per hook, so a wake reaches every worker whether it is waiting or busy.
     private let signals: [String: StopSignal]
@@ -92,13 +94,18 @@ final class HookDelivery: BackgroundService {
         }
         guard let transport = transports[name] else { return false }
         let event = (try? JSONParser.parse(due.body)) ?? .null
-        let result = transport.deliver(eventId: due.eventId, timestamp: Int64(now), body: Array(due.body.utf8), event: event)
+        let signal = signals[name]
+        let result = transport.deliver(eventId: due.eventId, timestamp: Int64(now), body: Array(due.body.utf8), event: event,
+                                       stopping: { signal?.isStopRequested ?? false })
         let outcome = outcome(of: result, createdAt: due.createdAt, attempts: attempts - 1, at: epochMilliseconds(clock.now()))
         switch result {
         case .delivered: logger.info("hook delivered", ["hook": name, "event_id": due.eventId])
         case .retry(let reason, _): logger.warning("hook delivery failed, will retry", ["hook": name, "event_id": due.eventId, "error": reason])
         case .gone: logger.error("hook endpoint answered 410 Gone and is now disabled", ["hook": name])
         case .failed(let reason): logger.error("hook delivery failed permanently", ["hook": name, "event_id": due.eventId, "error": reason])
+        case .interrupted(let reason):
+            logger.notice("hook delivery interrupted by the stop; the event is sent again at the next start",
+                          ["hook": name, "event_id": due.eventId, "error": reason])
         }
         do {
             try database.write { db in try outcome.write(db, id: due.id, hook: name, attempts: attempts) }
@@ -127,6 +134,8 @@ final class HookDelivery: BackgroundService {
             return .gone(reason: reason, at: ms)
         case .failed(let reason):
             return .dead(reason: reason)
+        case .interrupted(let reason):
+            return .postponed(until: ms, error: reason)
         }
     }
 

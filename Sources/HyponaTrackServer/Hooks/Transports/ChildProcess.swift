@@ -6,9 +6,10 @@ import Darwin
 import Synchronization
 
 /// Runs one executable directly (posix_spawn, no shell), feeds it `input` on stdin, collects
-/// bounded stdout and stderr, and waits for it — at most `timeout`, then SIGTERM to its
-/// process group, `killGrace` later SIGKILL. It is always reaped (no zombie) and every pipe is
-/// closed (no fd leak), whatever happens.
+/// bounded stdout and stderr, and waits for it — at most `timeout`, or until `interrupted()`
+/// turns true (the daemon is stopping), then SIGTERM to its process group, `killGrace` later
+/// SIGKILL. It is always reaped (no zombie) and every pipe is closed (no fd leak), whatever
+/// happens.
 ///
 /// The child starts in its own process group (so a timeout also stops what it spawned), with
 /// every signal at its default disposition and none blocked (the daemon ignores SIGPIPE, and
@@ -22,6 +23,8 @@ struct ChildProcess: Sendable {
         case signaled(Int32)
         /// Still running at the deadline; it was killed.
         case timedOut
+        /// Still running when `interrupted()` turned true; it was killed.
+        case interrupted
         /// Reaped by someone else (a `waitpid(-1, …)` elsewhere in the process): unknown.
         case unknown
     }
@@ -46,6 +49,8 @@ struct ChildProcess: Sendable {
     var timeout: Duration
     var killGrace: Duration
     var outputLimit = 8 * 1024
+    /// Polled while the child runs (every 25 ms at most): true ends the run as a timeout does.
+    var interrupted: @Sendable () -> Bool = { false }
 
     func run(input: [UInt8]) -> Result<Outcome, LaunchError> {
         Self.ignoreSIGPIPEOnce()
@@ -166,6 +171,7 @@ struct ChildProcess: Sendable {
         var stdout: [UInt8] = [], stderr: [UInt8] = []
         var status: Int32?
         var killedAt: ContinuousClock.Instant?
+        var wasInterrupted = false
         var buffer = [UInt8](repeating: 0, count: 4096)
 
         func closeFD(_ fd: inout Int32?) {
@@ -193,7 +199,8 @@ struct ChildProcess: Sendable {
 
         while status == nil {
             let now = clock.now
-            if killedAt == nil, now >= deadline {
+            if killedAt == nil, now >= deadline || interrupted() {
+                wasInterrupted = now < deadline
                 // Ask politely first: the whole group, so helpers the script started stop too.
                 kill(-child.pid, SIGTERM)
                 kill(child.pid, SIGTERM)
@@ -246,7 +253,7 @@ struct ChildProcess: Sendable {
 
         let termination: Termination
         if killedAt != nil {
-            termination = .timedOut
+            termination = wasInterrupted ? .interrupted : .timedOut
         } else if status == Self.reapedElsewhere {
             termination = .unknown
         } else if let status, status & 0x7F == 0 {

@@ -19,7 +19,12 @@ import HTJSON
 /// process group with default signal handling and only fds 0–2 open, in the daemon's working
 /// directory and with its user and umask.
 ///
-/// `deliver` blocks for at most `timeout` + `killGrace` (+ a few milliseconds).
+/// `deliver` blocks for at most `timeout` + `killGrace` (+ a few milliseconds). When the daemon
+/// stops meanwhile (`stopping`), the command is ended the same way at once (SIGTERM, `killGrace`
+/// later SIGKILL) and the attempt is ``DeliveryResult/interrupted(_:)``: due again at the next
+/// start. So a stop never waits for a long `timeoutSeconds`, never leaves the command running
+/// behind the daemon, and never loses the page (it may be repeated if the command had already
+/// paged before it was killed: its outcome is unknown).
 public struct CommandTransport: HookTransport {
     public let path: String
     public let args: [String]
@@ -50,12 +55,17 @@ public struct CommandTransport: HookTransport {
     }
 
     public func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue) -> DeliveryResult {
+        deliver(eventId: eventId, timestamp: timestamp, body: body, event: event, stopping: { false })
+    }
+
+    public func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue,
+                        stopping: @escaping @Sendable () -> Bool) -> DeliveryResult {
         guard path.hasPrefix("/") else { return .failed("command \(path) is not an absolute path") }
         var type = ""
         if case .object(let o) = event, case .string(let t)? = o["type"] { type = t }
         let process = ChildProcess(path: path, arguments: args,
                                    environment: Self.environment(eventId: eventId, type: type),
-                                   timeout: timeout, killGrace: killGrace, outputLimit: Self.outputLimit)
+                                   timeout: timeout, killGrace: killGrace, outputLimit: Self.outputLimit, interrupted: stopping)
         switch process.run(input: body) {
         case .failure(let error):
             switch error.kind {
@@ -78,6 +88,8 @@ public struct CommandTransport: HookTransport {
             case .timedOut:
                 return .retry(reason: "command \(path) did not finish within \(Self.seconds(timeout)) s and was killed\(stderr)",
                               afterSeconds: nil)
+            case .interrupted:
+                return .interrupted("command \(path) was still running when the daemon stopped and was killed\(stderr)")
             }
         }
     }

@@ -14,6 +14,10 @@ public enum DeliveryResult: Sendable, Equatable {
     /// A configuration that cannot work however often it is tried (a command path that is not
     /// absolute, a URL of a forbidden scheme, an invalid address): dead-letter at once.
     case failed(String)
+    /// The daemon is stopping and ended the attempt before it was decided (a command still
+    /// running was killed): whether the receiver acted is unknown, so the event is due again
+    /// at once, i.e. at the next start.
+    case interrupted(String)
 }
 
 /// One way of telling staff about an event: a signed webhook, a local command, an e-mail.
@@ -29,4 +33,18 @@ public protocol HookTransport: Sendable {
     ///   - body: The event JSON `{type, id, timestamp, data}`, exactly as queued.
     ///   - event: The same, parsed.
     func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue) -> DeliveryResult
+
+    /// The same, for a worker that may be asked to stop meanwhile: `stopping` turns true when
+    /// it is. A transport whose attempt can outlast the worker's stop deadline (a command may
+    /// run up to 300 s) ends the attempt then and answers ``DeliveryResult/interrupted(_:)``;
+    /// the others are bounded by their 30 s timeout and ignore it (the default).
+    func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue,
+                 stopping: @escaping @Sendable () -> Bool) -> DeliveryResult
+}
+
+extension HookTransport {
+    public func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue,
+                        stopping: @escaping @Sendable () -> Bool) -> DeliveryResult {
+        deliver(eventId: eventId, timestamp: timestamp, body: body, event: event)
+    }
 }
