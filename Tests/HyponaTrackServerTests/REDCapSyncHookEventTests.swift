@@ -53,13 +53,20 @@ import SQLite
             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END
             """)
 
+        let requests = { sync.metrics.values.withLock { $0.sendRequests } }
         _ = try? sync.cycle()                                        // REDCap answers 403
         #expect(try Self.isHalted(store.database) == (try Self.events(store.database, .syncHalted) == 1),
                 "halted without the sync.halted event (or the reverse)")
-        #expect(try !Self.isHalted(store.database), "neither committed: the batch is sent again")
+        #expect(try !Self.isHalted(store.database), "neither committed")
+        #expect(requests() == 1)
+        // The halt is held in memory: each cycle tries to write it and sends nothing (before, the
+        // batch went to REDCap again on every cycle, every 5 s).
+        for _ in 1...3 { #expect(throws: (any Error).self) { try sync.cycle() } }
+        #expect(requests() == 1, "the batch was sent again while the halt was unwritten")
         try other.execute("DROP TRIGGER hook_outbox_full")
-        #expect(try sync.cycle())
+        #expect(try !sync.cycle(), "the held halt is written; nothing is sent")
         #expect(try Self.isHalted(store.database) && Self.events(store.database, .syncHalted) == 1)
+        #expect(requests() == 1)
     }
 
     @Test func unhealthyIsRaisedOncePerEpisodeAcrossRestarts() throws {

@@ -176,27 +176,36 @@ final class HookDelivery: BackgroundService {
 }
 
 /// Delivers one hook's rows until asked to stop: the next due row at once, else a wait of up to
-/// a second (a wake cuts it short) before looking again. A database error is logged and also
-/// waits, so a failing database is neither spun on nor silent.
+/// a second (a wake cuts it short) before looking again. A database error waits a growing pause
+/// (1 s, 2 s, 4 s … 60 s; a wake still cuts it short), each logged with the count of failures
+/// in a row, and the first success after them is logged once: a failing database is neither
+/// spun on, nor logged every second, nor silent.
 struct HookWorker: BackgroundService {
     let hook: String
     let delivery: HookDelivery
     let signal: StopSignal
     /// How long an idle worker waits before looking for due rows again (retries fall due without a wake).
     static let idlePollSeconds: Double = 1
+    static let maxErrorPauseSeconds: Double = 60
 
     var name: String { "hook-\(hook)" }
     var stopDeadline: Double { delivery.workerStopDeadline }
 
     func run() {
+        var errors = GrowingPause(first: Self.idlePollSeconds, cap: Self.maxErrorPauseSeconds)
         while !signal.isStopRequested {
-            var worked = false
             do {
-                worked = try delivery.deliverNext(hook)
+                let worked = try delivery.deliverNext(hook)
+                let failures = errors.succeeded()
+                if failures > 0 { delivery.logger.notice("hook delivery: the database works again", ["hook": hook, "failures": String(failures)]) }
+                if !worked { signal.wait(seconds: Self.idlePollSeconds) }
             } catch {
-                delivery.logger.error("hook delivery: database error", ["hook": hook, "error": "\(error)"])
+                let pause = errors.failed()
+                delivery.logger.error("hook delivery: database error", ["hook": hook, "error": "\(error)",
+                                                                        "failures": String(errors.failures),
+                                                                        "retry_in_s": String(Int(pause))])
+                signal.wait(seconds: pause)
             }
-            if !worked { signal.wait(seconds: Self.idlePollSeconds) }
         }
         // One last try for outcomes still only in memory, which a stop would lose.
         delivery.writeUnrecorded(hook, at: epochMilliseconds(delivery.clock.now()), evenIfPaused: true)

@@ -65,7 +65,7 @@ final class UnrecordedHookOutcomes: Sendable {
     private struct Hook {
         var entries: [Int64: Entry] = [:]
         var nextWriteAt = Int64.min
-        var failedWrites = 0
+        var pause = GrowingPause(first: 1, cap: UnrecordedHookOutcomes.maxPauseSeconds)
     }
 
     static let maxPauseSeconds: Double = 60
@@ -74,7 +74,10 @@ final class UnrecordedHookOutcomes: Sendable {
     func hold(_ entry: Entry, hook: String, at ms: Int64) {
         hooks.withLock { all in
             var h = all[hook] ?? Hook()
-            if h.entries.isEmpty { h.nextWriteAt = ms + 1000; h.failedWrites = 0 }
+            if h.entries.isEmpty {
+                h.pause.succeeded()
+                h.nextWriteAt = ms + Int64(h.pause.failed() * 1000)
+            }
             h.entries[entry.id] = entry
             all[hook] = h
         }
@@ -114,8 +117,7 @@ final class UnrecordedHookOutcomes: Sendable {
     func writeFailed(hook: String, at ms: Int64) -> Double {
         hooks.withLock { all in
             var h = all[hook] ?? Hook()
-            h.failedWrites += 1
-            let pause = min(Self.maxPauseSeconds, Double(1 << min(h.failedWrites, 6)))
+            let pause = h.pause.failed()
             h.nextWriteAt = ms + Int64(pause * 1000)
             all[hook] = h
             return pause

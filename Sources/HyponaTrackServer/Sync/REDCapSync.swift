@@ -48,7 +48,21 @@ final class REDCapSync: BackgroundService {
     struct HealthState {
         /// When the outbox figures (metrics, health) were last read.
         var statusReadAt = -Double.infinity
+        /// A halt that REDCap's answer decided but that could not be written yet.
+        var unrecordedHalt: UnrecordedHalt?
     }
+
+    /// A halt kept in memory until it is written: meanwhile nothing is sent (REDCap would
+    /// refuse the batch again, and under a ban every request counts). Lost in a crash or a stop:
+    /// the batch is then sent once more after the start, and REDCap's answer halts again.
+    struct UnrecordedHalt: Sendable {
+        var failure: REDCapFailure
+        var rows: [OutboxRow]
+        var at: Int64
+    }
+
+    /// The pause after a database error: 5 s, doubling to 60 s while the errors go on.
+    static let databaseErrorPause = GrowingPause(first: 5, cap: 60)
 
     init(database: Database, client: REDCapClient, settings: Settings, logger: Logger, metrics: SyncMetrics,
          clock: any ServerClock, random: any RandomSource = SystemRandomSource(),
@@ -78,18 +92,29 @@ final class REDCapSync: BackgroundService {
     func run() {
         logger.notice("redcap sync started", ["url": client.url, "batch_size": String(settings.batchSize),
                                               "max_requests_per_minute": String(client.pacer.perMinute)])
+        var errors = Self.databaseErrorPause
         while !signal.isStopRequested {
             do {
-                if try !cycle() { idle(settings.idlePoll) }
+                let worked = try cycle()
+                let failures = errors.succeeded()
+                if failures > 0 { logger.notice("redcap sync: the database works again", ["failures": String(failures)]) }
+                if !worked { idle(settings.idlePoll) }
             } catch {
-                logger.error("redcap sync: database error", ["error": "\(error)"])
-                idle(5)
+                let pause = errors.failed()
+                logger.error("redcap sync: database error", ["error": "\(error)", "failures": String(errors.failures),
+                                                             "retry_in_s": String(Int(pause))])
+                idle(pause)
             }
         }
     }
 
     /// One round: sends one batch if any is due. Returns whether it did work.
     func cycle() throws -> Bool {
+        if let halt = state.withLock({ $0.unrecordedHalt }) {
+            try record(halt)
+            logger.notice("redcap sync: the halt is recorded", ["http_status": halt.failure.status.map(String.init) ?? "-"])
+            return false
+        }
         let now = clock.now()
         let ms = epochMilliseconds(now)
         // The figures for metrics and health count the whole outbox: at most once a second, not
@@ -150,15 +175,23 @@ final class REDCapSync: BackgroundService {
             }
         case .halt(let failure):
             metrics.failure("halt")
-            // The halt and its event commit together (or neither: the batch is sent again).
-            let queued = try database.write { db -> Bool in
-                try OutboxRepository.concluded(db, rows)                  // refused: nothing applied
-                try OutboxRepository.halt(db, reason: failure.message, at: ms)
-                return try events.enqueue(db, .syncHalted, ["reason": .string(failure.message)], at: ms)
-            }
             logger.error("redcap sync halted; fix the cause, then run `hyponatrack sync resume`", failure.journal())
-            if queued { events.wake() }
+            let halt = UnrecordedHalt(failure: failure, rows: rows, at: ms)
+            state.withLock { $0.unrecordedHalt = halt }
+            try record(halt)
         }
+    }
+
+    /// Writes a halt; until that succeeds it stays in memory and `cycle` sends nothing.
+    private func record(_ halt: UnrecordedHalt) throws {
+        // The halt and its event commit together (or neither).
+        let queued = try database.write { db -> Bool in
+            try OutboxRepository.concluded(db, halt.rows)                  // refused: nothing applied
+            try OutboxRepository.halt(db, reason: halt.failure.message, at: halt.at)
+            return try events.enqueue(db, .syncHalted, ["reason": .string(halt.failure.message)], at: halt.at)
+        }
+        state.withLock { $0.unrecordedHalt = nil }
+        if queued { events.wake() }
     }
 
     /// The columns a row sends: the only words of REDCap's text the journal may name.
