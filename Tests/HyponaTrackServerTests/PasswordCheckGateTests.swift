@@ -22,7 +22,18 @@ import Testing
         }
         #expect(admittedChecks.wait(timeout: .now() + 10) == .success, "the second check is admitted to wait")
         #expect(gate.inUse == 2 && ran.load(ordering: .relaxed) == 1, "one check runs, one waits")
-        #expect(gate.run { 1 } == nil, "a third check is refused while two are in")
+        // Were the capacity check broken, this third check would wait for the first, which ends
+        // only below: on a thread of its own with 10 s to answer, the test fails instead of hanging.
+        let third = Mutex<Int?>(-1)                 // -1: still inside run
+        let thirdReturned = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async(group: done) {
+            let result = gate.run { 1 }
+            third.withLock { $0 = result }
+            thirdReturned.signal()
+        }
+        let answered = thirdReturned.wait(timeout: .now() + 10) == .success
+        #expect(answered, "a third check waits for its turn instead of being refused at once")
+        #expect(!answered || third.withLock { $0 } == nil, "a third check is refused while two are in")
         release.signal()
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(ran.load(ordering: .relaxed) == 2, "the waiting check got its turn")

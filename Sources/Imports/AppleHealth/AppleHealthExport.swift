@@ -28,8 +28,10 @@ public enum AppleHealthExport {
         return reducer
     }
 
-    static func readZip(path: String, studyId: String, zone: ZoneRules,
-                        window: ClosedRange<LocalDate>) throws(ImportFileError) -> HealthSummary {
+    /// - Parameter clinicalRecordsCap: `maxClinicalRecordsBytes`; lower in tests, so that
+    ///   passing it takes kilobytes instead of 256 MiB.
+    static func readZip(path: String, studyId: String, zone: ZoneRules, window: ClosedRange<LocalDate>,
+                        clinicalRecordsCap: UInt64 = maxClinicalRecordsBytes) throws(ImportFileError) -> HealthSummary {
         do {
             let archive = try ZipArchive(path: path)
             guard let xml = exportEntry(archive.entries) else {
@@ -37,7 +39,7 @@ public enum AppleHealthExport {
             }
             var stream = try open(archive, xml)
             var summary = try reduceXML(&stream, zone: zone, window: window).finish()
-            var budget = maxClinicalRecordsBytes
+            var budget = ClinicalRecordsBudget(cap: clinicalRecordsCap)
             for entry in archive.entries where isClinicalRecord(entry.name) {
                 try clinicalRecord(archive, entry, studyId: studyId, zone: zone, window: window, budget: &budget, into: &summary)
             }
@@ -82,19 +84,40 @@ public enum AppleHealthExport {
     /// records past it are refused unread, so many small bombs cannot add up either.
     static let maxClinicalRecordsBytes: UInt64 = 256 << 20
 
+    /// What is left of the clinical records' total cap while an export is read.
+    struct ClinicalRecordsBudget {
+        let cap: UInt64
+        private(set) var left: UInt64
+
+        init(cap: UInt64) {
+            self.cap = cap
+            left = cap
+        }
+
+        /// Takes `bytes` if they fit in what is left.
+        mutating func take(_ bytes: UInt64) -> Bool {
+            guard bytes <= left else { return false }
+            left -= bytes
+            return true
+        }
+
+        /// "256 MiB" (or, for a cap that is no whole number of MiB, the bytes).
+        var capText: String { cap % (1 << 20) == 0 ? "\(cap >> 20) MiB" : "\(cap) bytes" }
+    }
+
     /// One FHIR resource of `clinical-records/`: a sodium Observation becomes a lab reading of
     /// this patient; anything else is reported as refused, with the file's name.
     static func clinicalRecord(_ archive: ZipArchive, _ entry: ZipArchive.Entry, studyId: String, zone: ZoneRules,
-                               window: ClosedRange<LocalDate>, budget: inout UInt64, into summary: inout HealthSummary) throws {
+                               window: ClosedRange<LocalDate>, budget: inout ClinicalRecordsBudget,
+                               into summary: inout HealthSummary) throws {
         let name = String(entry.name.split(separator: "/").last ?? "")
         guard entry.uncompressedSize <= maxClinicalRecordBytes else {
             return summary.refuse(ImportRefusal(entry: name, reason: .otherCode, detail: "larger than 16 MiB"))
         }
-        guard entry.uncompressedSize <= budget else {
+        guard budget.take(entry.uncompressedSize) else {
             return summary.refuse(ImportRefusal(entry: name, reason: .otherCode,
-                                                detail: "not read: the clinical records pass 256 MiB in all"))
+                                                detail: "not read: the clinical records pass \(budget.capText) in all"))
         }
-        budget -= entry.uncompressedSize
         // The declared size (≤ 16 MiB) bounds what is read: the stream refuses a byte more, and
         // so does this loop, whatever the stream does.
         let limit = Int(entry.uncompressedSize)
