@@ -43,6 +43,10 @@ import Testing
         #expect(try c.post("/console/proposals/\(Int(weight))/confirm", ["note": "scale", "override": "true"]).status == 303)
         #expect(try c.post("/console/proposals/\(Int(steps))/reject", ["note": "watch off"]).status == 303)
         #expect(try c.get("/console/proposals").text.contains("No proposals are waiting."))
+        // Sent again (a second tab, a colleague): refused, and said so although its form is gone.
+        let again = try c.post("/console/proposals/\(Int(steps))/reject", ["note": "watch off"])
+        #expect(again.status == 409 && again.text.contains("role=\"alert\">proposal \(Int(steps)) is already rejected</p>"),
+                "\(again.text.suffix(800))")
         let days = try d.request(.get, "/v1/me/days?from=\(day)&to=\(day)", token: patient)
         #expect(days.text.contains("\"weightMorningKg\":68.04") && !days.text.contains("\"steps\":3300"), "\(days.text)")
     }

@@ -16,7 +16,7 @@ struct ProposalsPage {
 
     func render() -> HTML {
         guard !proposals.isEmpty else {
-            return layout.page(title, "<p>\(t.s("No proposals are waiting.", "Keine Vorschläge offen."))</p>")
+            return layout.page(title, notice + "<p>\(t.s("No proposals are waiting.", "Keine Vorschläge offen."))</p>")
         }
         let header: HTML = """
             <table><caption>\(title)</caption><thead><tr><th scope="col">ID</th><th scope="col">\(t.s("Patient", "Patient"))</th>\
@@ -25,7 +25,20 @@ struct ProposalsPage {
             <th scope="col">\(t.s("Would replace", "Ersetzt"))</th><th scope="col">\(t.s("Stored now", "Jetzt gespeichert"))</th>\
             <th scope="col">\(t.s("Decision", "Entscheidung"))</th></tr></thead><tbody>
             """
-        return layout.page(title, header + proposals.map(row).joined() + "</tbody></table>")
+        return layout.page(title, notice + header + proposals.map(row).joined() + "</tbody></table>")
+    }
+
+    /// A refusal for a proposal that is no longer listed (decided meanwhile, in another tab or by
+    /// a colleague): its form is gone, so the message stands above the list.
+    private var notice: HTML {
+        let listed = Set(proposals.map { "\($0.proposal.id)" })
+        let lines: [HTML] = errors.messages.keys.sorted().compactMap { form in
+            guard let dash = form.firstIndex(of: "-"), case let id = String(form[form.index(after: dash)...]), !listed.contains(id),
+                  let message = errors.messages[form]?.values.sorted().first else { return nil }
+            let named = message.contains("proposal \(id) ") ? message : "\(t.s("Proposal", "Vorschlag")) \(id): \(message)"
+            return "<p class=\"error\" role=\"alert\">\(named)</p>"
+        }
+        return lines.joined()
     }
 
     func number(_ v: Double?) -> String {
