@@ -70,6 +70,16 @@ extension Connection {
             unlink(partialPath)
             throw SQLiteError(extendedCode: error.extendedCode, message: "backup finish failed: \(error.message)")
         }
+        // The copied header says WAL, as the source's does: opening the copy (even read-only, to
+        // check it) would then leave `-wal` and `-shm` files beside it, which a restore must not
+        // carry over and a `find … -name '*.sqlite'` pruning never removes. A rollback-journal
+        // copy is one self-contained file; the daemon sets WAL again when it opens a restored one.
+        let journalCode = sqlite3_exec(destination, "PRAGMA journal_mode=DELETE", nil, nil, nil)
+        guard journalCode == SQLITE_OK else {
+            let error = SQLiteError.from(destination, resultCode: journalCode, sql: nil)
+            unlink(partialPath)
+            throw SQLiteError(extendedCode: error.extendedCode, message: "backup: cannot make the copy one file: \(error.message)")
+        }
         // The destination committed with its default synchronous=FULL (rollback journal), so
         // its pages are on disk before it closes.
         destinationOpen = false

@@ -21,6 +21,27 @@ import Testing
         }
     }
 
+    /// A copy of a WAL database used to say WAL in its header: checking it read-only left
+    /// `-wal` and `-shm` beside every backup, which pruning by `*.sqlite` never removed.
+    @Test func aBackupIsOneSelfContainedFileThatOpeningItLeavesAlone() throws {
+        try withTemporaryDirectory { dir in
+            let db = try openWithEntries(dir)
+            try db.execute("INSERT INTO entries(tag, value) VALUES (?, ?)", ["t", 1])
+            let path = dir + "/copy.sqlite"
+            try db.backup(to: path)
+            let header = try #require(FileManager.default.contents(atPath: path))
+            #expect(Array(header[18...19]) == [1, 1], "file format bytes: 1, 1 is a rollback journal, 2, 2 is WAL")
+            let copy = try Connection(path: path, options: .readOnly)
+            #expect(try copy.scalar("SELECT count(*) FROM entries", as: Int.self) == 1)
+            copy.close()
+            for suffix in ["-wal", "-shm", "-journal"] {
+                #expect(!FileManager.default.fileExists(atPath: path + suffix), "\(suffix) left beside the backup")
+            }
+            let reopened = try Connection(path: path)
+            #expect(try reopened.scalar("PRAGMA journal_mode", as: String.self) == "wal", "a restored copy opens in WAL again")
+        }
+    }
+
     @Test func backupIsAConsistentSnapshotWhileAWriterIsActive() throws {
         try withTemporaryDirectory { dir in
             let path = dir + "/live.sqlite"
