@@ -77,10 +77,18 @@ import HyponaTrackKit
 
     /// Instruction texts that would not reach the patient as meant, each refused in
     /// instructions.json naming its key: a misspelt override never matches (a seizure would get
-    /// the generic red text), an emergency symptom without a web label shows as a bare code,
-    /// a label for no symptom is never asked. (edited file, old, new, refused key)
+    /// the generic red text), and without one a seizure gets no call-now instruction; an emergency
+    /// text with a number of its own tells a patient abroad of the site's number to dial the wrong
+    /// one, a misspelt placeholder is shown as written; an emergency symptom without a web label
+    /// shows as a bare code, a label for no symptom is never asked. (edited file, old, new, refused key)
     @Test(arguments: [
         ("instructions.json", "\"emergency_symptom\": {", "\"emergency_symtpom\": {", "reasonOverrides.emergency_symtpom"),
+        ("instructions.json", "\"emergency_symptom\": {", "\"confusion\": {", "reasonOverrides.emergency_symptom"),
+        ("instructions.json", "services ({emergencyNumber}) now", "services (112) now", "reasonOverrides.emergency_symptom.en"),
+        ("instructions.json", "Notruf ({emergencyNumber})", "Notruf ({emergencynumber})", "reasonOverrides.emergency_symptom.de"),
+        ("instructions.json", "Please go to the emergency", "Call {emergencyNumber or go to the emergency", "levels.red.en"),
+        ("instructions.json", "sofort {emergencyNumber} an", "sofort {112} an", "webApp.callNow.de"),
+        ("instructions.json", "\"Übelkeit\"", "\"Übelkeit {emergencyNumber}\"", "webApp.symptoms.nausea.de"),
         ("thresholds.json", "\"drowsiness\"", "\"drowsiness\", \"chest_pain\"", "webApp.emergencySymptoms"),
         ("instructions.json", "\"seizure\": {", "\"fainting\": {\"en\": \"Fainting\", \"de\": \"Ohnmacht\"}, \"seizure\": {",
          "webApp.emergencySymptoms.fainting"),

@@ -15,23 +15,46 @@ public struct InstructionTexts: Sendable, Equatable {
     /// shows the item names).
     public var webApp: WebAppTexts?
 
-    /// The text for a level and set of reasons, in `language` (falling back to the default).
-    public func text(level: Level, reasonCodes: [String], language: String?) -> (text: String, language: String) {
-        let lang = language.flatMap { InstructionTexts.languages.contains($0) ? $0 : nil } ?? defaultLanguage
+    /// The text for a level and set of reasons, in `language` (falling back to the default), with
+    /// the disclaimer: what the patient is told. `emergencyNumber` (`app.emergencyNumber`) fills
+    /// `{emergencyNumber}`; there is no default, so no caller can show the template or another number.
+    public func text(level: Level, reasonCodes: [String], language: String?, emergencyNumber: String) -> (text: String, language: String) {
+        let lang = self.language(language)
+        let body = self.body(level: level, reasonCodes: reasonCodes, language: lang, emergencyNumber: emergencyNumber)
+        return (body + " " + disclaimer(lang, emergencyNumber: emergencyNumber), lang)
+    }
+
+    /// The instruction without the disclaimer (a page that shows the disclaimer elsewhere).
+    public func body(level: Level, reasonCodes: [String], language: String?, emergencyNumber: String) -> String {
+        let lang = self.language(language)
         var body = levels[level]?[lang] ?? ""
         for code in reasonCodes {
             if let override = reasonOverrides[code]?[lang] { body = override; break }
         }
-        return (body + " " + (disclaimer[lang] ?? ""), lang)
+        return EmergencyNumberText.fill(body, number: emergencyNumber)
+    }
+
+    public func disclaimer(_ language: String?, emergencyNumber: String) -> String {
+        EmergencyNumberText.fill(disclaimer[self.language(language)] ?? "", number: emergencyNumber)
+    }
+
+    /// `language` when it is one of ours, else the default.
+    func language(_ language: String?) -> String {
+        language.flatMap { InstructionTexts.languages.contains($0) ? $0 : nil } ?? defaultLanguage
     }
 
     static func parse(_ json: JSONValue) throws(FieldError) -> InstructionTexts {
         let root = try ObjectReader(json)
         _ = root.raw("description")
-        func perLanguage(_ value: JSONValue, _ path: String) throws(FieldError) -> [String: String] {
+        // Every text here may name the number as {emergencyNumber}; `required`: it must.
+        func perLanguage(_ value: JSONValue, _ path: String, required: Bool = false) throws(FieldError) -> [String: String] {
             let r = try ObjectReader(value, path: path)
             var out: [String: String] = [:]
-            for lang in languages { out[lang] = try r.required(lang, .string(length: 1...2000)) }
+            for lang in languages {
+                let text = try r.required(lang, .string(length: 1...2000))
+                try EmergencyNumberText.validate(text, r.fieldPath(lang), required: required)
+                out[lang] = text
+            }
             try r.finish()
             return out
         }
@@ -47,15 +70,18 @@ public struct InstructionTexts: Sendable, Equatable {
         }
         try levelsReader.finish()
         var overrides: [String: [String: String]] = [:]
-        if let o = root.raw("reasonOverrides"), !o.isNull {
-            let r = try ObjectReader(o, path: "reasonOverrides")
-            for code in r.object.keys {
-                // A misspelt code would never match: an emergency would get the generic red text.
-                guard ReasonCode(rawValue: code) != nil else {
-                    throw FieldError.invalid(r.fieldPath(code), "is not a reason code the engine reports")
-                }
-                overrides[code] = try perLanguage(r.raw(code)!, r.fieldPath(code))
+        let emergency = ReasonCode.emergencySymptom.rawValue
+        let o = try ObjectReader(try root.required("reasonOverrides", .any), path: "reasonOverrides")
+        for code in o.object.keys {
+            // A misspelt code would never match: an emergency would get the generic red text.
+            guard ReasonCode(rawValue: code) != nil else {
+                throw FieldError.invalid(o.fieldPath(code), "is not a reason code the engine reports")
             }
+            // A patient reporting a seizure is told to call now: the text names the number to dial.
+            overrides[code] = try perLanguage(o.raw(code)!, o.fieldPath(code), required: code == emergency)
+        }
+        guard overrides[emergency] != nil else {
+            throw FieldError.invalid(o.fieldPath(emergency), "is required: it tells a patient with an emergency sign to call {emergencyNumber}")
         }
         let webApp = try root.raw("webApp").flatMap { v throws(FieldError) in v.isNull ? nil : try WebAppTexts.parse(v, path: "webApp") }
         try root.finish()

@@ -21,18 +21,26 @@ public struct WebAppTexts: Sendable, Equatable {
     public func emergency(_ code: String, _ language: String) -> String { emergencySymptoms[code]?[language] ?? code }
 
     public func callNow(_ language: String, number: String) -> String {
-        let text = callNow[language] ?? ""
-        let parts = text.split(separator: "{emergencyNumber}", omittingEmptySubsequences: false)
-        return parts.joined(separator: number)
+        EmergencyNumberText.fill(callNow[language] ?? "", number: number)
     }
 
     static func parse(_ json: JSONValue, path: String) throws(FieldError) -> WebAppTexts {
         let r = try ObjectReader(json, path: path)
         _ = r.raw("description")
-        func perLanguage(_ value: JSONValue, _ path: String) throws(FieldError) -> [String: String] {
+        // Only callNow is filled with the number (and must name it); a placeholder in a label
+        // would be shown as written, so none may carry braces.
+        func perLanguage(_ value: JSONValue, _ path: String, callNow: Bool = false) throws(FieldError) -> [String: String] {
             let o = try ObjectReader(value, path: path)
             var out: [String: String] = [:]
-            for lang in InstructionTexts.languages { out[lang] = try o.required(lang, .string(length: 1...500)) }
+            for lang in InstructionTexts.languages {
+                let text = try o.required(lang, .string(length: 1...500))
+                if callNow {
+                    try EmergencyNumberText.validate(text, o.fieldPath(lang), required: true)
+                } else if text.contains("{") || text.contains("}") {
+                    throw FieldError.invalid(o.fieldPath(lang), "a label is shown as written: no placeholders")
+                }
+                out[lang] = text
+            }
             try o.finish()
             return out
         }
@@ -52,10 +60,7 @@ public struct WebAppTexts: Sendable, Equatable {
         let e = try ObjectReader(try r.required("emergencySymptoms", .any), path: r.fieldPath("emergencySymptoms"))
         var emergency: [String: [String: String]] = [:]
         for code in e.object.keys { emergency[code] = try perLanguage(e.raw(code)!, e.fieldPath(code)) }
-        let callNow = try perLanguage(try r.required("callNow", .any), r.fieldPath("callNow"))
-        for (lang, text) in callNow where !text.contains("{emergencyNumber}") {
-            throw FieldError.invalid("\(r.fieldPath("callNow")).\(lang)", "must name the emergency number as {emergencyNumber}")
-        }
+        let callNow = try perLanguage(try r.required("callNow", .any), r.fieldPath("callNow"), callNow: true)
         try r.finish()
         return WebAppTexts(symptoms: symptoms, scale: scale, vas: vas, emergencySymptoms: emergency, callNow: callNow)
     }

@@ -64,11 +64,13 @@ enum PatientJSON {
     }
 }
 
-/// The patient app's forms: a day's result and today's plan.
+/// The patient app's forms: a day's result and today's plan. The instructions name
+/// `emergencyNumber` (`app.emergencyNumber`) where the rules' texts say `{emergencyNumber}`.
 enum DayJSON {
-    static func result(_ r: DayResult, language: String?) -> JSONValue {
+    static func result(_ r: DayResult, language: String?, emergencyNumber: String) -> JSONValue {
         let e = r.evaluation
-        let text = r.rulesSnapshot.rules.instructions.text(level: e.level, reasonCodes: e.reasonCodes, language: language)
+        let text = r.rulesSnapshot.rules.instructions.text(level: e.level, reasonCodes: e.reasonCodes, language: language,
+                                                           emergencyNumber: emergencyNumber)
         return ["date": .string(r.date.description), "pod": .int(e.pod), "level": .string(e.level.rawValue),
                 "reasons": EvaluationJSON.reasons(e),
                 "instructions": ["level": .string(e.level.rawValue), "text": .string(text.text), "language": .string(text.language)],
@@ -76,9 +78,10 @@ enum DayJSON {
                 "rulesVersion": .string(e.rulesVersion)]
     }
 
-    static func today(_ t: TodayView, language: String?) -> JSONValue {
+    static func today(_ t: TodayView, language: String?, emergencyNumber: String) -> JSONValue {
         let instructions: JSONValue = t.shown.map { shown in
-            let text = t.rulesSnapshot.rules.instructions.text(level: shown.level, reasonCodes: shown.reasonCodes, language: language)
+            let text = t.rulesSnapshot.rules.instructions.text(level: shown.level, reasonCodes: shown.reasonCodes, language: language,
+                                                               emergencyNumber: emergencyNumber)
             return ["level": .string(shown.level.rawValue), "text": .string(text.text), "language": .string(text.language)]
         } ?? .null
         return ["date": .string(t.date.description), "pod": .int(t.pod), "monitoringActive": .bool(t.monitoringActive),

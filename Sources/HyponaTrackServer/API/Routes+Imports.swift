@@ -21,7 +21,7 @@ extension Routes {
                 catch { throw APIError.from(error) }
                 let result = try service.days.correct(CorrectDay(studyId: ctx.parameter("studyId"), date: date, patch: patch,
                                                                  actor: ctx.actor))
-                return .json(.ok, DayJSON.result(result, language: ctx.language))
+                return .json(.ok, DayJSON.result(result, language: ctx.language, emergencyNumber: service.configuration.app.emergencyNumber))
             },
             Route(.post, "/v1/imports/fhir", access: .staff(.write),
                   summary: "Import FHIR R4 sodium Observations (an Observation or a Bundle): proposed, not applied",

@@ -19,10 +19,11 @@ extension Routes {
                     patch = try DayPatchDecoder.decode(ctx.body, date: date, rules: service.rules.snapshot.rules)
                 } catch { throw APIError.from(error) }
                 let language = ctx.language
+                let emergencyNumber = service.configuration.app.emergencyNumber
                 // Answered from the COMMIT: no thread waits for it.
                 return .later { finish in
                     service.days.submit(SubmitDay(patientId: id, date: date, patch: patch)) { committed in
-                        finish { .json(.ok, DayJSON.result(try committed.result(), language: language)) }
+                        finish { .json(.ok, DayJSON.result(try committed.result(), language: language, emergencyNumber: emergencyNumber)) }
                     }
                 }
             },
@@ -36,7 +37,8 @@ extension Routes {
             Route(.get, "/v1/me/today", access: .patient, summary: "Today's tasks, level and reminder plan",
                   responses: [200: ("today", S.ref("Today")), 401: ("token missing or revoked", S.error),
                               403: ("not a patient token", S.error)]) { ctx in
-                .json(.ok, DayJSON.today(try service.days.today(patientId: try ctx.patientId()), language: ctx.language))
+                .json(.ok, DayJSON.today(try service.days.today(patientId: try ctx.patientId()), language: ctx.language,
+                                         emergencyNumber: service.configuration.app.emergencyNumber))
             },
         ]
     }

@@ -48,7 +48,8 @@ struct PatientApp: Sendable {
 
     func layout(_ request: WebRequest, _ patient: PatientWebSession?) -> AppLayout {
         AppLayout(request: request, patient: patient,
-                  disclaimer: study.rules.snapshot.rules.instructions.disclaimer[request.language.rawValue] ?? "")
+                  disclaimer: study.rules.snapshot.rules.instructions.disclaimer(request.language.rawValue,
+                                                                                 emergencyNumber: study.configuration.app.emergencyNumber))
     }
 
     func errorPage(_ failure: PageFailure, _ request: WebRequest, _ session: WebSession?) -> HTML {

@@ -19,9 +19,9 @@ struct TodayPage {
         let notice: HTML = saved ? "<p class=\"notice\" role=\"status\">\(t.saved)</p>" : HTML()
         let light: HTML
         if let shown = today.shown {
-            let text = rules.instructions.text(level: shown.level, reasonCodes: shown.reasonCodes, language: lang).text
-            let disclaimer = rules.instructions.disclaimer[lang] ?? ""
-            let body = text.hasSuffix(disclaimer) ? String(text.dropLast(disclaimer.count)).trimmingCharacters(in: .whitespaces) : text
+            // The disclaimer is in the page's footer.
+            let body = rules.instructions.body(level: shown.level, reasonCodes: shown.reasonCodes, language: lang,
+                                               emergencyNumber: emergencyNumber)
             light = """
                 <section class="light light-\(shown.level.rawValue)" id="light" data-level="\(shown.level.rawValue)" aria-labelledby="light-word">\
                 <span class="word" id="light-word">\(t.yourLight): \(t.levelWord(shown.level))</span><p id="instructions">\(body)</p></section>

@@ -217,7 +217,7 @@ final class Simulation {
     func submit(_ patientId: Int64, _ date: String, _ body: JSONValue) throws -> JSONValue {
         let day = LocalDate(date)!
         let result = try service.days.submit(SubmitDay(patientId: patientId, date: day, patch: try DayPatchDecoder.decode(body, date: day, rules: rules.snapshot.rules)))
-        return DayJSON.result(result, language: nil)
+        return DayJSON.result(result, language: nil, emergencyNumber: service.configuration.app.emergencyNumber)
     }
 
     @discardableResult
