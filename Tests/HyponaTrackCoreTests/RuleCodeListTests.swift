@@ -49,6 +49,20 @@ import HTJSON
         let e = EscalationEngine(rules: rules).evaluate(profile: Fixtures.profile(), days: [day], date: date)
         #expect(e.level == .red && e.reasonCodes == ["emergency_symptom"])
     }
+
+    /// A profile stored under rules that knew its codes, against rules that renamed them: each
+    /// code the risk engine would score 0 points is named with its table's key.
+    @Test func aStoredCodeTheRulesNoLongerKnowIsNamedWithItsKey() {
+        var rules = Fixtures.rules.riskModel
+        #expect(rules.unknownCodes(in: Fixtures.profile { $0.riskMedications = ["thiazide"] }).isEmpty)
+        rules.histologyPoints["microadenoma"] = nil
+        rules.medicationPoints["thiazide"] = nil
+        rules.postopNauseaPoints["none"] = nil
+        let profile = Fixtures.profile { $0.riskMedications = ["thiazide", "opioid", "thiazide"] }
+        #expect(rules.unknownCodes(in: profile) == [UnknownRuleCode(key: "katA.histology", code: "microadenoma"),
+                                                    UnknownRuleCode(key: "katA.riskMedications.points", code: "thiazide"),
+                                                    UnknownRuleCode(key: "katC.postopNausea", code: "none")])
+    }
 }
 
 /// `consentVersion` and `consentDate` in the profile: format checks at the boundary, the same in

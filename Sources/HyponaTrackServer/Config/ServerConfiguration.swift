@@ -230,6 +230,14 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
+extension ServerConfiguration {
+    /// `error` naming its rule file by the configured path (the loader knows only the file's
+    /// name; the operator needs the path).
+    func locating(_ error: RulesError) -> RulesError {
+        RulesError(file: ruleFiles[error.file]?.path ?? error.file, key: error.key, message: error.message)
+    }
+}
+
 /// A configuration file that cannot be used, naming the key.
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     public let file: String

@@ -1,10 +1,12 @@
 import Foundation
 import HyponaTrackCore
+import SQLite
 
 /// `hyponatrackd --check-config` (like `nginx -t`): everything a start would validate short of
-/// opening the database or binding the port — `hyponatrack.json` (already parsed by the caller),
+/// writing the database or binding the port — `hyponatrack.json` (already parsed by the caller),
 /// the four rule files, each hook's secret file and command, the REDCap token and CA files, the
-/// audit key file.
+/// audit key file, and (read-only, when the database exists) the stored profiles' codes against
+/// the rules, as a start checks them.
 /// Run it as the service user: file permissions and executability are checked for this process.
 enum ConfigCheck {
     /// What the configuration sets up, for the one-line summary.
@@ -17,6 +19,8 @@ enum ConfigCheck {
         var redcapURL: String?
         /// False when the token is left to systemd (`LoadCredential=`), which is not there now.
         var tokenChecked: Bool
+        /// What the operator should know though the check passed (codes only inactive patients carry).
+        var notes: [String] = []
 
         /// "…/hyponatrack.json: ok; rules version fd1d91c1e1305d33; 2 hooks (pager, mail); escalation
         /// configured; sync on (https://redcap.example.org/api/)".
@@ -30,6 +34,7 @@ enum ConfigCheck {
                     + (tokenChecked ? ")" : "; token not checked: expected from $CREDENTIALS_DIRECTORY under systemd)")
             }
             return "\(file): ok; rules version \(rulesVersion); \(hookList); \(escalation); \(sync)"
+                + notes.map { "; \($0)" }.joined()
         }
     }
 
@@ -43,9 +48,7 @@ enum ConfigCheck {
         let file = configuration.configFile?.path ?? "hyponatrack.json"
         let rules: ActiveRules
         do { rules = try ActiveRules(files: configuration.ruleFiles) } catch {
-            // The loader names a rule file by its name; the operator needs its path.
-            let path = configuration.ruleFiles[error.file]?.path ?? error.file
-            throw Failure(description: RulesError(file: path, key: error.key, message: error.message).description)
+            throw Failure(description: configuration.locating(error).description)
         }
         do { _ = try HookTransports.make(configuration.hooks) } catch { throw Failure(description: "\(file): \(error)") }
         for hook in configuration.hooks {
@@ -70,7 +73,25 @@ enum ConfigCheck {
         }
         return Summary(file: file, rulesVersion: rules.snapshot.rules.version, hooks: configuration.hooks.map(\.name),
                        escalationConfigured: configuration.escalation.isConfigured, redcapURL: configuration.redcap?.url,
-                       tokenChecked: tokenChecked)
+                       tokenChecked: tokenChecked, notes: try storedProfiles(configuration, rules.snapshot.rules))
+    }
+
+    /// The stored profiles' codes against `rules`, as a start checks them (`StoredProfileCodes`),
+    /// on a read-only connection (safe beside a running daemon); nothing when there is no database yet.
+    private static func storedProfiles(_ configuration: ServerConfiguration, _ rules: RuleSet) throws(Failure) -> [String] {
+        let path = configuration.dataDirectory.appendingPathComponent(Database.fileName).path
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        let codes: StoredProfileCodes
+        do {
+            let connection = try Connection(path: path, options: .readOnly)
+            defer { connection.close() }
+            codes = try StoredProfileCodes.check(connection, rules: rules, now: Date().timeIntervalSince1970,
+                                                 defaultTimeZone: configuration.defaultTimeZone)
+        } catch {
+            return ["stored profiles not checked (\(path): \(error))"]
+        }
+        if let refusal = codes.refusal { throw Failure(description: configuration.locating(refusal).description) }
+        return codes.warnings.map { "\($0.key) \"\($0.code)\" is not in the rules, carried only by withdrawn or finished patients: \($0.studyIds)" }
     }
 
     private static func caFile(of hook: HookConfiguration) -> String? {

@@ -52,6 +52,14 @@ public final class Daemon: Sendable {
         let auditKey = try AuditKeySource.load(configuration: configuration, logger: logger)
         database = try Database(directory: configuration.dataDirectory, auditKey: auditKey,
                                 readers: Database.readerCount(handlerThreads: configuration.http.threads))
+        // Before anyone is scored: no active patient may carry a code these rules do not know.
+        do {
+            try StoredProfileCodes.enforce(database, rules: rules.snapshot.rules, configuration: configuration, now: clock.now(),
+                                           logger: logger)
+        } catch {
+            database.close()
+            throw DaemonError("invalid rules: \(error)")
+        }
         try Self.bootstrapAdmin(database, configuration: configuration, logger: logger, now: clock.now())
         let metrics = Metrics()
         self.metrics = metrics
@@ -230,12 +238,16 @@ public final class Daemon: Sendable {
         logger.notice("stopped", ["in_flight_finished": String(finished)])
     }
 
-    /// SIGHUP: reload and validate the rule files; invalid files are refused and the old kept.
+    /// SIGHUP: reload and validate the rule files; invalid files are refused and the old kept,
+    /// and so are files that lack a code an active patient carries (`StoredProfileCodes`).
     /// systemd is told a reload runs (`RELOADING=1`) and, either way, that it is over (`READY=1`).
     public func reloadRules() {
         supervision.reloading()
         defer { supervision.reloaded() }
-        switch rules.reload() {
+        let checked = rules.reload { new throws(RulesError) in
+            try StoredProfileCodes.enforce(database, rules: new, configuration: configuration, now: clock.now(), logger: logger)
+        }
+        switch checked {
         case .success(let version):
             metrics.rulesReloaded(ok: true)
             logger.notice("rules reloaded", ["rules_version": version])

@@ -40,10 +40,12 @@ public final class ActiveRules: Sendable {
     public var snapshot: Snapshot { current.withLock { $0 } }
 
     /// Re-reads the files; on any error the old rules stay in force and the error is returned.
+    /// `accept` may refuse valid files for what they would meet (the stored profiles' codes).
     @discardableResult
-    public func reload() -> Result<String, RulesError> {
+    public func reload(accept: (RuleSet) throws(RulesError) -> Void = { _ in }) -> Result<String, RulesError> {
         do {
             let rules = try RulesLoader.load(files: files)
+            try accept(rules)
             current.withLock { $0 = Snapshot(rules) }
             return .success(rules.version)
         } catch {

@@ -31,6 +31,8 @@ public final class Database: Sendable {
     /// when that many reads overlap.
     public static func readerCount(handlerThreads threads: Int) -> Int { max(8, threads + 8) }
     static let longReaderCount = 2
+    /// The database's file in the data directory.
+    static let fileName = "hyponatrack.sqlite"
 
     /// Opens (or creates) `directory/hyponatrack.sqlite` and migrates it. A database whose audit
     /// chain is keyed with another key is refused; an older unkeyed chain is re-keyed with
@@ -38,7 +40,7 @@ public final class Database: Sendable {
     public init(directory: URL, auditKey: AuditKey, readers readerCount: Int = Database.readerCount(handlerThreads: 16)) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let file = directory.appendingPathComponent("hyponatrack.sqlite")
+        let file = directory.appendingPathComponent(Self.fileName)
         path = file.path
         created = !FileManager.default.fileExists(atPath: path)
         let connection = try Connection(path: path)
