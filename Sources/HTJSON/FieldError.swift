@@ -9,18 +9,40 @@ public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
         case notAllowed = "not_allowed"
     }
 
+    /// What is wrong, for a reader that words the message itself (the patient web check-in says
+    /// it in the page's language); `message` says the same in English for the API.
+    public enum Problem: Sendable, Equatable {
+        /// Absent, or null, where a value is needed.
+        case required
+        /// Not a number at all (text, a boolean…).
+        case notANumber
+        /// Not an integer (text, or a number with a fraction).
+        case notAnInteger
+        /// A number outside `lower`…`upper`.
+        case outOfRange(lower: Double, upper: Double)
+        /// Not one of the codes in `allowed`.
+        case notOneOf(allowed: [String])
+        /// A date outside `first`…`last` (YYYY-MM-DD), e.g. the monitoring window.
+        case dateOutside(first: String, last: String)
+        /// A date after today.
+        case dateInFuture
+    }
+
     public let code: Code
     public let field: String?
     public let message: String
+    /// Nil where only the message says what is wrong.
+    public let problem: Problem?
 
-    public init(_ code: Code, field: String?, _ message: String) {
+    public init(_ code: Code, field: String?, _ message: String, problem: Problem? = nil) {
         self.code = code
         self.field = field
         self.message = message
+        self.problem = problem
     }
 
-    public static func invalid(_ field: String?, _ message: String) -> FieldError {
-        FieldError(.invalidValue, field: field, message)
+    public static func invalid(_ field: String?, _ message: String, problem: Problem? = nil) -> FieldError {
+        FieldError(.invalidValue, field: field, message, problem: problem)
     }
 
     public var description: String {

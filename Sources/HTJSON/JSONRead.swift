@@ -12,9 +12,12 @@ extension JSONRead where T == Double {
     /// A finite number within `range`.
     public static func number(_ range: ClosedRange<Double>) -> JSONRead<Double> {
         JSONRead { value, path throws(FieldError) in
-            guard case .number(let d) = value else { throw FieldError.invalid(path, "expected a number, got \(value.typeName)") }
+            guard case .number(let d) = value else {
+                throw FieldError.invalid(path, "expected a number, got \(value.typeName)", problem: .notANumber)
+            }
             guard range.contains(d) else {
-                throw FieldError.invalid(path, "\(JSONSerializer.format(d)) is outside \(JSONSerializer.format(range.lowerBound))–\(JSONSerializer.format(range.upperBound))")
+                throw FieldError.invalid(path, "\(JSONSerializer.format(d)) is outside \(JSONSerializer.format(range.lowerBound))–\(JSONSerializer.format(range.upperBound))",
+                                         problem: .outOfRange(lower: range.lowerBound, upper: range.upperBound))
             }
             return d
         }
@@ -25,10 +28,17 @@ extension JSONRead where T == Int {
     /// An integral number within `range` (2 and 2.0 are accepted, 2.5 is not).
     public static func integer(_ range: ClosedRange<Int>) -> JSONRead<Int> {
         JSONRead { value, path throws(FieldError) in
-            guard case .number(let d) = value else { throw FieldError.invalid(path, "expected an integer, got \(value.typeName)") }
-            guard d.rounded() == d, abs(d) < 9e15 else { throw FieldError.invalid(path, "expected an integer, got \(JSONSerializer.format(d))") }
+            guard case .number(let d) = value else {
+                throw FieldError.invalid(path, "expected an integer, got \(value.typeName)", problem: .notAnInteger)
+            }
+            guard d.rounded() == d, abs(d) < 9e15 else {
+                throw FieldError.invalid(path, "expected an integer, got \(JSONSerializer.format(d))", problem: .notAnInteger)
+            }
             let i = Int(d)
-            guard range.contains(i) else { throw FieldError.invalid(path, "\(i) is outside \(range.lowerBound)–\(range.upperBound)") }
+            guard range.contains(i) else {
+                throw FieldError.invalid(path, "\(i) is outside \(range.lowerBound)–\(range.upperBound)",
+                                         problem: .outOfRange(lower: Double(range.lowerBound), upper: Double(range.upperBound)))
+            }
             return i
         }
     }
@@ -62,7 +72,8 @@ extension JSONRead where T == String {
         JSONRead { value, path throws(FieldError) in
             guard case .string(let s) = value else { throw FieldError.invalid(path, "expected a string, got \(value.typeName)") }
             guard allowed.contains(s) else {
-                throw FieldError.invalid(path, "\"\(s.prefix(80))\" is not one of \(allowed.joined(separator: ", "))")
+                throw FieldError.invalid(path, "\"\(s.prefix(80))\" is not one of \(allowed.joined(separator: ", "))",
+                                         problem: .notOneOf(allowed: allowed))
             }
             return s
         }

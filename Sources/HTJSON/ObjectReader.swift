@@ -45,8 +45,8 @@ public final class ObjectReader {
     /// went through witness tables and runtime metadata; ≈ 0.5 % of a day submission's CPU).
     @inlinable
     public func required<T>(_ key: String, _ read: JSONRead<T>) throws(FieldError) -> T {
-        guard let value = raw(key) else { throw FieldError.invalid(fieldPath(key), "is required") }
-        if value.isNull { throw FieldError.invalid(fieldPath(key), "must not be null") }
+        guard let value = raw(key) else { throw FieldError.invalid(fieldPath(key), "is required", problem: .required) }
+        if value.isNull { throw FieldError.invalid(fieldPath(key), "must not be null", problem: .required) }
         return try read.convert(value, fieldPath(key))
     }
 

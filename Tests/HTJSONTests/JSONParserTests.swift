@@ -95,7 +95,8 @@ import HTJSON
 
     @Test func outOfRangeNamesTheRange() throws {
         let r = try ObjectReader(["vas": 11], path: "symptoms[0]")
-        #expect(throws: FieldError(.invalidValue, field: "symptoms[0].vas", "11 is outside 0–10")) {
+        #expect(throws: FieldError(.invalidValue, field: "symptoms[0].vas", "11 is outside 0–10",
+                                   problem: .outOfRange(lower: 0, upper: 10))) {
             try r.required("vas", .integer(0...10))
         }
     }

@@ -39,7 +39,8 @@ import HTJSON
         let date = LocalDate("2026-03-05")!
         let patch = try DayPatchDecoder.decode(["emergencySymptoms": ["fainting"]], date: date, rules: rules)
         #expect(patch.emergencySymptoms == ["fainting"])
-        #expect(throws: FieldError.invalid("emergencySymptoms[0]", "\"collapse\" is not one of seizure, fainting")) {
+        #expect(throws: FieldError.invalid("emergencySymptoms[0]", "\"collapse\" is not one of seizure, fainting",
+                                           problem: .notOneOf(allowed: ["seizure", "fainting"]))) {
             try DayPatchDecoder.decode(["emergencySymptoms": ["collapse"]], date: date, rules: rules)
         }
         #expect(throws: FieldError.self) {

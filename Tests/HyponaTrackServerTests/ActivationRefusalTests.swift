@@ -152,7 +152,8 @@ import Testing
     }
 
     @Test func aWrongKeyOrValueIsRefusedNamingIt() {
-        #expect(throws: FieldError.invalid("limits.anonymousPerMinute", "0 is outside 1–100000")) {
+        #expect(throws: FieldError.invalid("limits.anonymousPerMinute", "0 is outside 1–100000",
+                                           problem: .outOfRange(lower: 1, upper: 100_000))) {
             try parse(["limits": ["anonymousPerMinute": 0]])
         }
         #expect(throws: FieldError(.unknownField, field: "tokens.patientDays", "unknown field")) {

@@ -24,7 +24,9 @@ import HTJSON
 
     @Test(arguments: ["alert.opened", "reminder.late", "Sync.Halted"])
     func anEventAHookCannotSubscribeToIsRefusedWithTheAllowedNames(_ event: String) {
-        #expect(throws: FieldError.invalid("hooks[0].events[0]", "\"\(event)\" is not one of sync.unhealthy, sync.halted, reminder.due, audit.checkpoint")) {
+        let allowed = ["sync.unhealthy", "sync.halted", "reminder.due", "audit.checkpoint"]
+        #expect(throws: FieldError.invalid("hooks[0].events[0]", "\"\(event)\" is not one of \(allowed.joined(separator: ", "))",
+                                           problem: .notOneOf(allowed: allowed))) {
             try Self.parse(events: [.string(event)])
         }
     }

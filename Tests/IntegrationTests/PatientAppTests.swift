@@ -24,12 +24,19 @@ import HTJSON
         return (c, r)
     }
 
-    static func morning(_ c: ConsoleClient, weight: String, nausea: String = "0",
-                        extra: [String: String] = [:]) throws -> TestDaemon.Response {
-        _ = try c.get("/app/morning")
+    static func morning(_ c: ConsoleClient, weight: String, nausea: String = "0", extra: [String: String] = [:],
+                        headers: [(String, String)] = []) throws -> TestDaemon.Response {
+        _ = try c.get("/app/morning", headers: headers)
         let fields = ["date": Study.date(0), "weightMorningKg": weight, "nausea": nausea, "headache": "0",
                       "fatigue": "1", "confusion": "0", "muscleCramps": "0", "vas": "8"]
-        return try c.post("/app/morning", fields.merging(extra) { $1 })
+        return try c.post("/app/morning", fields.merging(extra) { $1 }, headers: headers)
+    }
+
+    /// The message shown next to `field` (`<p class="error" id="FIELD-error">…</p>`), or nil.
+    static func message(_ page: String, at field: String) -> String? {
+        guard let start = page.range(of: "<p class=\"error\" id=\"\(field)-error\">"),
+              let end = page.range(of: "</p>", range: start.upperBound..<page.endIndex) else { return nil }
+        return String(page[start.upperBound..<end.lowerBound])
     }
 
     static func today(_ d: TestDaemon, _ id: String) throws -> JSONObject? {
@@ -133,8 +140,59 @@ import HTJSON
         }
         let box = r.text[start.lowerBound..<end.upperBound]
         #expect(box.contains("aria-invalid=\"true\" aria-describedby=\"emergencySymptoms-error\""), "\(box)")
-        #expect(box.contains("id=\"emergencySymptoms-error\"") && box.contains("bogus"), "the message sits in the box: \(box)")
+        #expect(box.contains("id=\"emergencySymptoms-error\"") && box.contains("not on the list"), "the message sits in the box: \(box)")
         #expect(try Self.today(d, "APP-9") == nil, "nothing stored")
+    }
+
+    /// Every kind of refusal the check forms can meet — out of range, not a number, an item left
+    /// out, an unknown emergency sign, a day outside the monitoring window — is explained next to
+    /// its field in the page's language (Accept-Language, then the switch's ht_lang cookie),
+    /// never in the API's English.
+    @Test func aRefusedFieldIsExplainedInThePagesLanguage() throws {
+        let d = try TestDaemon()
+        let (c, _) = try Self.activate(d, "APP-10", code: try Self.enroll(d, "APP-10"))
+        let cases: [(form: [String: String], field: String, en: String, de: String)] = [
+            (["weightMorningKg": "500"], "weightMorningKg",
+             "Please enter a value from 25 to 350.", "Bitte geben Sie einen Wert von 25 bis 350 ein."),
+            (["weightMorningKg": "viel"], "weightMorningKg",
+             "Please enter a number (digits, with a point or a comma for decimals).",
+             "Bitte geben Sie eine Zahl ein (Ziffern, Nachkommastellen mit Komma oder Punkt)."),
+            (["urineSG": "1,2"], "urineSG",
+             "Please enter a value from 1.000 to 1.040.", "Bitte geben Sie einen Wert von 1,000 bis 1,040 ein."),
+            (["nausea": ""], "nausea", "Please choose one answer.", "Bitte wählen Sie eine Antwort."),
+            (["vas": "11"], "vas", "Please choose one of the answers 0 to 10.", "Bitte wählen Sie eine der Antworten 0 bis 10."),
+            (["emergencySymptoms": "bogus"], "emergencySymptoms",
+             "This sign is not on the list. Please tick only the signs shown here.",
+             "Dieses Zeichen steht nicht in der Liste. Bitte kreuzen Sie nur die hier genannten Zeichen an."),
+        ]
+        for german in [false, true] {
+            let headers = [("Accept-Language", german ? "de-DE,de;q=0.9" : "en-GB,en;q=0.9")]
+            for (form, field, en, de) in cases {
+                let r = try Self.morning(c, weight: "80", extra: form, headers: headers)
+                #expect(r.status == 400 && r.text.contains("<html lang=\"\(german ? "de" : "en")\""), "\(form): \(r.status)")
+                #expect(Self.message(r.text, at: field) == (german ? de : en), "\(form): \(Self.message(r.text, at: field) ?? r.text)")
+            }
+        }
+        // The switch's cookie wins over the browser's language.
+        let patient = c.cookie
+        c.cookie = (patient ?? "") + "; ht_lang=de"
+        let switched = try Self.morning(c, weight: "500", headers: [("Accept-Language", "en-GB")])
+        #expect(Self.message(switched.text, at: "weightMorningKg") == "Bitte geben Sie einen Wert von 25 bis 350 ein.")
+        c.cookie = patient
+        #expect(try Self.today(d, "APP-10") == nil, "nothing stored")
+
+        // The surgery day is before monitoring begins (POD 1): the day itself is refused, at the first field.
+        let e = try d.request(.post, "/v1/patients", token: d.adminToken, body: Study.profile("APP-11", surgeryDaysAgo: 0))
+        guard case .string(let code)? = e["activationCode"] else { throw TestFailure("enroll: \(e.text)") }
+        let (early, _) = try Self.activate(d, "APP-11", code: code)
+        let first = Study.date(1).split(separator: "-")
+        for german in [false, true] {
+            let r = try Self.morning(early, weight: "80", headers: [("Accept-Language", german ? "de" : "en")])
+            let shown = Self.message(r.text, at: "weightMorningKg") ?? r.text
+            #expect(r.status == 400, "\(r.status)")
+            #expect(german ? shown.hasPrefix("Checks können nur in Ihrem Beobachtungszeitraum gespeichert werden, \(first[2]).\(first[1]).\(first[0]) bis ")
+                           : shown.hasPrefix("Checks can be saved only in your monitoring period, \(Study.date(1)) to "), "\(shown)")
+        }
     }
 
     @Test func aFormWithoutItsTokenIsRefused() throws {

@@ -1,3 +1,4 @@
+import HTJSON
 import HTML
 import HyponaTrackCore
 
@@ -23,11 +24,32 @@ struct CheckForm {
 
     static func entryId(_ slot: Slot, _ date: LocalDate) -> String { "web-\(slot.rawValue)-\(date)" }
     var weightField: String { slot == .morning ? "weightMorningKg" : "weightEveningKg" }
-    /// The slot's fields besides the symptom items, in form order.
-    var numberFields: [(name: String, label: String, required: Bool)] {
+    /// The slot's fields besides the symptom items, in form order; `decimals`: how their range
+    /// is written in a message.
+    var numberFields: [(name: String, label: String, required: Bool, decimals: Int)] {
         slot == .morning
-            ? [(weightField, t.weightMorning, true), ("urineSG", t.urineSG, false), ("fluidIntakeMl", t.fluidIntakeSoFar, false)]
-            : [(weightField, t.weightEvening, true), ("fluidIntakeMl", t.fluidIntake, true)]
+            ? [(weightField, t.weightMorning, true, 0), ("urineSG", t.urineSG, false, 3), ("fluidIntakeMl", t.fluidIntakeSoFar, false, 0)]
+            : [(weightField, t.weightEvening, true, 0), ("fluidIntakeMl", t.fluidIntake, true, 0)]
+    }
+
+    /// Shows a refusal of the day API's decoder (or of the submission: the date) at its field,
+    /// worded in the page's language (`FieldMessages`).
+    mutating func refuse(_ error: FieldError) {
+        let field = Self.field(error.field)
+        errors[errorSlot(field)] = FieldMessages(t.language).text(error.problem, for: kind(of: field))
+    }
+
+    /// What kind of field of this form `field` is; nil for one it does not have (an item's time).
+    private func kind(of field: String?) -> FieldMessages.Kind? {
+        guard let field else { return nil }
+        if let number = numberFields.first(where: { $0.name == field }) { return .number(decimals: number.decimals) }
+        if WebAppTexts.items.contains(field) { return .choice(ValueRanges.symptomItem) }
+        switch field {
+        case "vas": return .choice(ValueRanges.vas)
+        case "emergencySymptoms": return .emergencySigns
+        case "date": return .day
+        default: return nil
+        }
     }
 
     /// Where the message for `field` is shown: at its field, or at the weight (the form's first
@@ -36,6 +58,14 @@ struct CheckForm {
         guard let field else { return weightField }
         let fields = numberFields.map(\.name) + WebAppTexts.items + ["vas", "emergencySymptoms"]
         return fields.contains(field) ? field : weightField
+    }
+
+    /// The form field a refusal's JSON path names: `symptoms[0].nausea` → `nausea`,
+    /// `emergencySymptoms[0]` → `emergencySymptoms`; `weightMorningKg` → itself.
+    static func field(_ path: String?) -> String? {
+        guard let path, let last = path.split(separator: ".").last else { return nil }
+        let name = last.prefix { $0 != "[" }
+        return name.isEmpty ? nil : String(name)
     }
 
     func render() -> HTML {
@@ -49,10 +79,10 @@ struct CheckForm {
             """
         }
         let items: [HTML] = WebAppTexts.items.map { item in
-            choice(item, legend: texts?.symptom(item, lang) ?? item, range: 0...3,
+            choice(item, legend: texts?.symptom(item, lang) ?? item, range: ValueRanges.symptomItem,
                    word: { texts?.scale[lang]?[$0] ?? String($0) })
         }
-        let vas = choice("vas", legend: texts?.vas[lang] ?? "VAS 0–10", range: 0...10, word: { String($0) })
+        let vas = choice("vas", legend: texts?.vas[lang] ?? "VAS 0–10", range: ValueRanges.vas, word: { String($0) })
         let title = slot == .morning ? t.morningCheck : t.eveningCheck
         return layout.page(title, """
             <p class="muted">\(date.description)</p>\(summary)

@@ -58,14 +58,13 @@ extension PatientApp {
             _ = try study.days.submit(SubmitDay(patientId: p.patientId, date: date, patch: patch))
             return WebResponse.redirect("/app/?saved=\(slot.rawValue)")
         } catch let e as FieldError {
-            page.errors[page.errorSlot(Self.field(e.field))] = e.message
+            page.refuse(e)
             return WebResponse.page(.badRequest, page.render())
         } catch DomainError.rejected(let e) {
-            page.errors[page.errorSlot(Self.field(e.field))] = e.message
+            page.refuse(e)
             return WebResponse.page(.badRequest, page.render())
         } catch DomainError.limitReached(let field, let limit) {
-            page.errors[page.weightField] = AppText(ctx.language).s("This day already holds \(limit) \(field) entries.",
-                                                                     "Dieser Tag hat schon \(limit) Einträge (\(field)).")
+            page.errors[page.weightField] = FieldMessages(ctx.language).limitReached(field, limit)
             return WebResponse.page(.conflict, page.render())
         }
     }
@@ -85,13 +84,5 @@ extension PatientApp {
         for name in WebAppTexts.items + ["vas"] { if let v = number(name) { entry[name] = v } }
         o["symptoms"] = .array([.object(entry)])
         return .object(o)
-    }
-
-    /// The form field a refusal's JSON path names: `symptoms[0].nausea` → `nausea`,
-    /// `emergencySymptoms[0]` → `emergencySymptoms`; `weightMorningKg` → itself.
-    static func field(_ path: String?) -> String? {
-        guard let path, let last = path.split(separator: ".").last else { return nil }
-        let name = last.prefix { $0 != "[" }
-        return name.isEmpty ? nil : String(name)
     }
 }

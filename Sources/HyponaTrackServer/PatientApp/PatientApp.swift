@@ -6,7 +6,8 @@ import HyponaTrackCore
 
 /// The patient check-in in any phone's browser (`/app/…`): activation, today's light and
 /// tasks, the morning and evening checks. Works without JavaScript (forms post and redirect);
-/// values are read by the day API's own decoder, so the ranges and messages are the API's.
+/// values are read by the day API's own decoder, so the ranges are the API's; a refusal is
+/// worded in the page's language at its field (`FieldMessages`).
 struct PatientApp: Sendable {
     let study: StudyService
     let activation: ActivationService

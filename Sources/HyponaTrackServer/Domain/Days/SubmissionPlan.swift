@@ -42,9 +42,12 @@ struct SubmissionPlan: Sendable {
         }
         let window = try context.window(db, patient, snapshot.rules, deciding: date)
         guard window.contains(date) else {
-            throw DomainError.invalid("date", "\(date) is outside the monitoring window \(window.first)–\(window.last)")
+            throw DomainError.rejected(.invalid("date", "\(date) is outside the monitoring window \(window.first)–\(window.last)",
+                                                problem: .dateOutside(first: window.first.description, last: window.last.description)))
         }
-        guard date <= context.today(patient.profile, now: now) else { throw DomainError.invalid("date", "\(date) is in the future") }
+        guard date <= context.today(patient.profile, now: now) else {
+            throw DomainError.rejected(.invalid("date", "\(date) is in the future", problem: .dateInFuture))
+        }
         // D-2 … D+2 in one read: D is merged, D and the following days that hold data are
         // evaluated from the same values (rules read the two previous days).
         let hasItems = !(patch.symptoms.isEmpty && patch.reactionTests.isEmpty && patch.tappingTests.isEmpty

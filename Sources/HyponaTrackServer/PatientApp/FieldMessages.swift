@@ -1,0 +1,72 @@
+import Foundation
+import HTJSON
+
+/// What the web check-in says next to a refused field, in the page's language. The refusal comes
+/// from the day API's decoder (its ranges and codes are the only ones), whose English `message`
+/// is for the API; the page words the refusal's `problem` for the kind of field it has, so a
+/// German page never shows an English message.
+struct FieldMessages: Bilingual {
+    /// The kinds of field the check forms have.
+    enum Kind: Equatable {
+        /// A typed number; its range is shown with `decimals` places (urine SG: 1.000–1.040).
+        case number(decimals: Int)
+        /// Radio buttons for the integers of `range`.
+        case choice(ClosedRange<Int>)
+        /// The emergency signs' checkboxes.
+        case emergencySigns
+        /// The form's day (a refusal of its date: outside the monitoring window, in the future).
+        case day
+    }
+
+    let language: Language
+
+    init(_ language: Language) { self.language = language }
+
+    /// The message for `problem` at a field of `kind` (nil: one the form does not show, or a
+    /// problem of no known kind: a general message, still in the page's language).
+    func text(_ problem: FieldError.Problem?, for kind: Kind?) -> String {
+        switch (kind, problem) {
+        case (.number?, .required?):
+            return s("Please fill in this field.", "Bitte füllen Sie dieses Feld aus.")
+        case (.number?, .notANumber?), (.number?, .notAnInteger?):
+            return s("Please enter a number (digits, with a point or a comma for decimals).",
+                     "Bitte geben Sie eine Zahl ein (Ziffern, Nachkommastellen mit Komma oder Punkt).")
+        case (.number(let decimals)?, .outOfRange(let lower, let upper)?):
+            return s("Please enter a value from \(number(lower, decimals)) to \(number(upper, decimals)).",
+                     "Bitte geben Sie einen Wert von \(number(lower, decimals)) bis \(number(upper, decimals)) ein.")
+        case (.choice?, .required?):
+            return s("Please choose one answer.", "Bitte wählen Sie eine Antwort.")
+        case (.choice(let range)?, _):
+            return s("Please choose one of the answers \(range.lowerBound) to \(range.upperBound).",
+                     "Bitte wählen Sie eine der Antworten \(range.lowerBound) bis \(range.upperBound).")
+        case (.emergencySigns?, .notOneOf?):
+            return s("This sign is not on the list. Please tick only the signs shown here.",
+                     "Dieses Zeichen steht nicht in der Liste. Bitte kreuzen Sie nur die hier genannten Zeichen an.")
+        case (.day?, .dateOutside(let first, let last)?):
+            return s("Checks can be saved only in your monitoring period, \(date(first)) to \(date(last)). Nothing was saved.",
+                     "Checks können nur in Ihrem Beobachtungszeitraum gespeichert werden, \(date(first)) bis \(date(last)). Es wurde nichts gespeichert.")
+        case (.day?, .dateInFuture?):
+            return s("This day has not begun yet. Nothing was saved.", "Dieser Tag hat noch nicht begonnen. Es wurde nichts gespeichert.")
+        default:
+            return s("This value cannot be saved. Please check it.", "Dieser Wert kann nicht gespeichert werden. Bitte prüfen Sie ihn.")
+        }
+    }
+
+    /// A day's list is full (`limits.itemsPerList`).
+    func limitReached(_ list: String, _ limit: Int) -> String {
+        s("This day already holds \(limit) \(list) entries.", "Dieser Tag hat schon \(limit) Einträge (\(list)).")
+    }
+
+    /// `v` with `decimals` places, a decimal comma in German.
+    func number(_ v: Double, _ decimals: Int) -> String {
+        let text = String(format: "%.\(decimals)f", v)
+        return language == .de ? text.replacingOccurrences(of: ".", with: ",") : text
+    }
+
+    /// `YYYY-MM-DD` as German pages write a date (`DD.MM.YYYY`); English pages keep it.
+    func date(_ iso: String) -> String {
+        let parts = iso.split(separator: "-")
+        guard language == .de, parts.count == 3 else { return iso }
+        return "\(parts[2]).\(parts[1]).\(parts[0])"
+    }
+}
