@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `hyponatrackd --check-config`: validates and exits, like `nginx -t` — 0 and a summary, or 78
-/// (EX_CONFIG) naming the file and the key; never opens the database or binds the port.
+/// (EX_CONFIG) naming the file and the key; never creates or writes the database (an existing
+/// one is read for the stored profiles' codes: StoredProfileCodeTests) or binds the port.
 @Suite struct CheckConfigTests {
     static func check(_ dir: ConfigDirectory, _ extra: [String] = [], environment: [String: String] = [:]) throws -> CLIRunner.Result {
         let env = ProcessInfo.processInfo.environment.filter { !["CREDENTIALS_DIRECTORY", "HYPONATRACK_REDCAP_TOKEN"].contains($0.key) }

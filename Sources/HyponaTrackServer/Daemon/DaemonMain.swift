@@ -16,8 +16,10 @@ public enum DaemonMain {
         On a new database it writes a bootstrap admin token to DATA_DIR/admin.token (mode 0600).
 
         --check-config  validate the configuration, the rule files and the secret files it
-                        names, print a one-line summary and exit (0 valid, 78 invalid) without
-                        opening the database or listening. Run it as the service's user.
+                        names, and the stored profiles' codes against the rules (an existing
+                        database, read-only), print a one-line summary and exit (0 valid,
+                        78 invalid) without writing the database or listening. Run it as the
+                        service's user.
 
         Not a validated medical device; the clinical rules are defaults derived from published
         evidence, not a validated clinical rule.
