@@ -26,6 +26,10 @@ public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
         case dateOutside(first: String, last: String)
         /// A date after today.
         case dateInFuture
+        /// A date before `first` (YYYY-MM-DD), e.g. a lab time before the surgery date.
+        case dateBefore(first: String)
+        /// A text whose length in characters is outside `lower`…`upper`.
+        case length(lower: Int, upper: Int)
     }
 
     public let code: Code

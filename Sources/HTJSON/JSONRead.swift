@@ -60,7 +60,8 @@ extension JSONRead where T == String {
         JSONRead { value, path throws(FieldError) in
             guard case .string(let s) = value else { throw FieldError.invalid(path, "expected a string, got \(value.typeName)") }
             guard length.contains(s.count) else {
-                throw FieldError.invalid(path, "must be \(length.lowerBound)–\(length.upperBound) characters")
+                throw FieldError.invalid(path, "must be \(length.lowerBound)–\(length.upperBound) characters",
+                                         problem: .length(lower: length.lowerBound, upper: length.upperBound))
             }
             guard isValid(s) else { throw FieldError.invalid(path, "\"\(s.prefix(80))\" is not \(expected ?? "valid")") }
             return s

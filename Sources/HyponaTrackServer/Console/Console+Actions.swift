@@ -147,7 +147,8 @@ extension Console {
     private func refused(_ ctx: PageContext, form: String, fields: [String], _ e: FieldError, status: HTTPStatus = .badRequest,
                          render: (FormErrors) throws -> HTML) throws -> HTTPResponse {
         var errors = FormErrors()
-        errors.messages[form] = [FormInput.field(e) ?? fields[0]: e.message]
+        let field = FormInput.field(e) ?? fields[0]
+        errors.messages[form] = [field: FieldMessages(ctx.language).text(e, for: FormInput.messageKind(field))]
         errors.values[form] = FormInput.echo(ctx.form, fields)
         return WebResponse.page(status, try render(errors))
     }

@@ -29,7 +29,8 @@ extension Console {
             _ = confirm ? try study.proposals.confirm(command) : try study.proposals.reject(command)
             return WebResponse.redirect("/console/proposals")
         } catch let e as FieldError {
-            return try again(FormInput.field(e) ?? "note", e.message, .badRequest)
+            let field = FormInput.field(e) ?? "note"
+            return try again(field, FieldMessages(ctx.language).text(e, for: FormInput.messageKind(field)), .badRequest)
         } catch DomainError.conflict(let message, let field) {
             return try again(field ?? "note", message, .conflict)
         }

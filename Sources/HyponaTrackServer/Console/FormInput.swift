@@ -53,6 +53,17 @@ enum FormInput {
         return Timestamp(epochSeconds: minute.epochSeconds + Double(second), utcOffsetSeconds: minute.utcOffsetSeconds)
     }
 
+    /// How a refusal at one of the console forms' fields is worded (`FieldMessages`): the notes
+    /// are texts, sodium a number, the lab's time a date and time.
+    static func messageKind(_ field: String) -> FieldMessages.Kind? {
+        switch field {
+        case "note": .text
+        case "sodium": .number(decimals: 0)
+        case "time": .time
+        default: nil
+        }
+    }
+
     /// The field a refusal names (the first segment of its JSON path), or nil.
     static func field(_ error: FieldError) -> String? {
         error.field.map { String($0.split(separator: ".").first ?? Substring($0)) }

@@ -40,8 +40,8 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case busy(retryAfterSeconds: Int)
     }
 
-    public static func invalid(_ field: String?, _ message: String) -> DomainError {
-        .rejected(FieldError.invalid(field, message))
+    public static func invalid(_ field: String?, _ message: String, problem: FieldError.Problem? = nil) -> DomainError {
+        .rejected(FieldError.invalid(field, message, problem: problem))
     }
 
     public static func conflict(_ message: String) -> DomainError { .conflict(message, field: nil) }

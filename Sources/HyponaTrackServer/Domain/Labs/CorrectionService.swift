@@ -56,7 +56,7 @@ public final class CorrectionService: Sendable {
             let zone = context.zone(patient.profile)
             let time: Timestamp
             if let t = command.time {
-                guard t.epochSeconds <= now + 300 else { throw DomainError.invalid("time", "the lab time is in the future") }
+                guard t.epochSeconds <= now + 300 else { throw DomainError.invalid("time", "the lab time is in the future", problem: .dateInFuture) }
                 time = t
             } else {
                 time = zone.timestamp(atEpochSeconds: (now * 1000).rounded() / 1000)
@@ -70,7 +70,10 @@ public final class CorrectionService: Sendable {
     func addLab(_ db: Connection, _ patient: PatientRecord, time: Timestamp, sodium: Double, actor: String,
                 snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> LabEntry {
         let date = context.zone(patient.profile).localDate(atEpochSeconds: time.epochSeconds)
-        guard date >= patient.profile.surgeryDate else { throw DomainError.invalid("time", "the lab time is before the surgery date") }
+        guard date >= patient.profile.surgeryDate else {
+            throw DomainError.invalid("time", "the lab time is before the surgery date",
+                                      problem: .dateBefore(first: patient.profile.surgeryDate.description))
+        }
         let limit = context.configuration.limits.itemsPerList
         guard try DayRepository.labCount(db, patientId: patient.id, date: date) < limit else {
             throw DomainError.limitReached(field: "labSodium", limit: limit)

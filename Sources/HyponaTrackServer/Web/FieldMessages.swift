@@ -1,10 +1,10 @@
 import Foundation
 import HTJSON
 
-/// What the web check-in says next to a refused field, in the page's language. The refusal comes
-/// from the day API's decoder (its ranges and codes are the only ones), whose English `message`
-/// is for the API; the page words the refusal's `problem` for the kind of field it has, so a
-/// German page never shows an English message.
+/// What a page (the web check-in, the console's forms) says next to a refused field, in the
+/// page's language. The refusal comes from the API's decoder (its ranges and codes are the only
+/// ones), whose English `message` is for the API; the page words the refusal's `problem` for the
+/// kind of field it has, so a German page never shows an English message.
 struct FieldMessages: Bilingual {
     /// The kinds of field the check forms have.
     enum Kind: Equatable {
@@ -16,6 +16,10 @@ struct FieldMessages: Bilingual {
         case emergencySigns
         /// The form's day (a refusal of its date: outside the monitoring window, in the future).
         case day
+        /// A free text (a note).
+        case text
+        /// A date and time (a lab value's).
+        case time
     }
 
     let language: Language
@@ -26,8 +30,10 @@ struct FieldMessages: Bilingual {
     /// problem of no known kind: a general message, still in the page's language).
     func text(_ problem: FieldError.Problem?, for kind: Kind?) -> String {
         switch (kind, problem) {
-        case (.number?, .required?):
+        case (.number?, .required?), (.text?, .required?):
             return s("Please fill in this field.", "Bitte füllen Sie dieses Feld aus.")
+        case (.text?, .length(_, let upper)?):
+            return s("Please write at most \(upper) characters.", "Bitte schreiben Sie höchstens \(upper) Zeichen.")
         case (.number?, .notANumber?), (.number?, .notAnInteger?):
             return s("Please enter a number (digits, with a point or a comma for decimals).",
                      "Bitte geben Sie eine Zahl ein (Ziffern, Nachkommastellen mit Komma oder Punkt).")
@@ -45,11 +51,21 @@ struct FieldMessages: Bilingual {
         case (.day?, .dateOutside(let first, let last)?):
             return s("Checks can be saved only in your monitoring period, \(date(first)) to \(date(last)). Nothing was saved.",
                      "Checks können nur in Ihrem Beobachtungszeitraum gespeichert werden, \(date(first)) bis \(date(last)). Es wurde nichts gespeichert.")
+        case (.time?, .dateInFuture?):
+            return s("This time is in the future.", "Dieser Zeitpunkt liegt in der Zukunft.")
+        case (.time?, .dateBefore(let first)?):
+            return s("This time is before the surgery date, \(date(first)).", "Dieser Zeitpunkt liegt vor dem Operationsdatum, \(date(first)).")
         case (.day?, .dateInFuture?):
             return s("This day has not begun yet. Nothing was saved.", "Dieser Tag hat noch nicht begonnen. Es wurde nichts gespeichert.")
         default:
             return s("This value cannot be saved. Please check it.", "Dieser Wert kann nicht gespeichert werden. Bitte prüfen Sie ihn.")
         }
+    }
+
+    /// The message for `error` at a field of `kind`: worded here when the decoder said what the
+    /// problem is, else the error's own message (one a page wrote in its language itself).
+    func text(_ error: FieldError, for kind: Kind?) -> String {
+        error.problem == nil ? error.message : text(error.problem, for: kind)
     }
 
     /// A day's list is full (`limits.itemsPerList`).
