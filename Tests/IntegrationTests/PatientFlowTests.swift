@@ -87,7 +87,13 @@ import HTJSON
         let again = try d.request(.post, "/v1/patients/FLOW-5/labs/\(Int(id))/deletion", token: d.adminToken, body: ["reason": "again"])
         #expect(again.status == 404)
         let show = try d.request(.get, "/v1/patients/FLOW-5", token: d.adminToken)
-        #expect(show["level"] == "green")
+        #expect(show["level"] == "red" && show["openAlerts"] == 1, "the lab's red alert is open until staff resolve it: \(show.text.prefix(300))")
+        let alerts = try d.request(.get, "/v1/alerts", token: d.adminToken)
+        guard case .array(let list) = alerts.json, case .object(let alert)? = list.first, case .number(let alertId)? = alert["id"] else {
+            Issue.record("no alert: \(alerts.text)"); return
+        }
+        #expect(try d.request(.post, "/v1/alerts/\(Int(alertId))/resolution", token: d.adminToken, body: ["note": "lab was wrong"]).status == 200)
+        #expect(try d.request(.get, "/v1/patients/FLOW-5", token: d.adminToken)["level"] == "green", "the re-evaluated day once resolved")
         let audit = try d.request(.get, "/v1/audit?subject=FLOW-5&limit=100", token: d.adminToken)
         #expect(audit.text.contains("lab.delete") && audit.text.contains("wrong patient"))
     }

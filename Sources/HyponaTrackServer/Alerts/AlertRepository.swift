@@ -196,19 +196,13 @@ enum AlertRepository {
     }
 
     /// Every patient's unresolved alerts: how many and the highest level, by patient id.
-    static func unresolvedByPatient(_ db: Connection) throws -> [Int64: (count: Int, level: Level)] {
-        var out: [Int64: (count: Int, level: Level)] = [:]
-        for row in try db.query("""
-            SELECT patient_id, COUNT(*) AS n, MAX(CASE level WHEN 'red' THEN 2 ELSE 1 END) AS rank
-            FROM alerts WHERE state != 'resolved' GROUP BY patient_id
-            """) {
-            out[try row.int64("patient_id")] = (try row.int("n"), try row.int("rank") == 2 ? .red : .yellow)
+    /// Every unresolved alert, or the patient's (the current level reads them, `CurrentLevel`).
+    static func unresolved(_ db: Connection, patientId: Int64? = nil) throws -> [Alert] {
+        if let patientId {
+            return try db.query("SELECT \(columns) FROM alerts WHERE patient_id = ? AND state != 'resolved' ORDER BY id", [patientId])
+                .map(decode)
         }
-        return out
-    }
-
-    static func openCount(_ db: Connection, patientId: Int64) throws -> Int {
-        try db.queryOne("SELECT COUNT(*) FROM alerts WHERE patient_id = ? AND state != 'resolved'", [patientId])!.int(0)
+        return try db.query("SELECT \(columns) FROM alerts WHERE state != 'resolved' ORDER BY id").map(decode)
     }
 
     // MARK: column decoding

@@ -66,7 +66,7 @@ enum EvaluationRepository {
             """, [patientId]).map { try $0.int("pod") }
     }
 
-    /// The patient's most recent evaluation of any date (the "current level" in lists).
+    /// The patient's most recent evaluation of any date (with the unresolved alerts, `CurrentLevel`).
     static func current(_ db: Connection, patientId: Int64) throws -> StoredEvaluation? {
         try db.queryOne("SELECT * FROM evaluations WHERE patient_id = ? ORDER BY date DESC, id DESC LIMIT 1", [patientId])
             .map(decode)

@@ -230,11 +230,7 @@ public struct CommittedSubmission: Sendable {
 extension DayService {
     /// The higher of the evaluation and the alerts; on a tie the evaluation explains it.
     static func shownLevel(_ latest: StoredEvaluation?, _ alerts: [Alert]) -> (level: Level, reasonCodes: [String])? {
-        var shown = latest.map { (level: $0.level, reasonCodes: $0.reasonCodes) }
-        for alert in alerts where alert.level > (shown?.level ?? .info) {
-            shown = (alert.level, alert.reasons.map(\.code))
-        }
-        return shown
+        CurrentLevel.of(latest, alerts).map { ($0.level, $0.reasonCodes) }
     }
 }
 

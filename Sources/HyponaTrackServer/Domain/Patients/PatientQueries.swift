@@ -54,10 +54,10 @@ extension StudyContext {
     func summary(_ db: Connection, _ patient: PatientRecord, snapshot: ActiveRules.Snapshot, now: Double) throws -> PatientSummary {
         let window = try window(db, patient, snapshot.rules)
         let today = today(patient.profile, now: now)
+        let current = try currentLevel(db, patientId: patient.id)
         return PatientSummary(patient: patient, risk: snapshot.engine.risk.assess(patient.profile),
-                              pod: patient.profile.pod(at: today),
-                              current: try EvaluationRepository.current(db, patientId: patient.id),
+                              pod: patient.profile.pod(at: today), current: current.level,
                               monitoringActive: window.contains(today), monitoringEnds: window.last,
-                              openAlerts: try AlertRepository.openCount(db, patientId: patient.id))
+                              openAlerts: current.openAlerts)
     }
 }

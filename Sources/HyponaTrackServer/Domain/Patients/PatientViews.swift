@@ -6,8 +6,8 @@ public struct PatientSummary: Sendable {
     public var risk: RiskAssessment
     /// Today's POD in the patient's zone.
     public var pod: Int
-    /// The most recent evaluation of any date (the "current level").
-    public var current: StoredEvaluation?
+    /// The current level: the higher of the latest evaluation and the unresolved alerts (`CurrentLevel`).
+    public var current: CurrentLevel?
     public var monitoringActive: Bool
     public var monitoringEnds: LocalDate
     public var openAlerts: Int

@@ -11,7 +11,7 @@ public struct WardBoard: Sendable {
         public var patient: PatientRecord
         public var riskClass: RiskClass
         public var pod: Int
-        /// The higher of the latest evaluation and any unresolved alert (nil: nothing yet).
+        /// The current level (`CurrentLevel`; nil: nothing yet).
         public var level: Level?
         public var openAlerts: Int
         public var lastSubmissionAt: Int64?
@@ -51,7 +51,7 @@ extension PatientQueries {
         return try context.read { db in
             let patients = try PatientRepository.all(db)
             let last = try DayRepository.lastSubmissions(db)
-            let alerts = try AlertRepository.unresolvedByPatient(db)
+            let alerts = Dictionary(grouping: try AlertRepository.unresolved(db), by: \.patientId)
             let local = patients.map { p -> (ZoneRules, LocalDate) in
                 let zone = context.zone(p.profile)
                 return (zone, zone.localDate(atEpochSeconds: now))
@@ -71,9 +71,7 @@ extension PatientQueries {
                 else if today > window.last { status = .finished }
                 else { status = .monitoring }
                 if !all && (status == .withdrawn || status == .finished) { hidden += 1; continue }
-                let open = alerts[patient.id]
-                let evaluated = try EvaluationRepository.current(db, patientId: patient.id)?.level
-                let level = [evaluated, open?.level].compactMap { $0 }.max()
+                let current = try context.currentLevel(db, patientId: patient.id, unresolved: alerts[patient.id] ?? [])
                 var missing: [WardBoard.MissingCheck] = []
                 if status == .monitoring, let activated = patient.activatedAt {
                     for daysAgo in [1, 0] {
@@ -90,7 +88,7 @@ extension PatientQueries {
                     }
                 }
                 rows.append(WardBoard.Row(patient: patient, riskClass: snapshot.engine.risk.assess(patient.profile).riskClass,
-                                          pod: patient.profile.pod(at: today), level: level, openAlerts: open?.count ?? 0,
+                                          pod: patient.profile.pod(at: today), level: current.level?.level, openAlerts: current.openAlerts,
                                           lastSubmissionAt: last[patient.id], missingChecks: missing, status: status))
             }
             return WardBoard(rows: rows.sorted(by: WardBoard.urgency), hidden: hidden)

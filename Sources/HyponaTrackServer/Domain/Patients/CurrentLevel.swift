@@ -1,0 +1,32 @@
+import HyponaTrackCore
+import SQLite
+
+/// A patient's current level as staff and the patient are shown it: the higher of the latest
+/// evaluation and the unresolved alerts (an open red alert is not hidden by a later green day),
+/// with the date and reason codes that explain it. The one rule behind the ward board, the
+/// patient page, `GET /v1/patients` and its detail, the CLI's `patients`, and (over today's
+/// evaluation and alerts) `GET /v1/me/today`.
+public struct CurrentLevel: Sendable, Equatable {
+    public var level: Level
+    /// The date of the evaluation or alert the level comes from.
+    public var date: LocalDate
+    public var reasonCodes: [String]
+
+    /// The higher of `latest` and `alerts` (unresolved alerts); on a tie the evaluation.
+    static func of(_ latest: StoredEvaluation?, _ alerts: [Alert]) -> CurrentLevel? {
+        var shown = latest.map { CurrentLevel(level: $0.level, date: $0.date, reasonCodes: $0.reasonCodes) }
+        for alert in alerts where alert.level > (shown?.level ?? .info) {
+            shown = CurrentLevel(level: alert.level, date: alert.date, reasonCodes: alert.reasons.map(\.code))
+        }
+        return shown
+    }
+}
+
+extension StudyContext {
+    /// The patient's current level and how many alerts are unresolved; `unresolved`: the
+    /// patient's unresolved alerts when the caller read them already (the board, for everyone).
+    func currentLevel(_ db: Connection, patientId: Int64, unresolved: [Alert]? = nil) throws -> (level: CurrentLevel?, openAlerts: Int) {
+        let open = try unresolved ?? AlertRepository.unresolved(db, patientId: patientId)
+        return (CurrentLevel.of(try EvaluationRepository.current(db, patientId: patientId), open), open.count)
+    }
+}
