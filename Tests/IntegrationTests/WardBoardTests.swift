@@ -44,4 +44,23 @@ import HTJSON
         let line = cli.stdout.split(separator: "\n").first { $0.hasPrefix("LVL-1") } ?? ""
         #expect(cli.status == 0 && line.contains("RED") && !line.contains("GREEN"), "\(cli.stdout)")
     }
+
+    @Test func theBoardListsRedYellowGreenThenNoDataEachByPODDescendingThenStudyID() throws {
+        let (d, _, c) = try Self.signedIn()
+        func patient(_ id: String, surgeryDaysAgo: Int, _ day: JSONValue?, level: String) throws {
+            let token = try Study.enrollAndActivate(d, id, surgeryDaysAgo: surgeryDaysAgo)
+            guard let day else { return }
+            try ExportScenario.expect(d.request(.put, "/v1/me/days/\(Study.date(-1))", token: token, body: day), 200, level: level)
+        }
+        let green: JSONValue = ["weightMorningKg": 80.0, "symptoms": [Study.symptom("g", Study.date(-1))]]
+        try patient("ORD-A", surgeryDaysAgo: 14, nil, level: "")                      // no data, the highest POD, first by ID
+        try patient("ORD-B", surgeryDaysAgo: 12, green, level: "green")
+        try patient("ORD-C", surgeryDaysAgo: 13, green, level: "green")
+        try patient("ORD-D", surgeryDaysAgo: 12, ["weightMorningKg": 82.0, "fluidIntakeMl": 2000], level: "yellow")
+        try patient("ORD-E", surgeryDaysAgo: 12, ["emergencySymptoms": ["drowsiness"]], level: "red")
+        let board = try c.get("/console/")
+        #expect(ConsoleTests.order(board.text, ["ORD-A", "ORD-B", "ORD-C", "ORD-D", "ORD-E"]) == ["ORD-E", "ORD-D", "ORD-C", "ORD-B", "ORD-A"])
+        #expect(board.text.contains("data-study-id=\"ORD-A\" data-level=\"none\"") && board.text.contains(">NO DATA</span>"),
+                "no data as the word")
+    }
 }

@@ -2,7 +2,7 @@ import Charts
 import HTML
 import HyponaTrackCore
 
-/// `/console/`: the ward board, red first, then yellow, then the rest.
+/// `/console/`: the ward board, in `WardBoard.urgency` order (red, yellow, green, no data).
 struct BoardPage {
     let layout: ConsoleLayout
     let board: WardBoard

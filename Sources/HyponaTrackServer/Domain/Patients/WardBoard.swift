@@ -32,11 +32,19 @@ public struct WardBoard: Sendable {
         case beforeMonitoring, monitoring, finished, withdrawn
     }
 
-    /// Red first, then yellow, then the rest; more open alerts first; then by study ID.
+    /// Red, yellow, green, then no data (docs/product.md, "Console details"); then the
+    /// highest POD first; then by study ID.
     static func urgency(_ a: Row, _ b: Row) -> Bool {
-        func rank(_ r: Row) -> Int { r.level == .red ? 0 : r.level == .yellow ? 1 : 2 }
+        func rank(_ r: Row) -> Int {
+            switch r.level {
+            case .red?: 0
+            case .yellow?: 1
+            case .green?, .info?: 2
+            case nil: 3
+            }
+        }
         if rank(a) != rank(b) { return rank(a) < rank(b) }
-        if a.openAlerts != b.openAlerts { return a.openAlerts > b.openAlerts }
+        if a.pod != b.pod { return a.pod > b.pod }
         return a.patient.studyId.lowercased() < b.patient.studyId.lowercased()
     }
 }
