@@ -63,4 +63,15 @@ import HTJSON
         #expect(board.text.contains("data-study-id=\"ORD-A\" data-level=\"none\"") && board.text.contains(">NO DATA</span>"),
                 "no data as the word")
     }
+
+    @Test func aNeverActivatedPatientWhoseMonitoringEndedIsNotOnTheBoard() throws {
+        let (d, _, c) = try Self.signedIn()
+        try ExportScenario.expect(d.request(.post, "/v1/patients", token: d.adminToken, body: Study.profile("END-1", surgeryDaysAgo: 20)), 201)
+        try ExportScenario.expect(d.request(.post, "/v1/patients", token: d.adminToken, body: Study.profile("NEW-1", surgeryDaysAgo: 2)), 201)
+        let board = try c.get("/console/")
+        #expect(!board.text.contains("data-study-id=\"END-1\""), "monitoring POD 1–14 ended six days ago")
+        #expect(board.text.contains("data-study-id=\"NEW-1\""), "a patient still to activate stays")
+        let all = try c.get("/console/?all=1")
+        #expect(all.text.contains("data-study-id=\"END-1\""), "listed with all")
+    }
 }

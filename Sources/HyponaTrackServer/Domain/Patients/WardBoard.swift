@@ -73,10 +73,12 @@ extension PatientQueries {
             for (patient, (zone, today)) in zip(patients, local) {
                 let window = try context.window(db, patient, snapshot.rules, deciding: today)
                 let status: WardBoard.Status
+                // Ended monitoring before activation: a never-activated patient whose window is
+                // over is not on the board to watch (docs/product.md, "Console details").
                 if patient.isWithdrawn { status = .withdrawn }
+                else if today > window.last { status = .finished }
                 else if patient.activatedAt == nil { status = nowMs - patient.enrolledAt > 24 * 3600 * 1000 ? .activationOverdue : .notActivated }
                 else if today < window.first { status = .beforeMonitoring }
-                else if today > window.last { status = .finished }
                 else { status = .monitoring }
                 if !all && (status == .withdrawn || status == .finished) { hidden += 1; continue }
                 let current = try context.currentLevel(db, patientId: patient.id, unresolved: alerts[patient.id] ?? [])
