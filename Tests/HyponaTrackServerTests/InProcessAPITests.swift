@@ -40,6 +40,22 @@ import Testing
             let response = client.send(method, target, headers: headers, body: body.map { JSONSerializer.string($0) })
             return (response.status.rawValue, (try? JSONParser.parse(response.body)) ?? .null)
         }
+
+        /// Enrols a Berlin patient operated on `surgeryDate` and activates them; the patient token.
+        func enrollAndActivate(_ studyId: String, surgeryDate: String) throws -> String {
+            let enrolled = send(.post, "/v1/patients", body: [
+                "studyId": .string(studyId), "surgeryDate": .string(surgeryDate), "timeZone": "Europe/Berlin", "age": 50,
+                "sex": "male", "bmi": 27.0, "baselineWeightKg": 80.0,
+            ])
+            guard case .object(let e) = enrolled.json, case .string(let code)? = e["activationCode"] else {
+                throw TestError("enrolment failed: \(enrolled.json)")
+            }
+            let activated = send(.post, "/v1/activate", body: ["studyId": .string(studyId), "code": .string(code)], token: "-")
+            guard case .object(let a) = activated.json, case .string(let token)? = a["token"] else {
+                throw TestError("activation failed: \(activated.json)")
+            }
+            return token
+        }
     }
 
     static func errorField(_ json: JSONValue) -> JSONValue? {

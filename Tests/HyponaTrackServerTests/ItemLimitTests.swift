@@ -30,18 +30,7 @@ import Testing
 
     /// A harness with the cap at 3 and an activated patient; returns the patient token.
     static func patient(_ h: Harness, _ studyId: String) throws -> String {
-        let enrolled = h.send(.post, "/v1/patients", body: [
-            "studyId": .string(studyId), "surgeryDate": .string(date(-6)), "timeZone": "Europe/Berlin", "age": 50,
-            "sex": "male", "bmi": 27.0, "baselineWeightKg": 80.0,
-        ])
-        guard case .object(let e) = enrolled.json, case .string(let code)? = e["activationCode"] else {
-            throw TestError("enrolment failed: \(enrolled.json)")
-        }
-        let activated = h.send(.post, "/v1/activate", body: ["studyId": .string(studyId), "code": .string(code)], token: "-")
-        guard case .object(let a) = activated.json, case .string(let token)? = a["token"] else {
-            throw TestError("activation failed: \(activated.json)")
-        }
-        return token
+        try h.enrollAndActivate(studyId, surgeryDate: date(-6))
     }
 
     /// The stored day's data as the patient reads it back.

@@ -44,7 +44,7 @@ import Testing
             last = now
         }
         let patch = symptomPatch("s1")
-        try moved("a day saved") { try DayRepository.save(s.db, patientId: id, day: patch.apply(to: DailyEntry(date: Self.date)), patch: patch, at: 2) }
+        try moved("a day saved") { try DayRepository.save(s.db, patientId: id, day: patch.apply(to: DailyEntry(date: Self.date)), patch: patch, byPatient: true, at: 2) }
         try moved("an item deleted") {
             _ = try DayRepository.deleteItem(s.db, kind: .symptom, patientId: id, date: Self.date, clientId: "s1", by: "staff:t",
                                              reason: "test", at: 3)
@@ -67,7 +67,7 @@ import Testing
         let otherId = try PatientRepository.insert(s.db, profile: other, by: "staff:t", at: 1)
         let before = try revision(s, id)
         let patch = symptomPatch("s1")
-        try DayRepository.save(s.db, patientId: otherId, day: patch.apply(to: DailyEntry(date: Self.date)), patch: patch, at: 2)
+        try DayRepository.save(s.db, patientId: otherId, day: patch.apply(to: DailyEntry(date: Self.date)), patch: patch, byPatient: true, at: 2)
         #expect(try revision(s, id) == before)
         #expect(try revision(s, otherId) > 0)
     }
@@ -82,12 +82,15 @@ import Testing
         db.attach(AuditKey.forTests)
         _ = try Schema.migrator(through: "v9_import_proposals").migrate(db)
         let id = try PatientRepository.insert(db, profile: Self.profile, by: "staff:t", at: 1)
-        let patch = symptomPatch("s1")
-        try DayRepository.save(db, patientId: id, day: patch.apply(to: DailyEntry(date: Self.date)), patch: patch, at: 2)
+        // A day as v9 stored it (no `submitted_at` yet, so not through today's `DayRepository.save`).
+        try db.execute("INSERT INTO days (patient_id, date, weight_morning_kg, created_at, updated_at) VALUES (?, ?, 80, 2, 2)",
+                       [id, Self.date.description])
         let before = try #require(try db.queryOne("SELECT revision FROM patients WHERE id = ?", [id])?.int64(0))
         #expect(before > 0)
 
-        _ = try Schema.migrator().migrate(db)
+        // Through the move to its own table (v14's backfill of days.submitted_at, an UPDATE of
+        // days, moves it on once, which only makes a plan in flight compute again).
+        _ = try Schema.migrator(through: "v10_patient_revisions").migrate(db)
         #expect(try PatientRepository.revision(db, id: id) == before)
         #expect(try PatientRepository.load(db, id: id)?.revision == before)
         try PatientRepository.updateProfile(db, id: id, profile: Self.profile, at: 3)

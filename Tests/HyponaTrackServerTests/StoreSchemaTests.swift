@@ -105,4 +105,41 @@ import SQLite
         }
         #expect(try AlertRepository.logEntry(db, id: next)?.instance == 3)
     }
+
+    @Test func upgradingGivesEachDayThePatientsOwnLastSubmissionFromTheAuditTrail() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("htv14-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let db = try Connection(path: directory.appendingPathComponent("v13.sqlite").path)
+        defer { db.close() }
+        db.attach(AuditKey.forTests)
+        #expect(try Schema.migrator(through: "v13_import_proposal_versions").migrate(db).last == "v13_import_proposal_versions")
+        let t: Int64 = 1_773_043_200_000
+        try db.transaction(.immediate) {
+            let a = try PatientRepository.insert(db, profile: MapperFixture.profile("A-1"), by: "staff:nina", at: t)
+            let b = try PatientRepository.insert(db, profile: MapperFixture.profile("B-2"), by: "staff:nina", at: t)
+            // A-1 sent 03-09 twice, then a nurse corrected it; 03-10 holds only a nurse's correction.
+            // B-2 sent 03-10 later than anything of A-1's.
+            for (patient, date, updated) in [(a, "2026-03-09", t + 9_000), (a, "2026-03-10", t + 8_000), (b, "2026-03-10", t + 7_000)] {
+                try db.execute("INSERT INTO days (patient_id, date, created_at, updated_at) VALUES (?, ?, ?, ?)", [patient, date, t, updated])
+            }
+            for (at, actor, action, subject, date) in [
+                (t + 1_000, "patient:A-1", AuditAction.daySubmit, "A-1", "2026-03-09"),
+                (t + 3_000, "patient:A-1", .daySubmit, "A-1", "2026-03-09"),
+                (t + 9_000, "staff:nina", .dayCorrect, "A-1", "2026-03-09"),
+                (t + 8_000, "staff:nina", .dayCorrect, "A-1", "2026-03-10"),
+                (t + 7_000, "patient:B-2", .daySubmit, "B-2", "2026-03-10"),
+            ] {
+                _ = try AuditLog.append(db, at: at, actor: actor, action: action, subject: subject,
+                                        details: ["date": .string(date), "changed": [:]])
+            }
+        }
+        #expect(try Schema.migrator().migrate(db) == ["v14_days_submitted_at"])
+
+        let days = try db.query("""
+            SELECT p.study_id, d.date, d.submitted_at FROM days d JOIN patients p ON p.id = d.patient_id ORDER BY p.study_id, d.date
+            """).map { "\(try $0.string(0)) \(try $0.string(1)) \(try $0.optionalInt64(2).map { String($0 - t) } ?? "-")" }
+        #expect(days == ["A-1 2026-03-09 3000", "A-1 2026-03-10 -", "B-2 2026-03-10 7000"])
+        #expect(try DayRepository.lastSubmissions(db) == [1: t + 3_000, 2: t + 7_000], "the board's last submission")
+    }
 }

@@ -44,7 +44,7 @@ import Testing
             }
             let merged = patch.apply(to: before)
             let predicted = try #require(DayRepository.storedOrder(merged, patch: patch))
-            try DayRepository.save(db, patientId: patientId, day: merged, patch: patch, at: Int64(round + 2))
+            try DayRepository.save(db, patientId: patientId, day: merged, patch: patch, byPatient: true, at: Int64(round + 2))
             let stored = try DayRepository.load(db, patientId: patientId, date: Self.date)
             #expect(predicted.symptoms == stored.symptoms, "round \(round): \(patch.symptoms.map(\.id))")
         }

@@ -3,10 +3,11 @@ import SQLite
 
 /// The ward board's reads over every patient at once (one query each, not one per patient).
 extension DayRepository {
-    /// When each patient last submitted anything (their newest `days.updated_at`), by patient id.
+    /// When each patient last submitted anything themself (their newest `days.submitted_at`;
+    /// staff corrections and confirmed imports do not count), by patient id.
     static func lastSubmissions(_ db: Connection) throws -> [Int64: Int64] {
         var out: [Int64: Int64] = [:]
-        for row in try db.query("SELECT patient_id, MAX(updated_at) AS at FROM days GROUP BY patient_id") {
+        for row in try db.query("SELECT patient_id, MAX(submitted_at) AS at FROM days WHERE submitted_at IS NOT NULL GROUP BY patient_id") {
             out[try row.int64("patient_id")] = try row.int64("at")
         }
         return out

@@ -150,20 +150,22 @@ enum DayRepository {
             """, [patientId, date.description]) != nil
     }
 
-    /// Writes the day's scalars and upserts the patch's list items.
-    static func save(_ db: Connection, patientId: Int64, day: DailyEntry, patch: DayPatch, at ms: Int64) throws {
+    /// Writes the day's scalars and upserts the patch's list items; `byPatient`: the patient's
+    /// own submission, which also moves `submitted_at` (a staff correction does not).
+    static func save(_ db: Connection, patientId: Int64, day: DailyEntry, patch: DayPatch, byPatient: Bool, at ms: Int64) throws {
         let symptoms = day.emergencySymptoms.sorted().joined(separator: ",")
         try db.execute("""
             INSERT INTO days (patient_id, date, weight_morning_kg, weight_evening_kg, fluid_intake_ml, urine_sg,
                               vomiting_episodes, emergency_symptoms, steps, hrv_sdnn_ms, sleep_minutes, resting_heart_rate,
-                              created_at, updated_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)
+                              created_at, updated_at, submitted_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14)
             ON CONFLICT (patient_id, date) DO UPDATE SET
                 weight_morning_kg = ?3, weight_evening_kg = ?4, fluid_intake_ml = ?5, urine_sg = ?6,
                 vomiting_episodes = ?7, emergency_symptoms = ?8, steps = ?9, hrv_sdnn_ms = ?10, sleep_minutes = ?11,
-                resting_heart_rate = ?12, updated_at = ?13
+                resting_heart_rate = ?12, updated_at = ?13, submitted_at = COALESCE(?14, submitted_at)
             """, [patientId, day.date.description, day.weightMorningKg, day.weightEveningKg, day.fluidIntakeMl, day.urineSG,
-                  day.vomitingEpisodes, symptoms, day.steps, day.hrvSdnnMs, day.sleepMinutes, day.restingHeartRate, ms])
+                  day.vomitingEpisodes, symptoms, day.steps, day.hrvSdnnMs, day.sleepMinutes, day.restingHeartRate, ms,
+                  byPatient ? ms : nil])
         let date = day.date.description
         for s in patch.symptoms { try ItemRows.upsert(db, .symptom, patientId, date, s.id, s.time, ms, ItemRows.values(s)) }
         for r in patch.reactionTests { try ItemRows.upsert(db, .reactionTest, patientId, date, r.id, r.time, ms, ItemRows.values(r)) }

@@ -80,4 +80,17 @@ enum DaysSchema {
         ) STRICT;
         CREATE INDEX evaluations_by_day ON evaluations (patient_id, date, id);
         """
+
+    /// Migration `v14_days_submitted_at`: when the patient last wrote the day themself (their
+    /// app's or the web check-in's submission), for the ward board's "last submission" — a
+    /// staff correction or a confirmed import moves `updated_at` but is no sign of life from
+    /// the patient (docs/clinical-rules.md §8). NULL: only staff wrote the day. Older days take
+    /// the time of their newest `day.submit` audit row written by the patient.
+    static let v2 = """
+        ALTER TABLE days ADD COLUMN submitted_at INTEGER;
+        UPDATE days SET submitted_at = (
+            SELECT MAX(a.at) FROM audit_log a JOIN patients p ON p.id = days.patient_id
+            WHERE a.subject = p.study_id AND a.action = 'day.submit' AND a.actor = 'patient:' || p.study_id
+              AND json_extract(a.details, '$.date') = days.date);
+        """
 }

@@ -36,6 +36,8 @@ enum Schema {
         ("v12_sync_unhealthy_reported", { try $0.execute(SyncSchema.v5) }),
         // The Observation version a lab proposal was made from (ProposalsSchema.v2).
         ("v13_import_proposal_versions", { try $0.execute(ProposalsSchema.v2) }),
+        // When the patient last wrote each day themself, for the board (DaysSchema.v2).
+        ("v14_days_submitted_at", { try $0.execute(DaysSchema.v2) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

@@ -147,7 +147,7 @@ struct SubmissionPlan: Sendable {
     /// for both: the day's changes and, under `evaluations`, what each evaluation concluded
     /// (the details an `evaluation.record` row holds elsewhere). Inside the write transaction.
     func apply(_ db: Connection, context: StudyContext, snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
-        try DayRepository.save(db, patientId: patient.id, day: after, patch: patch, at: ms)
+        try DayRepository.save(db, patientId: patient.id, day: after, patch: patch, byPatient: correctedBy == nil, at: ms)
         let cause: EvaluationCause = correctedBy == nil ? .submission : .correction
         var evaluated: [JSONValue] = []
         evaluated.reserveCapacity(evaluations.count)
