@@ -60,7 +60,7 @@ import HTJSON
             }
         }
         // POD 2: (82.02 − 80) / 80 = 2.525 % against 1.5 % × f 0.8 (high risk, outside the critical window).
-        #expect(text.contains("weight_gain_pct (yellow): 2.525, threshold 1.2"))
+        #expect(text.contains("weight gain weight_gain_pct (yellow): 2.525, threshold 1.2"), "the label above the code")
         for id in s.alertIds { #expect(text.contains("#\(id) "), "alert \(id)") }
         #expect(text.components(separatedBy: "by ann.nurse").count - 1 == s.alertIds.count - 1)
         #expect(text.components(separatedBy: "by night.nurse").count - 1 == s.alertIds.count - 1)
@@ -110,7 +110,7 @@ import HTJSON
         for word in ["klinischer Bericht", "Studien-ID RPT-LONG",
                      "Kein validiertes Medizinprodukt", "Seite 1 von \(try pdf.pageCount)", "Gewichtsänderung zum Ausgangswert",
                      "Postoperativer Tag", "Gründe (Code: Wert, Schwelle)", "Gelb", "Rot", "Bestätigt", "von ann.nurse",
-                     "Natrium 134", "weight_gain_pct (gelb): 2,525, Schwelle 1,2"] {
+                     "Natrium 134", "Gewichtszunahme weight_gain_pct (gelb): 2,525, Schwelle 1,2"] {
             #expect(text.contains(word), "\(word)")
         }
         #expect(!text.contains("Page 1 of"))

@@ -87,11 +87,13 @@ struct AlertTable {
     }
 }
 
-/// Reasons as people read them: the code with the measured value and the (scaled) threshold.
+/// Reasons as people read them: the label and the code with the measured value and the (scaled)
+/// threshold (docs/product.md, "Console details").
 enum ReasonText {
     static func list(_ reasons: [StoredReason], language: Language) -> HTML {
         guard !reasons.isEmpty else { return "–" }
         let sep = language == .de ? "," : "."
+        let words = Vocabulary(language: language)
         let items: [HTML] = reasons.map { r in
             let value = r.value.map { ChartNumber.format($0, decimals: 3, trimZeros: true, separator: sep) }
             let threshold = r.threshold.map { ChartNumber.format($0, decimals: 3, trimZeros: true, separator: sep) }
@@ -101,7 +103,7 @@ enum ReasonText {
             case let (v?, nil): detail = " \(v)"
             default: detail = ""
             }
-            return "<li><code>\(r.code)</code>\(detail) <span class=\"muted\">\(r.level.rawValue)</span></li>"
+            return "<li>\(words.reason(r.code)) <code>\(r.code)</code>\(detail) <span class=\"muted\">\(r.level.rawValue)</span></li>"
         }
         return "<ul class=\"reasons\">\(items)</ul>"
     }

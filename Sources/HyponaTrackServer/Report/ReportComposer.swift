@@ -107,9 +107,9 @@ struct ReportComposer {
 
     // MARK: cells
 
-    /// `weight_gain_pct (yellow): 2.5, threshold 2.25`.
+    /// The label on a line of its own, then `weight_gain_pct (yellow): 2.5, threshold 2.25`.
     func reason(_ r: StoredReason) -> String {
-        var s = "\(r.code) (\(text.level(r.level).lowercased()))"
+        var s = "\(text.vocabulary.reason(r.code))\n\(r.code) (\(text.level(r.level).lowercased()))"
         if let v = r.value { s += ": " + number(v, 3) }
         if let t = r.threshold { s += ", \(text.threshold) " + number(t, 3) }
         return s

@@ -1,7 +1,7 @@
 import HyponaTrackCore
 
-/// Every fixed word of the report, in one language. Reason codes stay codes (docs/product.md,
-/// "Report"): they are the vocabulary of the rule files and of REDCap.
+/// Every fixed word of the report, in one language. Reason codes stay in it (docs/product.md,
+/// "Report"), the vocabulary of the rule files and of REDCap, each under its label.
 struct ReportText: Bilingual, Sendable {
     let language: Language
 

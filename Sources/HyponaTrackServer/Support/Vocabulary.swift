@@ -1,7 +1,8 @@
 import HyponaTrackCore
 
 /// The study's words people read on pages and in reports, in English and German: levels, risk
-/// classes, alert kinds and states. The console and the PDF report both say them this way.
+/// classes, reason codes, alert kinds and states. The console, the PDF report and the alert
+/// e-mail (its short phrases) all say them this way.
 struct Vocabulary: Bilingual, Sendable {
     let language: Language
 
@@ -19,6 +20,39 @@ struct Vocabulary: Bilingual, Sendable {
         case .low: return s("low", "niedrig")
         case .medium: return s("medium", "mittel")
         case .high: return s("high", "hoch")
+        }
+    }
+
+    /// A reason code (docs/clinical-rules.md §3–§5; §8 for missing-data alerts) as a short label
+    /// shown beside the code; an unknown code is shown as itself.
+    func reason(_ code: String) -> String {
+        switch code {
+        // §3 thresholds
+        case "weight_gain_pct": return s("weight gain", "Gewichtszunahme")
+        case "weight_gain_24h": return s("weight gain in 24 h", "Gewichtszunahme in 24 h")
+        case "fluid_excess": return s("fluid over limit", "Trinkmenge über dem Limit")
+        case "symptom_score": return s("symptom score", "Symptomscore")
+        case "reaction_time": return s("slow reaction time", "verlangsamte Reaktionszeit")
+        case "sodium_low": return s("low lab sodium", "niedriges Labornatrium")
+        case "urine_sg_support": return s("concentrated urine", "konzentrierter Urin")
+        // §4 single-item triggers
+        case "confusion": return s("confusion", "Verwirrtheit")
+        case "vomiting": return s("vomiting", "Erbrechen")
+        case "emergency_symptom": return s("emergency symptom", "Notfallsymptom")
+        case "sodium_profound": return s("profoundly low sodium", "stark erniedrigtes Natrium")
+        case "sodium_symptomatic": return s("low sodium with symptoms", "niedriges Natrium mit Symptomen")
+        case "sodium_fall_acute": return s("acute sodium fall", "akuter Natriumabfall")
+        case "nausea_severe": return s("severe nausea", "starke Übelkeit")
+        case "headache_severe": return s("severe headache", "starke Kopfschmerzen")
+        case "sodium_fall": return s("sodium fall", "Natriumabfall")
+        case "fluid_over_limit_2d": return s("fluid over limit 2 days", "Trinkmenge 2 Tage über dem Limit")
+        case "possible_di": return s("possible diabetes insipidus", "möglicher Diabetes insipidus")
+        // §5 combining
+        case "multiple_yellow": return s("several warning signs", "mehrere Warnzeichen")
+        // §8 missing data
+        case "missing_checkin": return s("missed check-ins", "verpasste Check-ins")
+        case "no_data_2d": return s("no data for two days", "zwei Tage ohne Daten")
+        default: return code
         }
     }
 

@@ -1,5 +1,6 @@
 /// The words staff read for codes in event bodies: reason codes (docs/clinical-rules.md §3–§5, §8), levels,
-/// reminder tasks and kinds. Used by the e-mail text; one place to change a phrase.
+/// reminder tasks and kinds. Used by the e-mail text; one place to change a phrase (a reason's
+/// short label is `Vocabulary.reason`, shared with the console and the report).
 enum AlertWording {
     struct Phrase {
         /// A few words for a subject line, e.g. "confusion".
@@ -8,38 +9,33 @@ enum AlertWording {
         let long: String
     }
 
-    /// The phrase for a reason code; an unknown code is shown as itself.
+    /// The phrase for a reason code; an unknown code is shown as itself. The short form is the
+    /// label the console and the report show (`Vocabulary.reason`), so the three agree.
     static func phrase(for code: String) -> Phrase {
+        let short = Vocabulary(language: .en).reason(code)
+        return Phrase(short: short, long: body(code) ?? short)
+    }
+
+    /// The longer phrase of an e-mail's body where it says more than the label.
+    private static func body(_ code: String) -> String? {
         switch code {
-        // §3 thresholds
-        case "weight_gain_pct": Phrase(short: "weight gain", long: "weight gain vs baseline")
-        case "weight_gain_24h": Phrase(short: "weight gain in 24 h", long: "weight gain since the previous morning")
-        case "fluid_excess": Phrase(short: "fluid over limit", long: "fluid intake over the limit")
-        case "symptom_score": Phrase(short: "symptom score", long: "high symptom score")
-        case "reaction_time": Phrase(short: "slow reaction time", long: "reaction time slower than baseline")
-        case "sodium_low": Phrase(short: "low lab sodium", long: "low lab sodium")
-        case "urine_sg_support": Phrase(short: "concentrated urine", long: "concentrated urine (supporting sign)")
-        // §4 single-item triggers
-        case "confusion": Phrase(short: "confusion", long: "new confusion")
-        case "vomiting": Phrase(short: "vomiting", long: "vomiting")
-        case "emergency_symptom":
-            Phrase(short: "emergency symptom",
-                   long: "emergency symptom (seizure, collapse or drowsiness); the patient was told to call emergency services")
-        case "sodium_profound": Phrase(short: "profoundly low sodium", long: "profoundly low lab sodium")
-        case "sodium_symptomatic": Phrase(short: "low sodium with symptoms", long: "low lab sodium with nausea, headache or confusion")
-        case "sodium_fall_acute": Phrase(short: "acute sodium fall", long: "acute fall of lab sodium")
-        case "nausea_severe": Phrase(short: "severe nausea", long: "severe nausea")
-        case "headache_severe": Phrase(short: "severe headache", long: "severe headache")
-        case "sodium_fall": Phrase(short: "sodium fall", long: "fall of lab sodium")
-        case "fluid_over_limit_2d": Phrase(short: "fluid over limit 2 days", long: "fluid intake over the limit two days running")
-        case "possible_di": Phrase(short: "possible diabetes insipidus", long: "possible diabetes insipidus (weight loss or dilute urine)")
-        // §5 combining
-        case "multiple_yellow": Phrase(short: "several warning signs", long: "warning signs in several signal groups")
-        // §8 missing data
-        case "missing_checkin":
-            Phrase(short: "missed check-ins", long: "no morning or evening check by the evening deadline")
-        case "no_data_2d": Phrase(short: "no data for two days", long: "no data for two days")
-        default: Phrase(short: code, long: code)
+        case "weight_gain_pct": "weight gain vs baseline"
+        case "weight_gain_24h": "weight gain since the previous morning"
+        case "fluid_excess": "fluid intake over the limit"
+        case "symptom_score": "high symptom score"
+        case "reaction_time": "reaction time slower than baseline"
+        case "urine_sg_support": "concentrated urine (supporting sign)"
+        case "confusion": "new confusion"
+        case "emergency_symptom": "emergency symptom (seizure, collapse or drowsiness); the patient was told to call emergency services"
+        case "sodium_profound": "profoundly low lab sodium"
+        case "sodium_symptomatic": "low lab sodium with nausea, headache or confusion"
+        case "sodium_fall_acute": "acute fall of lab sodium"
+        case "sodium_fall": "fall of lab sodium"
+        case "fluid_over_limit_2d": "fluid intake over the limit two days running"
+        case "possible_di": "possible diabetes insipidus (weight loss or dilute urine)"
+        case "multiple_yellow": "warning signs in several signal groups"
+        case "missing_checkin": "no morning or evening check by the evening deadline"
+        default: nil
         }
     }
 
