@@ -62,8 +62,5 @@ extension AlertRepository {
     }
 
     /// `staff:<name>` → `<name>`; another actor as it is.
-    private static func staffName(_ actor: String?) -> String? {
-        guard let actor else { return nil }
-        return actor.hasPrefix("staff:") ? String(actor.dropFirst("staff:".count)) : actor
-    }
+    private static func staffName(_ actor: String?) -> String? { actor.map(Principal.displayName(ofActor:)) }
 }

@@ -150,8 +150,8 @@ final class Alerting: Sendable {
     /// The role of the staff member behind an audit actor (`staff:<name>`), as the staff table
     /// has it now; nil for any other actor or a name not found.
     private func staffRole(_ db: Connection, _ actor: String) throws -> Role? {
-        guard actor.hasPrefix("staff:") else { return nil }
-        return try StaffRepository.find(db, name: String(actor.dropFirst("staff:".count)))?.role
+        guard let name = Principal.staffName(inActor: actor) else { return nil }
+        return try StaffRepository.find(db, name: name)?.role
     }
 
     private func notifyRecipients(_ db: Connection, id: Int64, type: HookEventType, extra: [String: JSONValue], at ms: Int64) throws {

@@ -43,7 +43,7 @@ struct AlertTable {
         let acted: (AlertView.Transition?) -> HTML = { tr in
             guard let tr else { return "–" }
             let note: HTML = tr.note.map { "<br><span class=\"muted\">\($0)</span>" } ?? HTML()
-            return "\(ConsoleLayout.time(tr.at, zone: z))<br>\(tr.by)\(note)"
+            return "\(ConsoleLayout.time(tr.at, zone: z))<br>\(Principal.displayName(ofActor: tr.by))\(note)"
         }
         var resolved = acted(a.resolved)
         if let na = a.resolveSodium {

@@ -117,7 +117,7 @@ struct ReportComposer {
 
     /// When, by whom (a staff member's name, never a patient's).
     func transition(_ t: AlertView.Transition) -> String {
-        let by = t.by.hasPrefix("staff:") ? String(t.by.dropFirst("staff:".count)) : t.by
+        let by = Principal.displayName(ofActor: t.by)
         return time(Double(t.at) / 1000) + (by.isEmpty ? "" : "\n\(text.by) \(by)")
     }
 

@@ -14,6 +14,15 @@ public enum Principal: Sendable, Equatable {
         }
     }
 
+    /// The staff member's name in an actor string `staff:<name>`; nil for any other actor.
+    public static func staffName(inActor actor: String) -> String? {
+        actor.hasPrefix("staff:") ? String(actor.dropFirst("staff:".count)) : nil
+    }
+
+    /// An actor as people read it: a staff member by name, without `staff:`; any other actor
+    /// (`patient:<studyId>`, `system`) as recorded, so a patient's own action stays theirs.
+    public static func displayName(ofActor actor: String) -> String { staffName(inActor: actor) ?? actor }
+
     /// The staff role, or nil for a patient (patients have no staff permissions at all).
     public var staffRole: Role? {
         if case .staff(_, _, let role) = self { return role }
