@@ -249,6 +249,29 @@ import HTJSON
         #expect(trail.contains("console.sign_out"))
     }
 
+    @Test func signingOutWithAnEndedOrUnknownSessionStillClearsTheCookieAndGoesToSignIn() throws {
+        let s = try Self.scenario()
+        let a = ConsoleClient(s.d), b = ConsoleClient(s.d)
+        try a.signIn("-ward", Self.password)
+        _ = try a.get("/console/")
+        let form = a.csrf
+        try ConsoleClient.setPassword(s.d, "-ward", "a new long password", token: s.nurse)   // ends the session
+        b.cookie = "ht_session=htc_" + String(repeating: "0", count: 64)                     // never issued
+        for (client, what) in [(a, "ended"), (b, "unknown")] {
+            let out = try client.post("/console/logout", form.map { ["csrf": $0] } ?? [:], csrf: false)
+            let cookie = out.headers["set-cookie"] ?? ""
+            #expect(out.status == 303 && out.headers["location"] == "/console/login", "\(what): \(out.status) \(out.text.prefix(300))")
+            #expect(cookie.hasPrefix("ht_session=;") && cookie.contains("Max-Age=0"), "\(what): \(cookie)")
+        }
+        let crossSite = try b.post("/console/logout", [:], headers: [("Origin", "https://evil.example")])
+        #expect(crossSite.status == 403, "a form from another site is still refused")
+        // With a live session the form's token is still required, and nothing ends without it.
+        let c = ConsoleClient(s.d)
+        try c.signIn("-ward", "a new long password")
+        #expect(try c.post("/console/logout", [:], csrf: false).status == 403)
+        #expect(try c.get("/console/").status == 200, "still signed in")
+    }
+
     @Test func aPasswordIsSetOnlyByAnAdminOrTheMemberAndMustBeLongEnough() throws {
         let s = try Self.scenario()
         let short = try s.d.request(.put, "/v1/staff/reader/password", token: s.d.adminToken, body: ["password": "short"])

@@ -8,6 +8,10 @@ public enum PageAccess: Sendable, Equatable {
     case anonymous
     /// A signed-in staff member with at least this capability (the API's roles).
     case staff(StaffCapability)
+    /// Signing out of the console: a live staff session is ended, its CSRF token checked as on
+    /// every form; without one (it expired, was ended elsewhere, or never existed) there is
+    /// nothing left to end and the page still runs, so the browser clears its stale cookie.
+    case staffSignOut
     /// A patient signed in to the web check-in (`ht_patient`).
     case patient
 }

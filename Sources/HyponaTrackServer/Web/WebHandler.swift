@@ -83,6 +83,7 @@ public final class WebHandler: Sendable {
                     throw PageFailure(.badRequest, request.language.s("The form could not be read: \(error.message)",
                                                              "Das Formular ist nicht lesbar: \(error.message)"))
                 }
+                // `.staffSignOut` without a session: no token to bind to, and nothing to change.
                 let expected: String? = route.access == .patient ? patient?.csrfToken
                     : (route.access == .anonymous ? nil : session?.csrfToken)
                 if let expected {
