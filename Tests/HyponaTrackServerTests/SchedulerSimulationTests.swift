@@ -133,7 +133,10 @@ import HyponaTrackCore
                 if (1...4).contains(pod) || (11...14).contains(pod) { try sim.submit(partial, date, ["weightMorningKg": 80.0]) }
             }
             try sim.at(Berlin.at(date, "09:00")) {
-                if pod <= 14 { try sim.lab("MD-LABS", 140) }   // staff values are not patient data
+                if pod <= 14 {   // staff values are not patient data: labs, corrections, imported steps
+                    try sim.lab("MD-LABS", 140)
+                    try sim.correct("MD-LABS", date, ["weightMorningKg": 80.0, "steps": 4000])
+                }
                 if pod == 5 {   // morning check complete
                     try sim.submit(partial, date, JSONObject([("weightMorningKg", 80.0),
                                                               ("symptoms", [sim.symptoms("m5", date, "09:00", slot: "morning")])]))

@@ -111,6 +111,10 @@ final class Scheduler: BackgroundService {
             let from = min(first.adding(days: -snapshot.rules.reminders.noDataDays),
                            today.adding(days: -snapshot.rules.reminders.adherenceDays))
             let days = try DayRepository.load(db, patientId: patient.id, from: from, to: today)
+            // A day only staff wrote (a correction, a confirmed import of wearable data) is no
+            // sign of the patient: no_data_2d reads the days the patient submitted.
+            let submitted = try DayRepository.patientSubmittedDates(db, patientId: patient.id, from: from, to: today)
+            let patientDays = days.filter { submitted.contains($0.date) }
             var date = first
             while date <= today {
                 // missing_checkin at the evening deadline
@@ -123,7 +127,7 @@ final class Scheduler: BackgroundService {
                 }
                 // no_data_2d at 24:00
                 if detector.noDataDue(on: date, zone: zone).epochSeconds <= now, try !marked(db, patient.id, date, "no_data_2d") {
-                    let finding = detector.noData(profile: patient.profile, days: days, date: date, window: window, activatedAt: activatedAt)
+                    let finding = detector.noData(profile: patient.profile, days: patientDays, date: date, window: window, activatedAt: activatedAt)
                     if let f = finding { try raise(db, patient, f, snapshot: snapshot, at: ms); queued = true }
                     try mark(db, patient.id, date, "no_data_2d", finding == nil ? "not_needed" : "raised", ms)
                 }

@@ -225,6 +225,15 @@ final class Simulation {
         try submit(patientId, date, .object(body))
     }
 
+    /// A staff correction of the day (`PATCH /v1/patients/{studyId}/days/{date}`).
+    @discardableResult
+    func correct(_ studyId: String, _ date: String, _ body: JSONValue) throws -> JSONValue {
+        let day = LocalDate(date)!
+        let patch = try DayPatchDecoder.decode(body, date: day, rules: rules.snapshot.rules)
+        let result = try service.days.correct(CorrectDay(studyId: studyId, date: day, patch: patch, actor: "staff:nurse"))
+        return DayJSON.result(result, language: nil, emergencyNumber: service.configuration.app.emergencyNumber)
+    }
+
     @discardableResult
     func lab(_ studyId: String, _ sodium: Double) throws -> JSONValue {
         PatientJSON.lab(try service.corrections.addLab(AddLab(studyId: studyId, sodium: sodium, time: nil, actor: "staff:nurse")))

@@ -1,0 +1,14 @@
+import HyponaTrackCore
+import SQLite
+
+extension DayRepository {
+    /// The dates in `from…to` the patient wrote themself (`days.submitted_at` is set by their
+    /// app's or the web check-in's submission; a staff correction or a confirmed import leaves
+    /// it as it was), for `no_data_2d`: only patient-submitted data breaks the silence
+    /// (docs/clinical-rules.md §8).
+    static func patientSubmittedDates(_ db: Connection, patientId: Int64, from: LocalDate, to: LocalDate) throws -> Set<LocalDate> {
+        Set(try db.query("""
+            SELECT date FROM days WHERE patient_id = ? AND date BETWEEN ? AND ? AND submitted_at IS NOT NULL
+            """, [patientId, from.description, to.description]).compactMap { LocalDate(try $0.string(0)) })
+    }
+}
