@@ -38,7 +38,7 @@ struct PatientApp: Sendable {
             PageRoute(.post, "/app/morning", access: .patient) { ctx in try submit(ctx, .morning) },
             PageRoute(.get, "/app/evening", access: .patient) { ctx in try checkPage(ctx, .evening) },
             PageRoute(.post, "/app/evening", access: .patient) { ctx in try submit(ctx, .evening) },
-            PageRoute(.post, "/app/signout", access: .patient) { ctx in
+            PageRoute(.post, "/app/signout", access: .patientSignOut) { ctx in
                 WebResponse.redirect("/app/activate", cookies: [WebResponse.cookie("ht_patient", "", path: Self.prefix, maxAge: 0,
                                                                                    secure: ctx.request.isSecure)])
             },

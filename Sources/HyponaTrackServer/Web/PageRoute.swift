@@ -14,6 +14,10 @@ public enum PageAccess: Sendable, Equatable {
     case staffSignOut
     /// A patient signed in to the web check-in (`ht_patient`).
     case patient
+    /// Signing out of the web check-in, as `staffSignOut` for the console: with a live token the
+    /// form's CSRF token is checked; with one that has expired or was revoked the page still
+    /// runs, so the browser drops the dead cookie instead of keeping it behind a 403.
+    case patientSignOut
 }
 
 /// What a page handler sees: the request, the path parameters, the session and (for a POST)

@@ -83,9 +83,12 @@ public final class WebHandler: Sendable {
                     throw PageFailure(.badRequest, request.language.s("The form could not be read: \(error.message)",
                                                              "Das Formular ist nicht lesbar: \(error.message)"))
                 }
-                // `.staffSignOut` without a session: no token to bind to, and nothing to change.
-                let expected: String? = route.access == .patient ? patient?.csrfToken
-                    : (route.access == .anonymous ? nil : session?.csrfToken)
+                // A sign-out without a live session: no token to bind to, and nothing to change.
+                let expected: String? = switch route.access {
+                case .anonymous: nil
+                case .patient, .patientSignOut: patient?.csrfToken
+                case .staff, .staffSignOut: session?.csrfToken
+                }
                 if let expected {
                     guard let token = form["csrf"], Crypto.constantTimeEquals(Array(token.utf8), Array(expected.utf8)) else {
                         throw PageFailure(.forbidden, request.language.s(
