@@ -94,12 +94,12 @@ for _ in 0..<repetitions {
     })
 }
 
-var levels: [Level: Int] = [:]
+var levels: [Level?: Int] = [:]
 for c in cases { levels[engine.evaluate(profile: c.profile, days: c.days, date: c.evaluateDate).level, default: 0] += 1 }
 let e = stats(engineRates), x = stats(endToEndRates)
 func f(_ v: Double) -> String { String(format: "%.0f", v) }
 print("case mix: \(cases.count) cases (\(vignettes.count) public vignettes + \(cases.count - vignettes.count) generated 3-day histories); "
-      + "levels green \(levels[.green] ?? 0), yellow \(levels[.yellow] ?? 0), red \(levels[.red] ?? 0)")
+      + "levels green \(levels[.green] ?? 0), yellow \(levels[.yellow] ?? 0), red \(levels[.red] ?? 0), not evaluated \(levels[nil] ?? 0)")
 print("EscalationEngine.evaluate, decoded values, 1 thread: min \(f(e.min)) / median \(f(e.median)) / max \(f(e.max)) evaluations/s over \(repetitions) runs")
 print("evaluate end to end (parse+decode+evaluate+serialize) on the public vignettes: min \(f(x.min)) / median \(f(x.median)) / max \(f(x.max)) cases/s")
 print(String(format: "ratio engine/end-to-end (medians): %.1f×", e.median / x.median))

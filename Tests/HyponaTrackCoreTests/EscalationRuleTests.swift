@@ -12,9 +12,9 @@ import Testing
     }
     func codes(_ e: Evaluation) -> [String] { e.reasons.map(\.code.rawValue).sorted() }
 
-    @Test func aDayWithoutDataIsGreenWithNoReasons() {
+    @Test func aDayWithoutDataIsNotEvaluatedAndHasNoReasons() {
         let e = evaluate([])
-        #expect(e.level == .green && e.reasons.isEmpty)
+        #expect(e.level == nil && e.reasons.isEmpty)
     }
 
     // MARK: weight
@@ -30,7 +30,8 @@ import Testing
     }
 
     @Test func eveningWeightIsStoredButNotScored() {
-        #expect(evaluate([Fixtures.day(d) { $0.weightEveningKg = 80 }]).level == .green)
+        #expect(evaluate([Fixtures.day(d) { $0.weightEveningKg = 80 }]).level == nil)
+        #expect(evaluate([Fixtures.day(d) { $0.weightEveningKg = 80; $0.weightMorningKg = 70 }]).level == .green)
     }
 
     @Test func twoWeightCodesCountAsOneGroup() {
@@ -50,8 +51,9 @@ import Testing
 
     @Test func fluidRulesAreOffWithoutALimitOrWithDIActive() {
         let days = [Fixtures.day(d) { $0.fluidIntakeMl = 3000 }, Fixtures.day("2026-03-04") { $0.fluidIntakeMl = 3000 }]
-        #expect(evaluate(days) { $0.fluidLimitMl = nil }.level == .green)
-        #expect(evaluate(days) { $0.diabetesInsipidusActive = true }.level == .green)
+        // The intake is then the day's only value and no rule reads it: the day is not evaluated.
+        #expect(evaluate(days) { $0.fluidLimitMl = nil }.level == nil)
+        #expect(evaluate(days) { $0.diabetesInsipidusActive = true }.level == nil)
     }
 
     @Test func fluidOverTheLimitTwoDaysRunningIsYellow() {
@@ -130,7 +132,7 @@ import Testing
     }
 
     @Test func redRequiresTwoConfirmedReactionSessionsAtMostSixtyMinutesApart() {
-        func level(_ second: String) -> Level {
+        func level(_ second: String) -> Level? {
             evaluate([Fixtures.day(d) {
                 $0.reactionTests = [Fixtures.reaction(d, "09:00", medianMs: 750, id: "r1"),
                                     Fixtures.reaction(d, second, medianMs: 750, id: "r2")]
@@ -149,7 +151,7 @@ import Testing
         let e = evaluate([Fixtures.day(d) { $0.reactionTests = [Fixtures.reaction(d, "09:00", medianMs: 900, id: "r1")] }]) {
             $0.baselineReactionTimeMs = nil
         }
-        #expect(e.level == .green)
+        #expect(e.level == nil && e.reasons.isEmpty)
     }
 
     // MARK: sodium

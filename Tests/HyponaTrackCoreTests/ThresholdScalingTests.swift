@@ -63,7 +63,7 @@ import Testing
 
     @Test func symptomScoreReachesSevenPointTwoOnlyFromEight() {
         // 10 × 0.72 is exactly 7.2: S = 7 stays green, S = 8 is yellow.
-        func level(vas: Int) -> Level {
+        func level(vas: Int) -> Level? {
             engine.evaluate(profile: profile(high: true),
                             days: [Fixtures.day("2026-03-09") { $0.symptoms = [Fixtures.symptoms("2026-03-09", vas: vas)] }],
                             date: LocalDate("2026-03-09")!).level

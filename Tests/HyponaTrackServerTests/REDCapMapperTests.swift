@@ -466,7 +466,7 @@ extension Array where Element == (String, String) {
         #expect(row["sleep_minutes"] == "420" && row["resting_hr"] == "66")
         #expect(row["morning_check_complete"] == "1" && row["evening_check_complete"] == "1")
         let e = f.rules.engine.evaluate(profile: p.profile, days: [day], date: day.date)
-        #expect(row["alert_level"] == e.level.rawValue && e.level == .red)
+        #expect(row["alert_level"] == e.level?.rawValue && e.level == .red)
         #expect(row["alert_reasons"] == e.reasonCodes.joined(separator: ","))
         #expect(row["alert_reasons"]?.contains("emergency_symptom") == true)
         #expect(row["risk_factor"] == String(format: "%.2f", e.factor))
@@ -484,6 +484,15 @@ extension Array where Element == (String, String) {
                                 "emergency_symptoms___seizure", "emergency_symptoms___collapse", "emergency_symptoms___drowsiness"])
         #expect(row["morning_check_complete"] == "0" && row["emergency_symptoms___seizure"] == "0")
         #expect(row["rt_slowing_pct"] == "" && row["alert_level"] == "" && row["lab_sodium_count"] == "")
+    }
+
+    @Test func aDayThatIsNotEvaluatedLeavesTheLevelBlankButNamesItsRulesVersion() throws {
+        // Only values no rule reads: no level to send, and `overwrite` clears one sent before.
+        let p = MapperFixture.record(MapperFixture.profile("S"))
+        let row = try #require(f.daily(p, DailyEntry(date: LocalDate("2026-03-03")!, weightEveningKg: 80, steps: 4000)))
+        #expect(row["alert_level"] == "" && row["alert_reasons"] == "")
+        #expect(row["daily_rules_version"] == f.rules.rules.version && row["evaluated_at"] == "2026-03-09 09:00")
+        #expect(row["weight_evening_kg"] == "80.0" && row["steps"] == "4000")
     }
 
     @Test func podZeroAndEarlierGiveNoDailyRow() {

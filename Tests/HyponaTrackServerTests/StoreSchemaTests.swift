@@ -134,12 +134,46 @@ import SQLite
                                         details: ["date": .string(date), "changed": [:]])
             }
         }
-        #expect(try Schema.migrator().migrate(db) == ["v14_days_submitted_at"])
+        #expect(try Schema.migrator(through: "v14_days_submitted_at").migrate(db) == ["v14_days_submitted_at"])
 
         let days = try db.query("""
             SELECT p.study_id, d.date, d.submitted_at FROM days d JOIN patients p ON p.id = d.patient_id ORDER BY p.study_id, d.date
             """).map { "\(try $0.string(0)) \(try $0.string(1)) \(try $0.optionalInt64(2).map { String($0 - t) } ?? "-")" }
         #expect(days == ["A-1 2026-03-09 3000", "A-1 2026-03-10 -", "B-2 2026-03-10 7000"])
         #expect(try DayRepository.lastSubmissions(db) == [1: t + 3_000, 2: t + 7_000], "the board's last submission")
+    }
+
+    @Test func upgradingKeepsEveryEvaluationAndLetsADayThatIsNotEvaluatedBeStoredWithoutALevel() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("htv15-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let db = try Connection(path: directory.appendingPathComponent("v14.sqlite").path)
+        defer { db.close() }
+        db.attach(AuditKey.forTests)
+        #expect(try Schema.migrator(through: "v14_days_submitted_at").migrate(db).last == "v14_days_submitted_at")
+        let t: Int64 = 1_773_043_200_000
+        let insert = """
+            INSERT INTO evaluations (patient_id, date, pod, level, reasons, risk_score, risk_class, factor, rules_version, cause,
+                                     evaluated_at)
+            VALUES (?, '2026-03-09', 7, ?, '[]', 1, 'low', 0.9, 'v-old', 'submission', ?)
+            """
+        let patient = try db.transaction(.immediate) { () throws -> Int64 in
+            let id = try PatientRepository.insert(db, profile: MapperFixture.profile("U-14"), by: "staff:nina", at: t)
+            try db.execute(insert, [id, "yellow", t])
+            return id
+        }
+        #expect(throws: (any Error).self) { try db.transaction(.immediate) { try db.execute(insert, [patient, nil, t]) } }
+
+        #expect(try Schema.migrator().migrate(db) == ["v15_evaluations_without_level"])
+        let kept = try #require(try EvaluationRepository.latest(db, patientId: patient, date: LocalDate("2026-03-09")!))
+        #expect(kept.id == 1 && kept.level == .yellow && kept.rulesVersion == "v-old" && kept.evaluatedAt == t)
+        let engine = EscalationEngine(rules: MapperFixture.shipped)
+        let unevaluated = engine.evaluate(profile: MapperFixture.profile("U-14"), days: [], date: LocalDate("2026-03-10")!)
+        try db.transaction(.immediate) {
+            _ = try EvaluationRepository.insert(db, patientId: patient, unevaluated, cause: "submission", at: t + 1)
+        }
+        let stored = try #require(try EvaluationRepository.latest(db, patientId: patient, date: LocalDate("2026-03-10")!))
+        #expect(stored.level == nil && stored.reasons.isEmpty && stored.rulesVersion == MapperFixture.shipped.version)
+        #expect(try EvaluationRepository.latestPerDate(db, patientId: patient).count == 2)
     }
 }

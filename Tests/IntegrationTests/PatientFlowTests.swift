@@ -86,6 +86,9 @@ import HTJSON
         #expect(del.status == 200)
         let again = try d.request(.post, "/v1/patients/FLOW-5/labs/\(Int(id))/deletion", token: d.adminToken, body: ["reason": "again"])
         #expect(again.status == 404)
+        // The deleted lab value was the day's only data: the day is re-evaluated and no longer has a
+        // level (not evaluated, docs/clinical-rules.md §3), not green; the lab's red alert shows
+        // until staff resolve it.
         let show = try d.request(.get, "/v1/patients/FLOW-5", token: d.adminToken)
         #expect(show["level"] == "red" && show["openAlerts"] == 1, "the lab's red alert is open until staff resolve it: \(show.text.prefix(300))")
         let alerts = try d.request(.get, "/v1/alerts", token: d.adminToken)
@@ -93,7 +96,8 @@ import HTJSON
             Issue.record("no alert: \(alerts.text)"); return
         }
         #expect(try d.request(.post, "/v1/alerts/\(Int(alertId))/resolution", token: d.adminToken, body: ["note": "lab was wrong"]).status == 200)
-        #expect(try d.request(.get, "/v1/patients/FLOW-5", token: d.adminToken)["level"] == "green", "the re-evaluated day once resolved")
+        #expect(try d.request(.get, "/v1/patients/FLOW-5", token: d.adminToken)["level"] == .null,
+                "once resolved: the re-evaluated day holds nothing a rule reads, so no level")
         let audit = try d.request(.get, "/v1/audit?subject=FLOW-5&limit=100", token: d.adminToken)
         #expect(audit.text.contains("lab.delete") && audit.text.contains("wrong patient"))
     }

@@ -47,12 +47,15 @@ public struct EscalationEngine: Sendable {
         let pod = profile.pod(at: date)
         let critical = rules.thresholds.criticalWindow.contains(pod)
         let f = factor(pod: pod, riskClass: assessment.riskClass)
-        var result = Evaluation(date: date, level: .green, reasons: [], risk: assessment, pod: pod,
+        var result = Evaluation(date: date, level: nil, reasons: [], risk: assessment, pod: pod,
                                 criticalWindow: critical, factor: f, rulesVersion: rules.version)
         guard let today else { return result }
 
         let context = SignalContext(profile: profile, today: today, previous: previous, twoBefore: twoBefore,
                                     factor: f, thresholds: rules.thresholds)
+        // §3: a parameter with no data that day is not evaluated; a day where no rule has its
+        // data is not evaluated at all (no level), rather than green.
+        guard context.anyRuleHasData else { return result }
         var fired: [Reason] = []
         fired.reserveCapacity(6)
         context.weightSignals(into: &fired)
@@ -84,8 +87,8 @@ public struct EscalationEngine: Sendable {
         // §5.1 and §5.4.
         if fired.contains(where: { $0.level == .red }) {
             result.level = .red
-        } else if count >= 1 {
-            result.level = .yellow
+        } else {
+            result.level = count >= 1 ? .yellow : .green
         }
         fired.sort { $0.level != $1.level ? $0.level > $1.level : $0.code < $1.code }
         result.reasons = fired

@@ -47,7 +47,10 @@ public struct Reason: Sendable, Equatable {
 /// The traffic light of one patient-day, with everything needed to explain and audit it.
 public struct Evaluation: Sendable, Equatable {
     public var date: LocalDate
-    public var level: Level
+    /// Green, yellow or red; nil when the day is not evaluated: no rule had its data that day
+    /// (docs/clinical-rules.md §3, "neither green nor a signal"). Such a result still carries the
+    /// risk, POD, factor and rules version, and fires no reason.
+    public var level: Level?
     /// Red first, then yellow, then info; within a level in `ReasonCode` order.
     public var reasons: [Reason]
     public var risk: RiskAssessment
@@ -58,4 +61,7 @@ public struct Evaluation: Sendable, Equatable {
     public var rulesVersion: String
 
     public var reasonCodes: [String] { reasons.map(\.code.rawValue) }
+
+    /// Whether the day was evaluated (it has a level).
+    public var isEvaluated: Bool { level != nil }
 }

@@ -38,6 +38,21 @@ struct SignalContext {
         return limit
     }
 
+    /// Whether any rule of §3–§4 has the data it reads on the day itself (every rule needs a
+    /// value of the day; the previous days only add to it). Each line is the guard of its rules;
+    /// what is stored but never scored (evening weight, tapping tests, desmopressin doses, steps,
+    /// HRV, sleep, resting heart rate) is absent, and urine SG is read only together with the
+    /// fluid intake and limit (SG support, `possible_di`).
+    var anyRuleHasData: Bool {
+        today.weightMorningKg != nil                                              // weight group, possible_di
+            || (today.fluidIntakeMl != nil && activeFluidLimit != nil)            // fluid group, SG support, possible_di
+            || !today.symptoms.isEmpty                                            // symptom group, confusion
+            || (!today.reactionTests.isEmpty && (profile.baselineReactionTimeMs ?? 0) > 0)   // reaction time
+            || !today.labSodium.isEmpty                                           // sodium group and triggers
+            || today.vomitingEpisodes != nil                                      // vomiting
+            || !today.emergencySymptoms.isEmpty                                   // emergency_symptom
+    }
+
     /// Morning weight change against the baseline, percent.
     var weightChangePercent: Double? {
         today.weightMorningKg.map(profile.weightChangePercent)

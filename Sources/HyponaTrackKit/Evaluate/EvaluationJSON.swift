@@ -12,9 +12,10 @@ public enum EvaluationJSON {
 
     public static func reasons(_ e: Evaluation) -> JSONValue { .array(e.reasons.map(reason)) }
 
-    /// The offline evaluator's result object (docs/product.md, "`evaluate`").
+    /// The offline evaluator's result object (docs/product.md, "`evaluate`"); `level` is null
+    /// for a day that is not evaluated.
     public static func result(id: String, _ e: Evaluation) -> JSONValue {
-        ["id": .string(id), "level": .string(e.level.rawValue), "riskClass": .string(e.risk.riskClass.rawValue),
+        ["id": .string(id), "level": .string(e.level?.rawValue), "riskClass": .string(e.risk.riskClass.rawValue),
          "riskScore": .int(e.risk.riskScore), "katA": .int(e.risk.katA), "katB": .int(e.risk.katB),
          "katC": .int(e.risk.katC), "katBPending": .bool(e.risk.katBPending), "pod": .int(e.pod),
          "criticalWindow": .bool(e.criticalWindow), "factor": .number(display(e.factor)),

@@ -29,7 +29,7 @@ public struct OfflineEvaluator: Sendable {
     func compare(id: String, _ e: Evaluation, _ expect: EvaluationCase.Expectation) -> [String] {
         var out: [String] = []
         if let level = expect.level, level != e.level {
-            out.append("\(id): level is \(e.level.rawValue), expected \(level.rawValue)")
+            out.append("\(id): level is \(e.level?.rawValue ?? "null (not evaluated)"), expected \(level.rawValue)")
         }
         if let riskClass = expect.riskClass, riskClass != e.risk.riskClass {
             out.append("\(id): riskClass is \(e.risk.riskClass.rawValue), expected \(riskClass.rawValue)")

@@ -28,7 +28,7 @@ public final class Metrics: Sendable {
     struct State {
         var requests: [RequestKey: Int] = [:]
         var durations: [String: Histogram] = [:]   // route → histogram
-        var evaluations: [Level: Int] = [:]
+        var evaluations: [Level?: Int] = [:]
         var rulesReloads: [String: Int] = [:]      // outcome → count
     }
 
@@ -48,7 +48,8 @@ public final class Metrics: Sendable {
         }
     }
 
-    public func evaluationRecorded(level: Level) { state.withLock { $0.evaluations[level, default: 0] += 1 } }
+    /// `level` nil: a day that is not evaluated (label `none`).
+    public func evaluationRecorded(level: Level?) { state.withLock { $0.evaluations[level, default: 0] += 1 } }
     public func rulesReloaded(ok: Bool) { state.withLock { $0.rulesReloads[ok ? "ok" : "refused", default: 0] += 1 } }
 
     /// The exposition text: the daemon's own families, then `extra` (the database and sync
@@ -78,8 +79,8 @@ public final class Metrics: Sendable {
             durations.add(Double(h.count), suffix: "_count", labels: [("route", route)])
         }
         var evaluations = MetricFamily("hyponatrack_evaluations_total", .counter, "Stored evaluations by level.")
-        for level in [Level.green, .yellow, .red] {
-            evaluations.add(Double(s.evaluations[level] ?? 0), labels: [("level", level.rawValue)])
+        for level in [Level.green, .yellow, .red, nil] {
+            evaluations.add(Double(s.evaluations[level] ?? 0), labels: [("level", level?.rawValue ?? "none")])
         }
         var reloads = MetricFamily("hyponatrack_rules_reloads_total", .counter, "Rule reloads (SIGHUP) by outcome.")
         for outcome in ["ok", "refused"] {

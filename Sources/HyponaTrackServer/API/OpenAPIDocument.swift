@@ -196,8 +196,9 @@ public enum OpenAPIDocument {
                 "DayPatch": dayPatch,
                 "Proposal": ImportJSON.proposalSchema,
                 "ImportReport": ImportJSON.reportSchema,
-                "DayResult": S.object([("date", S.date), ("pod", S.anyInteger), ("level", S.oneOf(["green", "yellow", "red"])),
-                                       ("reasons", S.array(reason)), ("instructions", instructions),
+                // level and instructions are null for a day that is not evaluated (no rule had its data).
+                "DayResult": S.object([("date", S.date), ("pod", S.anyInteger), ("level", S.nullable(S.oneOf(["green", "yellow", "red"]))),
+                                       ("reasons", S.array(reason)), ("instructions", S.nullable(instructions)),
                                        ("morningCheckComplete", S.bool), ("eveningCheckComplete", S.bool),
                                        ("rulesVersion", S.anyString)],
                                       required: ["date", "pod", "level", "reasons", "instructions", "morningCheckComplete",

@@ -38,7 +38,7 @@ enum PatientJSON {
     }
 
     static func evaluation(_ e: StoredEvaluation) -> JSONValue {
-        ["level": .string(e.level.rawValue), "reasons": ReasonDisplay.json(e.reasons), "pod": .int(e.pod), "riskScore": .int(e.riskScore),
+        ["level": .string(e.level?.rawValue), "reasons": ReasonDisplay.json(e.reasons), "pod": .int(e.pod), "riskScore": .int(e.riskScore),
          "riskClass": .string(e.riskClass), "factor": .number(e.factor), "rulesVersion": .string(e.rulesVersion),
          "cause": .string(e.cause), "evaluatedAt": .string(iso8601UTC(milliseconds: e.evaluatedAt))]
     }
@@ -67,13 +67,16 @@ enum PatientJSON {
 /// The patient app's forms: a day's result and today's plan. The instructions name
 /// `emergencyNumber` (`app.emergencyNumber`) where the rules' texts say `{emergencyNumber}`.
 enum DayJSON {
+    /// A day that is not evaluated has `level` and `instructions` null, as `/v1/me/today` before any data.
     static func result(_ r: DayResult, language: String?, emergencyNumber: String) -> JSONValue {
         let e = r.evaluation
-        let text = r.rulesSnapshot.rules.instructions.text(level: e.level, reasonCodes: e.reasonCodes, language: language,
-                                                           emergencyNumber: emergencyNumber)
-        return ["date": .string(r.date.description), "pod": .int(e.pod), "level": .string(e.level.rawValue),
-                "reasons": EvaluationJSON.reasons(e),
-                "instructions": ["level": .string(e.level.rawValue), "text": .string(text.text), "language": .string(text.language)],
+        let instructions: JSONValue = e.level.map { level in
+            let text = r.rulesSnapshot.rules.instructions.text(level: level, reasonCodes: e.reasonCodes, language: language,
+                                                                emergencyNumber: emergencyNumber)
+            return ["level": .string(level.rawValue), "text": .string(text.text), "language": .string(text.language)]
+        } ?? .null
+        return ["date": .string(r.date.description), "pod": .int(e.pod), "level": .string(e.level?.rawValue),
+                "reasons": EvaluationJSON.reasons(e), "instructions": instructions,
                 "morningCheckComplete": .bool(r.morningCheckComplete), "eveningCheckComplete": .bool(r.eveningCheckComplete),
                 "rulesVersion": .string(e.rulesVersion)]
     }

@@ -44,8 +44,8 @@ final class Alerting: Sendable {
 
     /// A stored evaluation: yellow or red raises (or worsens) the day's `evaluation` alert.
     func evaluationRecorded(_ db: Connection, _ patient: PatientRecord, _ e: Evaluation, at ms: Int64) throws {
-        guard e.level >= .yellow else { return }
-        try raise(db, patient, date: e.date, kind: .evaluation, level: e.level, reasons: e.reasons.map(StoredReason.init),
+        guard let level = e.level, level >= .yellow else { return }
+        try raise(db, patient, date: e.date, kind: .evaluation, level: level, reasons: e.reasons.map(StoredReason.init),
                   pod: e.pod, at: ms)
     }
 

@@ -106,6 +106,12 @@ struct PatientPage {
             """
     }
 
+    /// A day's reasons; a day that is not evaluated says so (it has none).
+    private func reasons(_ evaluation: StoredEvaluation?) -> HTML {
+        if let evaluation, evaluation.level == nil { return "<span class=\"muted\">\(t.vocabulary.notEvaluated)</span>" }
+        return ReasonText.list(evaluation?.reasons ?? [], language: t.language)
+    }
+
     private func dayTable() -> HTML {
         guard !detail.timeline.isEmpty else { return "<p>\(t.s("No data recorded.", "Keine Daten erfasst."))</p>" }
         let f = { (v: Double?, d: Int) -> String in v.map { ChartNumber.format($0, decimals: d, trimZeros: true, separator: sep) } ?? "–" }
@@ -113,7 +119,7 @@ struct PatientPage {
             let day = d.day
             return """
                 <tr data-date="\(day.date.description)"><th scope="row">\(day.date.description)</th><td class="num">\(d.pod)</td>\
-                <td>\(layout.badge(d.evaluation?.level))</td><td>\(ReasonText.list(d.evaluation?.reasons ?? [], language: t.language))</td>\
+                <td>\(layout.badge(d.evaluation?.level))</td><td>\(reasons(d.evaluation))</td>\
                 <td class="num">\(f(day.weightMorningKg, 2))</td><td class="num">\(f(day.weightEveningKg, 2))</td>\
                 <td class="num">\(f(day.fluidIntakeMl, 0))</td><td class="num">\(f(day.urineSG, 3))</td>\
                 <td class="num">\(f(day.lowestLabSodium, 1))</td><td>\(day.morningCheckComplete ? "✓" : "–") / \(day.eveningCheckComplete ? "✓" : "–")</td></tr>

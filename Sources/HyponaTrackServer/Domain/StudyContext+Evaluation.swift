@@ -62,7 +62,7 @@ extension StudyContext {
             try outbox.enqueueDaily(db, patient, day: item.day, alert: DailyAlert(e, at: ms), snapshot: snapshot, at: ms)
         }
         return ["evaluationId": .number(Double(id)), "date": .string(e.date.description), "pod": .int(e.pod),
-                "level": .string(e.level.rawValue), "reasons": .array(e.reasonCodes.map { JSONValue.string($0) }),
+                "level": .string(e.level?.rawValue), "reasons": .array(e.reasonCodes.map { JSONValue.string($0) }),
                 "rulesVersion": .string(e.rulesVersion), "cause": .string(cause.rawValue)]
     }
 

@@ -67,8 +67,10 @@ struct ReportComposer {
             let reasons: String
             if e == nil {
                 reasons = text.noData
+            } else if let evaluation = day.evaluation {
+                reasons = evaluation.level == nil ? text.vocabulary.notEvaluated : evaluation.reasons.map(reason).joined(separator: "\n")
             } else {
-                reasons = day.evaluation.map { $0.reasons.map(reason).joined(separator: "\n") } ?? "–"
+                reasons = "–"
             }
             let sodium = e?.labSodium.map { number($0.value, 1) }.joined(separator: ", ")
             var row = ReportTable.Row(cells: ["\(day.date) (\(day.pod))", text.level(day.evaluation?.level),

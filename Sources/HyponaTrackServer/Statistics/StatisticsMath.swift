@@ -40,7 +40,7 @@ struct PatientFacts: Sendable, Equatable {
     var alerts: [AlertTiming]
 
     /// - Parameters:
-    ///   - levels: the latest evaluation's level by date.
+    ///   - levels: the latest evaluation's level by date (absent: no evaluation, or not evaluated).
     ///   - activation: the local date the patient activated the app (nil: not yet); adherence
     ///     counts only days on or after it, as docs/clinical-rules.md §6 does.
     static func facts(profile: PatientProfile, riskClass: RiskClass, withdrawn: Bool, window: MonitoringWindow, today: LocalDate,

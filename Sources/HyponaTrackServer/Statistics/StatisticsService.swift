@@ -28,7 +28,7 @@ public final class StatisticsService: Sendable {
                 let window = try context.window(db, p, snapshot.rules)
                 let zone = context.zone(p.profile)
                 let days = try DayRepository.load(db, patientId: p.id, from: window.first, to: max(window.first, window.last))
-                let levels = try EvaluationRepository.latestPerDate(db, patientId: p.id).mapValues(\.level)
+                let levels = try EvaluationRepository.latestPerDate(db, patientId: p.id).compactMapValues(\.level)
                 return PatientFacts.facts(profile: p.profile, riskClass: snapshot.engine.risk.assess(p.profile).riskClass,
                                           withdrawn: p.isWithdrawn, window: window, today: zone.localDate(atEpochSeconds: now),
                                           activation: p.activatedAt.map { zone.localDate(atEpochSeconds: Double($0) / 1000) },

@@ -93,4 +93,31 @@ enum DaysSchema {
             WHERE a.subject = p.study_id AND a.action = 'day.submit' AND a.actor = 'patient:' || p.study_id
               AND json_extract(a.details, '$.date') = days.date);
         """
+
+    /// Migration `v15_evaluations_without_level`: `evaluations.level` may be NULL: a day where
+    /// no rule had its data is not evaluated (docs/clinical-rules.md §3), and its evaluation is still stored with its rules version,
+    /// so that it replaces an earlier level of that day. SQLite cannot change a CHECK in place,
+    /// so the table is rebuilt (https://www.sqlite.org/lang_altertable.html#otheralter: create,
+    /// copy, drop, rename); nothing references `evaluations`, and ids are kept.
+    static let v3 = """
+        CREATE TABLE evaluations_v2 (
+            id INTEGER PRIMARY KEY,
+            patient_id INTEGER NOT NULL REFERENCES patients(id),
+            date TEXT NOT NULL,
+            pod INTEGER NOT NULL,
+            level TEXT CHECK (level IN ('green', 'yellow', 'red')),   -- NULL: not evaluated
+            reasons TEXT NOT NULL,          -- JSON array of {code, level, value, threshold}
+            risk_score INTEGER NOT NULL,
+            risk_class TEXT NOT NULL,
+            factor REAL NOT NULL,
+            rules_version TEXT NOT NULL,
+            cause TEXT NOT NULL,            -- submission, lab, profile, correction
+            evaluated_at INTEGER NOT NULL
+        ) STRICT;
+        INSERT INTO evaluations_v2 SELECT id, patient_id, date, pod, level, reasons, risk_score, risk_class, factor,
+                                          rules_version, cause, evaluated_at FROM evaluations;
+        DROP TABLE evaluations;
+        ALTER TABLE evaluations_v2 RENAME TO evaluations;
+        CREATE INDEX evaluations_by_day ON evaluations (patient_id, date, id);
+        """
 }

@@ -8,7 +8,8 @@ public struct StoredEvaluation: Sendable {
     public var id: Int64
     public var date: LocalDate
     public var pod: Int
-    public var level: Level
+    /// Nil: the day was not evaluated (no rule had its data), `Evaluation.level`.
+    public var level: Level?
     public var reasons: [StoredReason]
     public var riskScore: Int
     public var riskClass: String
@@ -28,7 +29,7 @@ enum EvaluationRepository {
             INSERT INTO evaluations (patient_id, date, pod, level, reasons, risk_score, risk_class, factor, rules_version,
                                      cause, evaluated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [patientId, e.date.description, e.pod, e.level.rawValue, StoredReasonsColumn.encode(e.reasons.map(StoredReason.init)),
+            """, [patientId, e.date.description, e.pod, e.level?.rawValue, StoredReasonsColumn.encode(e.reasons.map(StoredReason.init)),
                   e.risk.riskScore, e.risk.riskClass.rawValue, e.factor, e.rulesVersion, cause, ms])
         return db.lastInsertRowID
     }
@@ -74,7 +75,7 @@ enum EvaluationRepository {
 
     static func decode(_ row: Row) throws -> StoredEvaluation {
         StoredEvaluation(id: try row.int64("id"), date: LocalDate(try row.string("date")) ?? LocalDate(daysSinceEpoch: 0),
-                         pod: try row.int("pod"), level: Level(rawValue: try row.string("level")) ?? .green,
+                         pod: try row.int("pod"), level: try row.optionalString("level").flatMap(Level.init(rawValue:)),
                          reasons: StoredReasonsColumn.decode(try row.string("reasons")),
                          riskScore: try row.int("risk_score"), riskClass: try row.string("risk_class"),
                          factor: try row.double("factor"), rulesVersion: try row.string("rules_version"),

@@ -38,6 +38,8 @@ enum Schema {
         ("v13_import_proposal_versions", { try $0.execute(ProposalsSchema.v2) }),
         // When the patient last wrote each day themself, for the board (DaysSchema.v2).
         ("v14_days_submitted_at", { try $0.execute(DaysSchema.v2) }),
+        // Evaluations of days that are not evaluated, with no level (DaysSchema.v3).
+        ("v15_evaluations_without_level", { try $0.execute(DaysSchema.v3) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

@@ -15,6 +15,9 @@ struct Vocabulary: Bilingual, Sendable {
         }
     }
 
+    /// What a day that is not evaluated says instead of reasons (docs/clinical-rules.md §3).
+    var notEvaluated: String { s("not evaluated: no value a rule reads", "nicht bewertet: kein Wert, den eine Regel liest") }
+
     func riskClass(_ c: RiskClass) -> String {
         switch c {
         case .low: return s("low", "niedrig")

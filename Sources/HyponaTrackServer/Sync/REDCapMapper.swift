@@ -127,7 +127,9 @@ struct REDCapMapper: Sendable {
             v["lab_sodium_count"] = String(day.labSodium.count)
         }
         if let e = alert {
-            v["alert_level"] = e.level.rawValue
+            // A day that is not evaluated leaves the level blank (it has no reasons either); the
+            // rules version and time still say which evaluation that was.
+            if let level = e.level { v["alert_level"] = level.rawValue }
             v["alert_reasons"] = e.reasonCodes.joined(separator: ",")
             v["risk_factor"] = decimal(e.factor, 2)
             v["daily_rules_version"] = e.rulesVersion
@@ -168,7 +170,8 @@ struct REDCapMapper: Sendable {
 
 /// The evaluation figures a daily row carries.
 struct DailyAlert: Sendable {
-    var level: Level
+    /// Nil: the day was not evaluated.
+    var level: Level?
     var reasonCodes: [String]
     var factor: Double
     var rulesVersion: String

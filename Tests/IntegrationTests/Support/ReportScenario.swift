@@ -64,6 +64,12 @@ struct ReportScenario: Sendable {
 
     /// GET of the report: status, headers, bytes.
     func report(_ studyId: String, query: String = "", token: String? = nil) throws -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        try Self.report(d, studyId, query: query, token: token)
+    }
+
+    /// GET of a patient's report from any daemon (the admin's token unless `token` is given).
+    static func report(_ d: TestDaemon, _ studyId: String, query: String = "",
+                       token: String? = nil) throws -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
         var headers = HTTPHeaders()
         headers.add(name: "Authorization", value: "Bearer \(token ?? d.adminToken)")
         let r = try d.client.send(HTTPClientRequest(method: .get, url: d.baseURL + "/v1/patients/\(studyId)/report.pdf\(query)",

@@ -228,7 +228,8 @@ public struct CommittedSubmission: Sendable {
 }
 
 extension DayService {
-    /// The higher of the evaluation and the alerts; on a tie the evaluation explains it.
+    /// The higher of the evaluation and the alerts; on a tie the evaluation explains it. Nil
+    /// when neither gives a level (no evaluation yet, or the day is not evaluated).
     static func shownLevel(_ latest: StoredEvaluation?, _ alerts: [Alert]) -> (level: Level, reasonCodes: [String])? {
         CurrentLevel.of(latest, alerts).map { ($0.level, $0.reasonCodes) }
     }

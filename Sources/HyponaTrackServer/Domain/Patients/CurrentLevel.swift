@@ -14,7 +14,8 @@ public struct CurrentLevel: Sendable, Equatable {
 
     /// The higher of `latest` and `alerts` (unresolved alerts); on a tie the evaluation.
     static func of(_ latest: StoredEvaluation?, _ alerts: [Alert]) -> CurrentLevel? {
-        var shown = latest.map { CurrentLevel(level: $0.level, date: $0.date, reasonCodes: $0.reasonCodes) }
+        // A latest day that is not evaluated (no level) shows no level unless an alert is open.
+        var shown = latest.flatMap { e in e.level.map { CurrentLevel(level: $0, date: e.date, reasonCodes: e.reasonCodes) } }
         for alert in alerts where alert.level > (shown?.level ?? .info) {
             shown = CurrentLevel(level: alert.level, date: alert.date, reasonCodes: alert.reasons.map(\.code))
         }
