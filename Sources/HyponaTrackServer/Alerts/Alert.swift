@@ -45,10 +45,16 @@ struct Alert: Sendable {
 /// An alert as staff see it: with the patient's study ID, the staff transitions and how many
 /// escalation tiers have fired.
 public struct AlertView: Sendable {
-    public struct Transition: Sendable {
+    public struct Transition: Sendable, Equatable {
         public var at: Int64
         public var by: String
         public var note: String?
+    }
+
+    /// An acknowledgement that a later worsening superseded, with the level it acknowledged.
+    public struct EarlierAcknowledgement: Sendable, Equatable {
+        public var acknowledged: Transition
+        public var level: Level
     }
 
     public var id: Int64
@@ -61,9 +67,19 @@ public struct AlertView: Sendable {
     public var reasons: [StoredReason]
     public var openedAt: Int64
     public var tiersFired: Int
+    /// The acknowledgement since the last worsening (a worsening clears it).
     public var acknowledged: Transition?
     public var resolved: Transition?
     public var resolveSodium: Double?
+    /// When the alert last worsened (docs/product.md, "Alerts"); nil if it never did.
+    public var worsenedAt: Int64? = nil
+    /// Acknowledgements made before the last worsening, oldest first: they stay in the history
+    /// but do not cover the worsened alert, which needs acknowledging again
+    /// (`AlertRepository.withEarlierAcknowledgements`).
+    public var earlierAcknowledgements: [EarlierAcknowledgement] = []
+
+    /// Acknowledged once, worsened since and not acknowledged again (nor resolved).
+    public var needsAcknowledgingAgain: Bool { state == .open && !earlierAcknowledgements.isEmpty }
 }
 
 /// An alert as REDCap's `alert_log` instrument records it (docs/product.md, "`alert_log`"):

@@ -126,19 +126,19 @@ enum AlertRepository {
         FROM alerts a JOIN patients p ON p.id = a.patient_id
         """
 
-    /// Alerts newest first.
+    /// Alerts newest first. Every view carries its earlier acknowledgements (AlertRepository+History).
     static func list(_ db: Connection, openOnly: Bool, limit: Int = 500) throws -> [AlertView] {
-        try db.query("\(viewSelect) \(openOnly ? "WHERE a.state != 'resolved'" : "") ORDER BY a.id DESC LIMIT ?", [limit])
-            .map(view)
+        try withEarlierAcknowledgements(db, db.query("\(viewSelect) \(openOnly ? "WHERE a.state != 'resolved'" : "") ORDER BY a.id DESC LIMIT ?",
+                                                     [limit]).map(view))
     }
 
     /// One patient's alerts, oldest first (the clinical report).
     static func views(_ db: Connection, patientId: Int64) throws -> [AlertView] {
-        try db.query("\(viewSelect) WHERE a.patient_id = ? ORDER BY a.id", [patientId]).map(view)
+        try withEarlierAcknowledgements(db, db.query("\(viewSelect) WHERE a.patient_id = ? ORDER BY a.id", [patientId]).map(view))
     }
 
     static func view(_ db: Connection, id: Int64) throws -> AlertView? {
-        try db.queryOne("\(viewSelect) WHERE a.id = ?", [id]).map(view)
+        try withEarlierAcknowledgements(db, db.queryOne("\(viewSelect) WHERE a.id = ?", [id]).map { [try view($0)] } ?? []).first
     }
 
     static func view(_ r: Row) throws -> AlertView {
@@ -152,7 +152,8 @@ enum AlertRepository {
                          openedAt: try r.int64("opened_at"), tiersFired: try r.int("fired"),
                          acknowledged: try transition("acknowledged", note: "acknowledge_note"),
                          resolved: try transition("resolved", note: "resolve_note"),
-                         resolveSodium: try r.optionalDouble("resolve_sodium"))
+                         resolveSodium: try r.optionalDouble("resolve_sodium"),
+                         worsenedAt: try r.int("ladder") > 1 ? try r.int64("ladder_started_at") : nil)
     }
 
     // MARK: REDCap alert_log

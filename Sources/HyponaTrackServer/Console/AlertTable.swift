@@ -54,8 +54,25 @@ struct AlertTable {
             <tr id="alert-\(a.id)" data-alert-id="\(a.id)" data-state="\(a.state.rawValue)"><td>\(a.id)</td>\(patient)\
             <td>\(layout.badge(a.level))</td><td>\(a.date.description) (\(a.pod))</td><td>\(t.alertKind(a.kind))</td>\
             <td>\(ReasonText.list(a.reasons, language: t.language))</td><td>\(t.alertState(a.state))</td>\
-            <td>\(ConsoleLayout.time(a.openedAt, zone: z))</td><td>\(acted(a.acknowledged))</td><td>\(resolved)\(forms)</td></tr>
+            <td>\(ConsoleLayout.time(a.openedAt, zone: z))</td><td>\(acted(a.acknowledged))\(history(a, zone: z))</td>\
+            <td>\(resolved)\(forms)</td></tr>
             """
+    }
+
+    /// Whether a worsened alert needs acknowledging again, and the acknowledgements its worsening
+    /// superseded (they stay in the history; docs/product.md, "Alerts").
+    private func history(_ a: AlertView, zone z: ZoneRules) -> HTML {
+        var out = HTML()
+        if a.needsAcknowledgingAgain, let worsened = a.worsenedAt {
+            out += "<br><strong class=\"reack\">\(t.vocabulary.needsAcknowledgingAgain(worsenedAt: ConsoleLayout.time(worsened, zone: z)))</strong>"
+        }
+        for earlier in a.earlierAcknowledgements {
+            let text = t.vocabulary.acknowledgedBeforeWorsening(earlier.level, at: ConsoleLayout.time(earlier.acknowledged.at, zone: z),
+                                                                by: Principal.displayName(ofActor: earlier.acknowledged.by))
+            let note: HTML = earlier.acknowledged.note.map { " (\($0))" } ?? HTML()
+            out += "<br><span class=\"muted earlier-ack\">\(text)\(note)</span>"
+        }
+        return out
     }
 
     private func actionForms(_ a: AlertView, _ s: WebSession) -> HTML {

@@ -91,8 +91,7 @@ struct ReportComposer {
             if let na = a.resolveSodium { resolved += "\n\(text.sodium) \(number(na, 1))" }
             var row = ReportTable.Row(cells: ["#\(a.id) \(a.date) (POD \(a.pod))", "\(text.alertKind(a.kind)), \(text.level(a.level))",
                                               a.reasons.isEmpty ? "–" : a.reasons.map(reason).joined(separator: "\n"),
-                                              time(Double(a.openedAt) / 1000), a.acknowledged.map(transition) ?? text.notYet,
-                                              resolved])
+                                              time(Double(a.openedAt) / 1000), acknowledgements(a), resolved])
             if let fill = Self.fill(a.level) { row.fills[1] = fill }
             return row
         }
@@ -121,6 +120,20 @@ struct ReportComposer {
     func transition(_ t: AlertView.Transition) -> String {
         let by = Principal.displayName(ofActor: t.by)
         return time(Double(t.at) / 1000) + (by.isEmpty ? "" : "\n\(text.by) \(by)")
+    }
+
+    /// The acknowledgement since the last worsening (or "not yet"), whether the worsened alert
+    /// still needs one, and the acknowledgements the worsening superseded.
+    func acknowledgements(_ a: AlertView) -> String {
+        var lines = [a.acknowledged.map(transition) ?? text.notYet]
+        if a.needsAcknowledgingAgain, let worsened = a.worsenedAt {
+            lines.append(text.vocabulary.needsAcknowledgingAgain(worsenedAt: time(Double(worsened) / 1000)))
+        }
+        for earlier in a.earlierAcknowledgements {
+            lines.append(text.vocabulary.acknowledgedBeforeWorsening(earlier.level, at: time(Double(earlier.acknowledged.at) / 1000),
+                                                                     by: Principal.displayName(ofActor: earlier.acknowledged.by)))
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// `YYYY-MM-DD HH:MM` in the patient's time zone.

@@ -18,6 +18,17 @@ struct Vocabulary: Bilingual, Sendable {
     /// What a day that is not evaluated says instead of reasons (docs/clinical-rules.md §3).
     var notEvaluated: String { s("not evaluated: no value a rule reads", "nicht bewertet: kein Wert, den eine Regel liest") }
 
+    /// An alert acknowledged before a worsening and not since (docs/product.md, "Alerts").
+    func needsAcknowledgingAgain(worsenedAt time: String) -> String {
+        s("needs acknowledging again: worsened \(time)", "erneut zu bestätigen: verschlechtert \(time)")
+    }
+
+    /// An acknowledgement that a later worsening superseded, kept in the history.
+    func acknowledgedBeforeWorsening(_ earlier: Level, at time: String, by actor: String) -> String {
+        s("before the worsening: \(level(earlier)) acknowledged \(time) by \(actor)",
+          "vor der Verschlechterung: \(level(earlier)) bestätigt \(time) von \(actor)")
+    }
+
     func riskClass(_ c: RiskClass) -> String {
         switch c {
         case .low: return s("low", "niedrig")
