@@ -43,16 +43,18 @@ public struct Chart: Sendable, Equatable {
 
     /// The y scale: covers every finite point, every threshold and `yAxis.include`, at least
     /// `yAxis.minimumSpan` wide. `ChartLayout` computes it once from here.
+    /// A chart with no point and no threshold covers `yAxis.emptyRange` instead of `include`.
     public func yScale(targetTickCount: Int = 5) -> NiceScale {
-        var values = yAxis.include
+        var values: [Double] = []
         for s in series { values += s.points.map(\.y) }
         for t in thresholds { values += t.segments.map(\.y) }
+        values += values.isEmpty && !yAxis.emptyRange.isEmpty ? yAxis.emptyRange : yAxis.include
         return NiceScale(covering: values, minimumSpan: yAxis.minimumSpan, targetTickCount: targetTickCount)
     }
 
     /// Formats a value for people (point titles, tables) with the axis' decimals.
     public func format(_ value: Double, decimals: Int? = nil, trimZeros: Bool = false) -> String {
-        ChartNumber.format(value, decimals: decimals ?? yAxis.valueDecimals, trimZeros: trimZeros,
+        ChartNumber.format(value, decimals: decimals ?? yAxis.valueDecimals, trimZeros: trimZeros, minimumDecimals: yAxis.minimumDecimals,
                            separator: decimalSeparator)
     }
 }
@@ -107,13 +109,23 @@ public struct ChartYAxis: Sendable, Equatable {
     public var minimumSpan: Double
     /// Decimals of values in point titles and tables (ticks use the scale's own).
     public var valueDecimals: Int
+    /// What the scale covers when there is nothing else to cover (no point, no threshold): the
+    /// quantity's usual range, so an empty chart reads like the others ("No data recorded" on
+    /// its ordinary axis) instead of a span around 0 (negative millilitres). Empty: `include`.
+    public var emptyRange: [Double]
+    /// Ticks, values and threshold cells keep at least this many decimals (urine SG is written
+    /// 1.010, not 1.01).
+    public var minimumDecimals: Int
 
-    public init(title: String, unit: String, include: [Double] = [], minimumSpan: Double = 0, valueDecimals: Int = 0) {
+    public init(title: String, unit: String, include: [Double] = [], minimumSpan: Double = 0, valueDecimals: Int = 0,
+                emptyRange: [Double] = [], minimumDecimals: Int = 0) {
         self.title = title
         self.unit = unit
         self.include = include
         self.minimumSpan = minimumSpan
         self.valueDecimals = valueDecimals
+        self.emptyRange = emptyRange
+        self.minimumDecimals = minimumDecimals
     }
 }
 

@@ -16,7 +16,8 @@ public enum ChartLayout {
             width: o.width, height: 0, plot: plot, yScale: scale,
             titlePosition: ChartPosition(x: plot.x, y: o.marginTop - 10),
             xTicks: xTicks(chart.xAxis, map, o), yTicks: scale.ticks.map {
-                AxisTick(position: map.y($0), label: ChartNumber.format($0, decimals: scale.decimals, separator: chart.decimalSeparator))
+                AxisTick(position: map.y($0), label: ChartNumber.format($0, decimals: max(scale.decimals, chart.yAxis.minimumDecimals),
+                                                                                separator: chart.decimalSeparator))
             },
             xTitlePosition: xTitle, yTitlePosition: ChartPosition(x: o.fontSize + 2, y: plot.y + plot.height / 2),
             series: [], thresholds: [], markers: [], legend: [],

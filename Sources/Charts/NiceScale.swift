@@ -68,8 +68,10 @@ public struct NiceScale: Sendable, Equatable {
 
 /// Number formatting without Foundation: a fixed number of decimals, rounded half away from zero.
 public enum ChartNumber {
-    /// `format(1.35, decimals: 1)` → "1.4"; with `trimZeros`, "1.50" → "1.5" and "4.00" → "4".
-    public static func format(_ value: Double, decimals: Int, trimZeros: Bool = false, separator: String = ".") -> String {
+    /// `format(1.35, decimals: 1)` → "1.4"; with `trimZeros`, "1.50" → "1.5" and "4.00" → "4",
+    /// but never fewer than `minimumDecimals` ("1.0200" → "1.020" with 3, as urine SG is written).
+    public static func format(_ value: Double, decimals: Int, trimZeros: Bool = false, minimumDecimals: Int = 0,
+                              separator: String = ".") -> String {
         guard value.isFinite else { return "–" }
         let d = max(0, min(decimals, 9))
         let scaled = (abs(value) * NiceScale.power(d)).rounded(.toNearestOrAwayFromZero)
@@ -79,7 +81,7 @@ public enum ChartNumber {
             if digits.count <= d { digits = String(repeating: "0", count: d - digits.count + 1) + digits }
             var whole = String(digits.dropLast(d))
             var fraction = String(digits.suffix(d))
-            if trimZeros { while fraction.hasSuffix("0") { fraction.removeLast() } }
+            if trimZeros { while fraction.count > minimumDecimals, fraction.hasSuffix("0") { fraction.removeLast() } }
             if whole.isEmpty { whole = "0" }
             digits = fraction.isEmpty ? whole : whole + separator + fraction
         }

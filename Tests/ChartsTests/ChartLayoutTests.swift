@@ -47,6 +47,19 @@ import Testing
         #expect(g.xTicks.first?.label == "1")
     }
 
+    @Test func aChartWithNothingToCoverShowsItsEmptyRangeWithItsDecimals() {
+        var chart = ChartFixtures.chart(points: [])
+        chart.thresholds = []
+        chart.yAxis = ChartYAxis(title: "SG", unit: "", minimumSpan: 0.01, valueDecimals: 3, emptyRange: [1.0, 1.03], minimumDecimals: 3)
+        let g = ChartLayout.layout(chart, options: options)
+        #expect(g.yScale.lower == 1.0 && g.yScale.upper == 1.03, "\(g.yScale)")
+        #expect(g.yTicks.map(\.label) == ["1.000", "1.010", "1.020", "1.030"], "\(g.yTicks.map(\.label))")
+        #expect(g.noDataPosition != nil)
+        // With a point the empty range plays no part.
+        chart.series[0].points = [ChartPoint(x: 3, y: 1.012)]
+        #expect(ChartLayout.layout(chart, options: options).yScale.upper < 1.03)
+    }
+
     @Test func nonFiniteValuesAreDropped() {
         let chart = ChartFixtures.chart(points: [ChartPoint(x: 1, y: .nan), ChartPoint(x: 2, y: 1), ChartPoint(x: .infinity, y: 1)])
         #expect(chart.series[0].points.count == 1)

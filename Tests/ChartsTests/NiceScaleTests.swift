@@ -63,4 +63,12 @@ import Testing
         #expect(ChartNumber.format(134.6, decimals: 1, separator: ",") == "134,6")
         #expect(ChartNumber.format(.nan, decimals: 1) == "–")
     }
+
+    @Test func trimmingZerosStopsAtTheMinimumDecimals() {
+        #expect(ChartNumber.format(1.01, decimals: 3, trimZeros: true, minimumDecimals: 3) == "1.010")
+        #expect(ChartNumber.format(1.02, decimals: 4, trimZeros: true, minimumDecimals: 3) == "1.020")
+        #expect(ChartNumber.format(1.0172, decimals: 4, trimZeros: true, minimumDecimals: 3) == "1.0172")
+        #expect(ChartNumber.format(1.0, decimals: 3, trimZeros: true, minimumDecimals: 3, separator: ",") == "1,000")
+        #expect(ChartNumber.format(1.01, decimals: 3, trimZeros: true) == "1.01")
+    }
 }

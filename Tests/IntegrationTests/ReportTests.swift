@@ -49,7 +49,8 @@ import HTJSON
                 throw TestFailure("day \(pod)")
             }
             let word = level.prefix(1).uppercased() + level.dropFirst()
-            #expect(text.contains("\(date) (\(pod)) \(word) \(ReportScenario.number(ReportScenario.weight(pod: pod), decimals: 2))"),
+            // Urine SG is written to three decimals (1.010, not 1.01).
+            #expect(text.contains("\(date) (\(pod)) \(word) \(ReportScenario.number(ReportScenario.weight(pod: pod), decimals: 2)) 1400 1.010"),
                     "POD \(pod)")
             for case .object(let reason) in reasons {
                 guard case .string(let code)? = reason["code"], case .string(let l)? = reason["level"],

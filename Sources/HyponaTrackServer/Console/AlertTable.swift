@@ -112,8 +112,8 @@ enum ReasonText {
         let sep = language == .de ? "," : "."
         let words = Vocabulary(language: language)
         let items: [HTML] = reasons.map { r in
-            let value = r.value.map { ChartNumber.format($0, decimals: 3, trimZeros: true, separator: sep) }
-            let threshold = r.threshold.map { ChartNumber.format($0, decimals: 3, trimZeros: true, separator: sep) }
+            let value = r.value.map { MeasureFormat.reason($0, code: r.code, separator: sep) }
+            let threshold = r.threshold.map { MeasureFormat.reason($0, code: r.code, separator: sep) }
             let detail: String
             switch (value, threshold) {
             case let (v?, th?): detail = " \(v) (\(language == .de ? "Schwelle" : "threshold") \(th))"

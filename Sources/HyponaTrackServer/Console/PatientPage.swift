@@ -121,7 +121,7 @@ struct PatientPage {
                 <tr data-date="\(day.date.description)"><th scope="row">\(day.date.description)</th><td class="num">\(d.pod)</td>\
                 <td>\(layout.badge(d.evaluation?.level))</td><td>\(reasons(d.evaluation))</td>\
                 <td class="num">\(f(day.weightMorningKg, 2))</td><td class="num">\(f(day.weightEveningKg, 2))</td>\
-                <td class="num">\(f(day.fluidIntakeMl, 0))</td><td class="num">\(f(day.urineSG, 3))</td>\
+                <td class="num">\(f(day.fluidIntakeMl, 0))</td><td class="num">\(day.urineSG.map { MeasureFormat.urineSG($0, separator: sep) } ?? "–")</td>\
                 <td class="num">\(f(day.lowestLabSodium, 1))</td><td>\(day.morningCheckComplete ? "✓" : "–") / \(day.eveningCheckComplete ? "✓" : "–")</td></tr>
                 """
         }

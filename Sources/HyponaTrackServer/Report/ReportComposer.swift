@@ -75,7 +75,7 @@ struct ReportComposer {
             let sodium = e?.labSodium.map { number($0.value, 1) }.joined(separator: ", ")
             var row = ReportTable.Row(cells: ["\(day.date) (\(day.pod))", text.level(day.evaluation?.level),
                                               optional(e?.weightMorningKg, 2), optional(e?.fluidIntakeMl, 0),
-                                              optional(e?.urineSG, 3), sodium.flatMap { $0.isEmpty ? nil : $0 } ?? "–", reasons])
+                                              e?.urineSG.map { MeasureFormat.urineSG($0, separator: text.decimalSeparator) } ?? "–", sodium.flatMap { $0.isEmpty ? nil : $0 } ?? "–", reasons])
             if let level = day.evaluation?.level, let fill = Self.fill(level) { row.fills[1] = fill }
             return row
         }
@@ -111,8 +111,8 @@ struct ReportComposer {
     /// The label on a line of its own, then `weight_gain_pct (yellow): 2.5, threshold 2.25`.
     func reason(_ r: StoredReason) -> String {
         var s = "\(text.vocabulary.reason(r.code))\n\(r.code) (\(text.level(r.level).lowercased()))"
-        if let v = r.value { s += ": " + number(v, 3) }
-        if let t = r.threshold { s += ", \(text.threshold) " + number(t, 3) }
+        if let v = r.value { s += ": " + MeasureFormat.reason(v, code: r.code, separator: text.decimalSeparator) }
+        if let t = r.threshold { s += ", \(text.threshold) " + MeasureFormat.reason(t, code: r.code, separator: text.decimalSeparator) }
         return s
     }
 
@@ -143,7 +143,7 @@ struct ReportComposer {
     }
 
     func number(_ v: Double, _ decimals: Int) -> String {
-        ChartNumber.format(v, decimals: decimals, trimZeros: true, separator: text.decimalSeparator)
+        MeasureFormat.number(v, decimals: decimals, separator: text.decimalSeparator)
     }
 
     func optional(_ v: Double?, _ decimals: Int) -> String { v.map { number($0, decimals) } ?? "–" }

@@ -56,7 +56,7 @@ extension TrendChartBuilder.Context {
         let name = s("Fluid intake", "Trinkmenge")
         return chart(id: "fluid", title: name, lead: lead,
                      axis: ChartYAxis(title: name, unit: "mL", include: limit.map { [$0] } ?? [],
-                                      minimumSpan: 500, valueDecimals: 0),
+                                      minimumSpan: 500, valueDecimals: 0, emptyRange: [0, 2000]),
                      series: ChartSeries(name: name, points: points), thresholds: lines)
     }
 
@@ -68,7 +68,7 @@ extension TrendChartBuilder.Context {
         let active = profile.fluidLimitMl.map { $0 > 0 } == true && !profile.diabetesInsipidusActive
         var lead = s("Morning urine specific gravity.", "Spezifisches Gewicht des Morgenurins.")
         var lines: [ChartThreshold] = []
-        if active, let line = stepped(.yellow, .atOrAbove, tag: s("support", "Stütze"), unit: "", decimals: 4,
+        if active, let line = stepped(.yellow, .atOrAbove, tag: s("support", "Stütze"), unit: "", decimals: 4, minimumDecimals: MeasureFormat.urineSGDecimals,
                                       value: { thresholds.urineSGSupport.yellow(scaledBy: $0) }) {
             lines.append(line)
             lead += s(" At or above the support line with intake at or over the limit it adds to another signal; alone it changes nothing.",
@@ -79,7 +79,8 @@ extension TrendChartBuilder.Context {
         }
         let name = s("Urine SG", "Urin-SG")
         return chart(id: "urine-sg", title: s("Urine specific gravity", "Spezifisches Gewicht des Urins"), lead: lead,
-                     axis: ChartYAxis(title: name, unit: "", minimumSpan: 0.01, valueDecimals: 3),
+                     axis: ChartYAxis(title: name, unit: "", minimumSpan: 0.01, valueDecimals: 3, emptyRange: [1.0, 1.03],
+                                      minimumDecimals: MeasureFormat.urineSGDecimals),
                      series: ChartSeries(name: name, points: points), thresholds: lines)
     }
 
@@ -125,7 +126,8 @@ extension TrendChartBuilder.Context {
             return chart(id: "reaction-time", title: s("Reaction-time slowing", "Verlangsamung der Reaktionszeit"),
                          lead: s("No reaction-time baseline is recorded, so slowing cannot be computed.",
                                  "Es ist kein Ausgangswert der Reaktionszeit erfasst, daher lässt sich keine Verlangsamung berechnen."),
-                         axis: ChartYAxis(title: s("Slowing", "Verlangsamung"), unit: "%", include: [0], minimumSpan: 10, valueDecimals: 1),
+                         axis: ChartYAxis(title: s("Slowing", "Verlangsamung"), unit: "%", include: [0], minimumSpan: 10, valueDecimals: 1,
+                                          emptyRange: [0, 30]),
                          series: ChartSeries(name: s("Slowing", "Verlangsamung"), points: []), thresholds: [])
         }
         let points = days.flatMap { day in

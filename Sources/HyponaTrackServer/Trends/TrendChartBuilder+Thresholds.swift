@@ -15,7 +15,7 @@ extension TrendChartBuilder.Context {
     /// A step line over the chart's days: one segment per run of days with the same value.
     /// `value` gets the day's f; nil (no such threshold) gives no line.
     func stepped(_ kind: ThresholdKind, _ direction: ThresholdDirection, tag: String, unit: String, decimals: Int,
-                 value: (Double) -> Double?) -> ChartThreshold? {
+                 minimumDecimals: Int = 0, value: (Double) -> Double?) -> ChartThreshold? {
         var perDay: [Int: Double] = [:]
         for pod in podRange {
             guard let f = factors[pod], let v = value(f) else { return nil }
@@ -27,7 +27,7 @@ extension TrendChartBuilder.Context {
         let suffix = unit.isEmpty ? "" : " " + unit
         let grouped = Self.grouped(runs)
         let text = grouped.map { group -> String in
-            let amount = number(group.value, decimals: decimals, trimZeros: true)
+            let amount = number(group.value, decimals: decimals, trimZeros: true, minimumDecimals: minimumDecimals)
             let days = grouped.count > 1 ? " (POD " + Self.describe(group.days) + ")" : ""
             return "\(direction.symbol) \(amount)\(suffix)\(days)"
         }.joined(separator: "; ")

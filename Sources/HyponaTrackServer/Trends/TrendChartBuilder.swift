@@ -125,8 +125,8 @@ public struct TrendChartBuilder: Sendable {
         }
 
         /// `value` as the charts write numbers: `ChartNumber`, with a decimal comma in German.
-        func number(_ value: Double, decimals: Int, trimZeros: Bool = false) -> String {
-            let text = ChartNumber.format(value, decimals: decimals, trimZeros: trimZeros)
+        func number(_ value: Double, decimals: Int, trimZeros: Bool = false, minimumDecimals: Int = 0) -> String {
+            let text = ChartNumber.format(value, decimals: decimals, trimZeros: trimZeros, minimumDecimals: minimumDecimals)
             return language == .de ? text.replacingOccurrences(of: ".", with: ",") : text
         }
 

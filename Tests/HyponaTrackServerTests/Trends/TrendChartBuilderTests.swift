@@ -103,6 +103,33 @@ import Testing
         #expect(sg.table().rows[6].last == "1.0172")
     }
 
+    /// Urine SG is written to three decimals everywhere the chart writes it: ticks, the
+    /// threshold label and table, a point's value (1.020 at f = 1.0, not 1.02).
+    @Test func urineSGKeepsThreeDecimals() {
+        let standard = F.highRisk { $0.histology = "microadenoma"; $0.stalkDeviation = false }
+        let days = [DailyEntry(date: F.date(pod: 2), fluidIntakeMl: 1500, urineSG: 1.01)]
+        let sg = chart("urine-sg", F.charts(standard, days))
+        #expect(sg.thresholds.first?.label == "support ≥ 1.020 (POD 1–4, 10–14); ≥ 1.019 (POD 5–9)", "\(sg.thresholds)")
+        #expect(sg.table().rows[1].dropFirst().first == "1.010", "\(sg.table().rows[1])")
+        #expect(sg.table().rows[1].last == "1.020")
+        #expect(ChartLayout.layout(sg, options: ChartLayoutOptions()).yTicks.allSatisfy { $0.label.split(separator: ".").last?.count == 3 })
+    }
+
+    /// A chart without data and without thresholds (no fluid limit, no RT baseline) shows "No
+    /// data recorded" on its quantity's usual axis, like the other empty charts, not on a span
+    /// around 0 (negative millilitres).
+    @Test func emptyChartsWithoutThresholdsKeepTheirQuantitysAxis() {
+        let bare = F.highRisk { $0.fluidLimitMl = nil; $0.baselineReactionTimeMs = nil }
+        let charts = F.charts(bare, [])
+        for (id, lower, upper) in [("fluid", 0.0, 2000.0), ("urine-sg", 1.0, 1.03), ("reaction-time", 0.0, 30.0)] {
+            let c = chart(id, charts)
+            #expect(c.thresholds.isEmpty && !c.hasData, "\(id)")
+            let g = ChartLayout.layout(c, options: ChartLayoutOptions())
+            #expect(abs(g.yScale.lower - lower) < 1e-9 && abs(g.yScale.upper - upper) < 1e-9, "\(id): \(g.yScale)")
+            #expect(g.noDataPosition != nil, "\(id)")
+        }
+    }
+
     /// Symptom score yellow 10 × f, red 20 × f: 8 / 16 outside, 7.2 / 14.4 inside the window.
     /// POD 6: S = 3·2 + 3·1 + 2·1 + (10 − 6) = 15 ≥ 14.4 → red.
     @Test func symptomScoreIsTheDaysHighestAgainstScaledThresholds() {
