@@ -5,7 +5,8 @@ import HyponaTrackKit
 public struct CLIOutput: Sendable {
     public var out: @Sendable (String) -> Void
     public var error: @Sendable (String) -> Void
-    /// Bytes written to standard output as they are, no newline added (`export` without `-o`).
+    /// Bytes written to standard output as they are, no newline added (`export` and `report`
+    /// without `-o` or with `-o -`).
     public var bytes: @Sendable ([UInt8]) -> Void
 
     /// Without `bytes`, the bytes go to `out` as UTF-8 text.
@@ -62,8 +63,8 @@ public enum CLI {
           hooks       hooks status: deliveries, dead letters, disabled endpoints
           sync        REDCap sync: status, retry, resume, check, reconcile, export-all (admin)
           backup      a consistent online copy of the database (admin); prints its path
-          export      days or alerts as CSV (--patient ID, -o FILE; stdout without -o)
-          report ID   the clinical report as a PDF (-o FILE, --lang de|en; stdout without -o)
+          export      days or alerts as CSV (--patient ID, -o FILE; stdout without -o or with -o -)
+          report ID   the clinical report as a PDF (-o FILE, --lang de|en; stdout without -o or with -o -)
           stats       cohort statistics: adherence, days per level, alert rates, times to ack
           import      import fhir FILE, import apple-health ID FILE: lab and wearable values, proposed
           proposals   imported values waiting for a nurse [ID] [--status S]

@@ -150,6 +150,18 @@ import HTJSON
         #expect(mode == 0o600)
         let stdout = try CLIRunner.run(["report", "RPT-EMPTY"], server: s.d.baseURL, token: s.d.adminToken)
         #expect(stdout.status == 0 && stdout.stdout.hasPrefix("%PDF-"))
+        // -o - is standard output, byte for byte, as curl and tar read it: no file named "-", no summary.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dash = try CLIRunner.run(["report", "RPT-LONG", "-o", "-", "--lang", "de"], server: s.d.baseURL, token: s.d.adminToken,
+                                     directory: directory)
+        #expect(dash.status == 0 && dash.stderr.isEmpty, "\(dash.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "no file named -")
+        #expect(dash.stdoutBytes.starts(with: Array("%PDF-".utf8)) && !dash.stdout.contains("Wrote the report"))
+        #expect(String(validating: dash.stdoutBytes, as: UTF8.self) == nil, "binary: a PDF is not UTF-8 text")
+        #expect(dash.stdoutBytes.count == bytes.count, "the same report as -o FILE wrote (\(dash.stdoutBytes.count) vs \(bytes.count))")
+        #expect(try PopplerReport(dash.stdoutBytes).text().contains("Seite 1 von"))
         let unknown = try CLIRunner.run(["report", "NOBODY"], server: s.d.baseURL, token: s.d.adminToken)
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no patient with study ID NOBODY"), "\(unknown.stderr)")

@@ -133,6 +133,21 @@ import HTJSON
         #expect(try RFC4180.table(Array(one.stdout.utf8)).rows.map { $0["record_id"] } == ["EXP-B"])
     }
 
+    @Test func exportWithOutputDashWritesTheCSVToStdoutAndNoFile() throws {
+        let s = try scenario()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let r = try CLIRunner.run(["export", "days", "-o", "-"], server: s.d.baseURL, token: s.d.adminToken, directory: directory)
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        #expect(r.stdoutBytes == (try s.download("/v1/export/days.csv")).body)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "no file named -")
+        let named = try CLIRunner.run(["export", "alerts", "--output", "./-"], server: s.d.baseURL, token: s.d.adminToken,
+                                      directory: directory)
+        #expect(named.status == 0 && named.stdout.hasPrefix("Wrote "), "./- is a file named -: \(named.stdout)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("-").path))
+    }
+
     @Test func badInputIsReportedWithTheRightExitCode() throws {
         let s = try scenario()
         let missing = try cli(s, ["export", "days", "--patient", "NOBODY"])

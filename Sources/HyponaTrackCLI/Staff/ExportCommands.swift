@@ -13,13 +13,12 @@ enum ExportCommands {
         One row per patient-day with any stored measurement or lab value: every measurement, the
         level and the reason codes, the columns of REDCap's daily_monitoring instrument (several
         entries of a day flattened as the REDCap row is). Every patient, or --patient ID.
-        Without -o the CSV goes to standard output.
         """)
 
     static let alerts = ExportCommand(kind: "alerts", about: """
         One row per alert: the columns of REDCap's alert_log instrument (opened, first
         acknowledged, resolved, minutes to each) plus alert_ack_by and alert_resolved_by (staff
-        names). Every patient, or --patient ID. Without -o the CSV goes to standard output.
+        names). Every patient, or --patient ID.
         """)
 
     static let stats = StaffCommand(name: "stats", usage: ["stats [--patient ID] [--json]"], about: """
@@ -34,7 +33,7 @@ enum ExportCommands {
 }
 
 /// `export days` / `export alerts`: a GET of the CSV, written to FILE or to standard output as
-/// it came (no newline added, no --json: the answer is not JSON).
+/// it came (`DownloadOutput`; no --json: the answer is not JSON).
 struct ExportCommand: GroupMember {
     let kind: String
     let about: String
@@ -42,7 +41,7 @@ struct ExportCommand: GroupMember {
     var usage: [String] { ["export \(kind) [--patient ID] [-o FILE]"] }
     var spec: Arguments.Spec { .init(options: ["patient", "output"]) }
     var help: String {
-        Help.text(usage, about + "\n-o FILE, --output FILE: write the CSV to FILE (created owner-only, 0600) and print a summary.")
+        Help.text(usage, about + "\n" + DownloadOutput.help("CSV"))
     }
 
     func path(patient: String?) -> String {
@@ -69,31 +68,13 @@ struct ExportCommand: GroupMember {
         do {
             let client = DaemonClient(server: parsed.value("server"), token: try GlobalOptions.token(parsed))
             let csv = try client.download(path(patient: parsed.value("patient")), accept: "text/csv")
-            guard let file = parsed.value("output") else { io.bytes(csv); return ExitCode.success }
-            try Self.write(csv, to: file)
-            let rows = max(0, csv.split(separator: 10, omittingEmptySubsequences: false).count - 2)
-            io.out("Wrote \(rows) \(kind == "days" ? "day" : "alert") rows to \(file).")
+            try DownloadOutput.deliver(csv, output: parsed.value("output"), io: io) { file in
+                let rows = max(0, csv.split(separator: 10, omittingEmptySubsequences: false).count - 2)
+                return "Wrote \(rows) \(kind == "days" ? "day" : "alert") rows to \(file)."
+            }
             return ExitCode.success
         } catch {
             return failed(error, io: io)
-        }
-    }
-
-    struct WriteFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// Replaces FILE with the bytes, owner-only (the export holds pseudonymous clinical data).
-    static func write(_ bytes: [UInt8], to file: String) throws {
-        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw WriteFailure(description: "cannot write \(file): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw WriteFailure(description: "cannot write \(file): \(String(cString: strerror(errno)))") }
-            offset += n
         }
     }
 }

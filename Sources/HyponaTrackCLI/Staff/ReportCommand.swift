@@ -1,7 +1,7 @@
 import HTJSON
 
 /// `report ID [-o FILE] [--lang de|en]`: a GET of the patient's PDF report, written to FILE or to
-/// standard output as it came (no --json: the answer is a PDF).
+/// standard output as it came (`DownloadOutput`; no --json: the answer is a PDF).
 struct ReportCommand: GroupMember {
     let name = "report"
     var usage: [String] { ["report ID [-o FILE] [--lang de|en]"] }
@@ -15,9 +15,7 @@ struct ReportCommand: GroupMember {
             values; the rules version. Times in the patient's time zone. Each report is recorded
             in the audit trail.
             --lang de|en: the report's language (default en).
-            -o FILE, --output FILE: write the PDF to FILE (created owner-only, 0600) and print a
-            summary. Without -o the PDF goes to standard output.
-            """)
+            """ + "\n" + DownloadOutput.help("PDF"))
     }
 
     func run(_ args: [String], io: CLIOutput) -> Int32 {
@@ -38,9 +36,9 @@ struct ReportCommand: GroupMember {
             let client = DaemonClient(server: parsed.value("server"), token: try GlobalOptions.token(parsed))
             let path = "/v1/patients/\(DaemonClient.segment(studyId))/report.pdf?lang=\(parsed.value("lang") ?? "en")"
             let pdf = try client.download(path, accept: "application/pdf")
-            guard let file = parsed.value("output") else { io.bytes(pdf); return ExitCode.success }
-            try ExportCommand.write(pdf, to: file)
-            io.out("Wrote the report of \(studyId) (\(pdf.count) bytes) to \(file).")
+            try DownloadOutput.deliver(pdf, output: parsed.value("output"), io: io) { file in
+                "Wrote the report of \(studyId) (\(pdf.count) bytes) to \(file)."
+            }
             return ExitCode.success
         } catch {
             return failed(error, io: io)

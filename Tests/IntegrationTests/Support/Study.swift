@@ -62,22 +62,32 @@ enum Study {
 
 /// Runs the real `hyponatrack` CLI.
 enum CLIRunner {
-    struct Result { let status: Int32; let stdout: String; let stderr: String }
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        /// Standard output byte for byte (a PDF is not text).
+        var stdoutBytes: [UInt8] = []
+    }
 
-    static func run(_ args: [String], server: String, token: String?, stdin: String? = nil) throws -> Result {
+    /// `directory`: the working directory (nil: this process's).
+    static func run(_ args: [String], server: String, token: String?, stdin: String? = nil,
+                    directory: URL? = nil) throws -> Result {
         var env = ProcessInfo.processInfo.environment
         env["HYPONATRACK_SERVER"] = server
         if let token { env["HYPONATRACK_TOKEN"] = token } else { env.removeValue(forKey: "HYPONATRACK_TOKEN") }
-        return try run(Repo.cli, args, environment: env, stdin: stdin)
+        return try run(Repo.cli, args, environment: env, stdin: stdin, directory: directory)
     }
 
     /// Runs `executable` to its end with `environment` (all of it); its status and output.
     static func run(_ executable: String, _ args: [String],
-                    environment env: [String: String] = ProcessInfo.processInfo.environment, stdin: String? = nil) throws -> Result {
+                    environment env: [String: String] = ProcessInfo.processInfo.environment, stdin: String? = nil,
+                    directory: URL? = nil) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args
         p.environment = env
+        if let directory { p.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -91,6 +101,7 @@ enum CLIRunner {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         let status = ChildExit.wait(p)
-        return Result(status: status, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Result(status: status, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self),
+                      stdoutBytes: [UInt8](o))
     }
 }
