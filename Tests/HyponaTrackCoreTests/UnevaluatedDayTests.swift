@@ -23,7 +23,7 @@ import Testing
             $0.tappingTests = [TappingTest(id: "t1", time: Fixtures.time("\(d)T09:00:00+01:00"), taps: 10, durationSeconds: 10)]
             $0.desmopressinDoses = [DesmopressinDose(id: "m1", time: Fixtures.time("\(d)T09:00:00+01:00"), doseMcg: 100)]
         }
-        #expect(e.level == nil && !e.isEvaluated && e.reasons.isEmpty)
+        #expect(e.level == nil && e.reasons.isEmpty)
         #expect(e.rulesVersion == Fixtures.rules.version && e.pod == 3 && e.factor == 1.0)
     }
 

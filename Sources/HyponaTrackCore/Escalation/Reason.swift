@@ -61,7 +61,4 @@ public struct Evaluation: Sendable, Equatable {
     public var rulesVersion: String
 
     public var reasonCodes: [String] { reasons.map(\.code.rawValue) }
-
-    /// Whether the day was evaluated (it has a level).
-    public var isEvaluated: Bool { level != nil }
 }

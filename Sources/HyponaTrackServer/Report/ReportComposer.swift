@@ -73,9 +73,10 @@ struct ReportComposer {
                 reasons = "–"
             }
             let sodium = e?.labSodium.map { number($0.value, 1) }.joined(separator: ", ")
+            let sg = e?.urineSG.map { MeasureFormat.urineSG($0, separator: text.decimalSeparator) } ?? "–"
             var row = ReportTable.Row(cells: ["\(day.date) (\(day.pod))", text.level(day.evaluation?.level),
                                               optional(e?.weightMorningKg, 2), optional(e?.fluidIntakeMl, 0),
-                                              e?.urineSG.map { MeasureFormat.urineSG($0, separator: text.decimalSeparator) } ?? "–", sodium.flatMap { $0.isEmpty ? nil : $0 } ?? "–", reasons])
+                                              sg, sodium.flatMap { $0.isEmpty ? nil : $0 } ?? "–", reasons])
             if let level = day.evaluation?.level, let fill = Self.fill(level) { row.fills[1] = fill }
             return row
         }
