@@ -17,6 +17,18 @@ extension ServerCore {
         return String(cString: expect).lowercased() == "100-continue"
     }
 
+    /// The answer to a request whose body framing is ambiguous or unsupported
+    /// (``RequestFraming``), before a byte of the body is read. Queued from the first call of
+    /// the access handler, it makes libmicrohttpd discard the rest and close the connection
+    /// ("response was queued "early", refuse to read body / footers or further requests",
+    /// connection.c); `Connection: close` tells the client so.
+    func framingRefusal(_ connection: OpaquePointer, _ context: RequestContext) -> HTTPResponse? {
+        guard let problem = RequestFraming.problem(in: MHDRequestHeaders.read(from: connection)) else { return nil }
+        var response = refusal(problem.status, problem.code, problem.message, connection, context)
+        response.headers.replaceOrAdd(name: "Connection", value: "close")
+        return response
+    }
+
     func tooLargeResponse(_ connection: OpaquePointer, _ context: RequestContext) -> HTTPResponse {
         refusal(.payloadTooLarge, "too_large", "The request body is larger than the limit of \(context.bodyLimit) bytes.", connection, context)
     }

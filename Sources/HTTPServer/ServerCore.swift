@@ -123,6 +123,7 @@ final class ServerCore: Sendable {
             context.method = HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "")
             context.clientAddress = SocketAddress.ipString(ht_mhd_client_address(connection))
             context.bodyLimit = maxBodyBytes
+            if let refusal = framingRefusal(connection, context) { return queue(refusal, on: connection, for: context) }
             if let spool, let refusal = startSpool(spool, connection, context) { return queue(refusal, on: connection, for: context) }
             if shouldRejectBodyUpFront(connection, context) {
                 return queue(tooLargeResponse(connection, context), on: connection, for: context)

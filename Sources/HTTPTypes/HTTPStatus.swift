@@ -47,6 +47,8 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, ExpressibleByInt
     public static let tooManyRequests: HTTPStatus = 429
     /// 500 Internal Server Error
     public static let internalServerError: HTTPStatus = 500
+    /// 501 Not Implemented
+    public static let notImplemented: HTTPStatus = 501
     /// 503 Service Unavailable
     public static let serviceUnavailable: HTTPStatus = 503
 }

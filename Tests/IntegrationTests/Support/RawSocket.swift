@@ -44,6 +44,31 @@ final class RawSocket {
         return n == 0 || (n < 0 && errno != EAGAIN)
     }
 
+    /// Everything the server sends until it closes the connection, or what it sent satisfies
+    /// `enough`, or `milliseconds` pass; and whether it closed.
+    func receive(untilClosedWithinMilliseconds milliseconds: Int, orUntil enough: (String) -> Bool = { _ in false })
+        -> (text: String, closed: Bool) {
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let left = deadline - .now
+            guard left > .zero else { return (String(decoding: received, as: UTF8.self), false) }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let waitMilliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            guard poll(&entry, 1, waitMilliseconds) > 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n > 0 {
+                received += buffer[..<n]
+                let text = String(decoding: received, as: UTF8.self)
+                if enough(text) { return (text, false) }
+                continue
+            }
+            if n < 0, errno == EAGAIN || errno == EINTR { continue }
+            return (String(decoding: received, as: UTF8.self), true)  // end of stream or reset
+        }
+    }
+
     /// The threads of process `pid` (`Threads:` in /proc/PID/status).
     static func threads(of pid: Int32) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
