@@ -11,4 +11,7 @@ public struct HTTPConnectionStatistics: Sendable, Equatable {
     public var closedBodyDeadline: Int
     /// Connections waiting for request headers closed to make room near the connection limit.
     public var evicted: Int
+    /// Connections whose body arrived too slowly (under 1 KiB/s on average), closed to make
+    /// room near the connection limit.
+    public var evictedSlowBody: Int
 }

@@ -165,7 +165,8 @@ public final class HTTPServer: Sendable {
     public var connectionStatistics: HTTPConnectionStatistics {
         let c = core.guardian.snapshot
         return HTTPConnectionStatistics(open: c.open, refusedPerIP: c.refusedPerIP, closedHeaderDeadline: c.closedHeaderDeadline,
-                                        closedBodyDeadline: c.closedBodyDeadline, evicted: c.evicted)
+                                        closedBodyDeadline: c.closedBodyDeadline, evicted: c.evicted,
+                                        evictedSlowBody: c.evictedSlowBody)
     }
 
     /// Stops daemons that never served (a later one failed to start): each is quiesced first,

@@ -133,6 +133,7 @@ final class ServerCore: Sendable {
         case .receivingBody:
             let size = uploadSize.pointee
             if size > 0 {
+                guardian.bodyReceived(context.connectionKey, bytes: size)
                 receiveChunk(uploadData, size: size, into: context)
                 // The chunk is only valid during this call, hence the copy above.
                 // "the method must update this value to the number of bytes NOT processed"

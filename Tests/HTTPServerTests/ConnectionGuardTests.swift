@@ -73,4 +73,60 @@ import Glibc
         #expect(g.admits(ip: "10.0.0.9"))
         #expect(g.snapshot.refusedPerIP == 1)
     }
+
+    // MARK: - Room near the limit
+
+    static func nearLimit(evictAt: Int) -> ConnectionGuard {
+        ConnectionGuard(limits: .init(headerTimeout: .seconds(10), bodyTimeout: .seconds(30), perIP: 0, exempt: [], evictAt: evictAt))
+    }
+
+    @Test func aNewcomerNearTheLimitClosesASlowBodyNeverAFastOneOrARequestWithItsHandler() {
+        let g = Self.nearLimit(evictAt: 4), slow = Pair(), fast = Pair(), busy = Pair(), newcomer = Pair()
+        g.opened(1, fd: slow.fds[0], ip: "127.0.0.1", now: t0)
+        g.headersReceived(1, now: t0)
+        g.bodyReceived(1, bytes: 1)
+        g.opened(2, fd: fast.fds[0], ip: "127.0.0.1", now: t0)
+        g.headersReceived(2, now: t0)
+        g.bodyReceived(2, bytes: 10_000)  // 5,000 B/s after two seconds
+        g.opened(3, fd: busy.fds[0], ip: "127.0.0.1", now: t0)
+        g.headersReceived(3, now: t0)
+        g.dispatched(3)
+        g.opened(4, fd: newcomer.fds[0], ip: "127.0.0.1", now: t0 + .seconds(2))
+        #expect(slow.isShutDown)
+        #expect(!fast.isShutDown && !busy.isShutDown && !newcomer.isShutDown)
+        #expect(g.snapshot.evictedSlowBody == 1 && g.snapshot.evicted == 0)
+    }
+
+    @Test func aHeaderWaitPastTheGraceGoesFirstAFreshOneIsKeptWhileASlowBodyCanGo() {
+        let g = Self.nearLimit(evictAt: 3), idle = Pair(), slow = Pair(), first = Pair(), second = Pair()
+        g.opened(1, fd: idle.fds[0], ip: "127.0.0.1", now: t0)
+        g.opened(2, fd: slow.fds[0], ip: "127.0.0.1", now: t0)
+        g.headersReceived(2, now: t0)
+        g.bodyReceived(2, bytes: 1)
+        g.opened(3, fd: first.fds[0], ip: "127.0.0.1", now: t0 + .seconds(2))
+        #expect(idle.isShutDown && !slow.isShutDown)
+        // The next newcomer finds only a fresh header wait (the previous newcomer's) and the
+        // slow body: the body goes.
+        g.opened(4, fd: second.fds[0], ip: "127.0.0.1", now: t0 + .seconds(2) + .milliseconds(1))
+        #expect(slow.isShutDown)
+        #expect(!first.isShutDown && !second.isShutDown)
+        #expect(g.snapshot.evicted == 1 && g.snapshot.evictedSlowBody == 1)
+    }
+
+    @Test func atTheLimitTheSweeperClosesTheSlowestBodyOnceItsGraceIsOver() {
+        let g = Self.nearLimit(evictAt: 2), slower = Pair(), slow = Pair()
+        for (key, pair, bytes) in [(UInt(1), slower, 1), (2, slow, 100)] {
+            g.opened(key, fd: pair.fds[0], ip: "127.0.0.1", now: t0)
+            g.headersReceived(key, now: t0)
+            g.bodyReceived(key, bytes: bytes)
+        }
+        g.sweep(now: t0 + .milliseconds(500))  // within the grace: nothing closed
+        #expect(!slower.isShutDown && !slow.isShutDown)
+        g.sweep(now: t0 + .seconds(2))
+        #expect(slower.isShutDown && !slow.isShutDown)
+        // Shut down but not yet reported closed by MHD: no second eviction for the same room.
+        g.sweep(now: t0 + .seconds(3))
+        #expect(!slow.isShutDown)
+        #expect(g.snapshot.evictedSlowBody == 1)
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import HTJSON
+import HTTPClient
 
 /// Slowloris and connection floods against the real daemon, on loopback, bounded in time and
 /// connections (docs/product.md, "Limits under hostile traffic"). The latency figures for
@@ -38,6 +39,36 @@ import HTJSON
         #expect(open == 0)
         let metrics = try d.request(.get, "/metrics").text
         #expect(metrics.contains(#"hyponatrack_http_connections_closed_total{reason="header_deadline"}"#), "\(metrics.prefix(300))")
+    }
+
+    @Test func slowBodiesAreClosedToMakeRoomForANewClientAndThreadsStayBounded() throws {
+        let config = try ConfigDirectory(server: #"{"http": {"maxConnections": 64}}"#)
+        let d = try TestDaemon(configFile: config.serverFile)
+        let baseline = try #require(RawSocket.threads(of: d.pid))
+        // 96 slow POSTs from 4 addresses (24 each, under the per-IP cap of 32) against a limit
+        // of 64: complete headers announcing 60,000 bytes, then a byte now and then; each one
+        // the daemon closes is opened again at once. Before their body deadline (30 s) they
+        // hold every slot unless slow bodies make room.
+        func slowPost(_ index: Int) throws -> RawSocket {
+            let s = try RawSocket(port: d.port, source: "127.0.6.\(index % 4 + 1)")
+            s.send("POST /v1/activate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{")
+            return s
+        }
+        var slow = try (0..<96).map(slowPost)
+        var answered = 0
+        var slowest = Duration.zero
+        for _ in 0..<6 {
+            for index in slow.indices where !slow[index].send(" ") || slow[index].isClosed() { slow[index] = try slowPost(index) }
+            let started = ContinuousClock.now
+            let response = try? d.client.send(HTTPClientRequest(url: d.baseURL + "/healthz", timeout: .seconds(3)))
+            if response?.status == 200 { answered += 1 }
+            slowest = max(slowest, .now - started)
+            #expect(try #require(RawSocket.threads(of: d.pid)) <= max(64, baseline + 8))
+        }
+        #expect(answered == 6, "slowest answer \(slowest)")
+        let metrics = try d.request(.get, "/metrics").text
+        let evicted = metrics.split(separator: "\n").first { $0.hasPrefix(#"hyponatrack_http_connections_closed_total{reason="evicted_slow_body"}"#) }
+        #expect((evicted.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0) > 0, "\(evicted ?? "no evicted_slow_body line")")
     }
 
     @Test func oneAddressGetsAtMost32ConnectionsOthersAreUnaffected() throws {

@@ -10,6 +10,7 @@ enum HTTPMetrics {
         closed.add(Double(c.closedHeaderDeadline), labels: [("reason", "header_deadline")])
         closed.add(Double(c.closedBodyDeadline), labels: [("reason", "body_deadline")])
         closed.add(Double(c.evicted), labels: [("reason", "evicted_idle")])
+        closed.add(Double(c.evictedSlowBody), labels: [("reason", "evicted_slow_body")])
         return [
             .gauge("hyponatrack_http_connections_open", "Client connections open now.", Double(c.open)),
             .gauge("hyponatrack_http_requests_queued", "Requests waiting for a handler thread.", Double(server.queuedRequests)),
