@@ -9,7 +9,8 @@
 /// Each migration runs in its own `BEGIN IMMEDIATE` transaction and is recorded in
 /// `schema_migrations(name, applied_at)` inside that same transaction, so a migration that
 /// throws leaves neither its schema changes nor its record. Names are never renamed or
-/// removed once shipped: the database refuses code that lacks a name it has applied.
+/// removed once shipped: the database refuses code that lacks a name it has applied, and a
+/// database that records a migration without every one registered before it is refused too.
 ///
 /// While a migration runs, foreign key enforcement is switched off and
 /// `PRAGMA foreign_key_check` is run before COMMIT instead, so a migration can rebuild a
@@ -44,7 +45,32 @@ public struct Migrator {
         return try db.query("SELECT name FROM schema_migrations ORDER BY rowid").map { try $0.string(0) }
     }
 
-    /// Applies every registered migration not yet recorded, and returns their names.
+    /// Throws `MigrationError` if this migrator cannot carry on from what `db` records: a name
+    /// it does not know (`.unknownAppliedMigrations`: a newer release migrated the database), or
+    /// a registered migration that is not recorded although a later one is
+    /// (`.missingAppliedMigrations`). Migrations are only ever applied in order, so a gap means
+    /// `schema_migrations` was edited or the database is damaged; running the missing one again
+    /// on a database whose later migrations already ran is never safe (it may undo or redo what
+    /// they built on — e.g. accept a forged state as the one it once converted). Reads only:
+    /// usable on a read-only connection.
+    public func checkApplied(in db: Connection) throws {
+        let applied = try appliedMigrations(in: db)
+        let known = Set(registeredNames)
+        let unknown = applied.filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            throw MigrationError(kind: .unknownAppliedMigrations, migrations: unknown)
+        }
+        let recorded = Set(applied)
+        guard let lastRecorded = registeredNames.lastIndex(where: recorded.contains) else { return }
+        let missing = registeredNames[..<lastRecorded].filter { !recorded.contains($0) }
+        guard missing.isEmpty else {
+            throw MigrationError(kind: .missingAppliedMigrations, migrations: missing,
+                                 lastApplied: registeredNames[lastRecorded])
+        }
+    }
+
+    /// Applies every registered migration not yet recorded, and returns their names. A database
+    /// refused by `checkApplied(in:)` is not changed (beyond an empty `schema_migrations`).
     /// Throws `MigrationError` (nothing of the failing migration is kept) or `SQLiteError`.
     @discardableResult
     public func migrate(_ db: Connection) throws -> [String] {
@@ -58,11 +84,7 @@ public struct Migrator {
                     applied_at TEXT NOT NULL)
                 """)
         }
-        let known = Set(registeredNames)
-        let unknown = try appliedMigrations(in: db).filter { !known.contains($0) }
-        guard unknown.isEmpty else {
-            throw MigrationError(kind: .unknownAppliedMigrations, migrations: unknown)
-        }
+        try checkApplied(in: db)
 
         var applied: [String] = []
         for migration in migrations {

@@ -77,6 +77,37 @@ import Testing
         #expect(try raw { db in try AuditLog.verify(db, scheme: .legacySHA256).firstBrokenSeq } == 17)
     }
 
+    /// The reviewer's downgrade: rows edited, the chain re-hashed with plain SHA-256, the key
+    /// record and v5's migration record deleted. The later migrations are still recorded, so
+    /// the open is refused as a gap and v5 never runs again.
+    @Test func aKeyedChainTurnedBackIntoTheUnkeyedFormIsRefusedAndNotRekeyed() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try Database(directory: directory)
+        try database.write { db in
+            for i in 0..<5 { try AuditLog.append(db, at: 1_000 + Int64(i), actor: "staff:nurse", action: .staffAdd, subject: nil, details: ["i": .int(i)]) }
+        }
+        database.close()
+        try raw { db in
+            try db.execute("DROP TRIGGER audit_log_no_update; DROP TRIGGER audit_log_no_delete")
+            try db.execute("UPDATE audit_log SET actor = 'staff:mallory' WHERE seq = 2; DELETE FROM audit_log WHERE seq = 5")
+            var previous = AuditChain.genesisHash
+            for entry in try AuditRepository.entries(db, after: 0, subject: nil, limit: 100) {
+                let hash = AuditChain.hash(.legacySHA256, of: entry, prevHash: previous)
+                try db.execute("UPDATE audit_log SET prev_hash = ?, hash = ? WHERE seq = ?", [previous, hash, entry.seq])
+                previous = hash
+            }
+            try db.execute("DROP TABLE audit_key; DELETE FROM schema_migrations WHERE name = 'v5_audit_hmac'")
+        }
+        #expect(try raw { db in try AuditLog.verify(db, scheme: .legacySHA256).chainIntact })
+        let before = try raw { db in try db.query("SELECT hash FROM audit_log ORDER BY seq").map { try $0.string("hash") } }
+
+        let error = #expect(throws: MigrationError.self) { _ = try Database(directory: directory) }
+        #expect(error?.kind == .missingAppliedMigrations && error?.migrations == ["v5_audit_hmac"], "\(String(describing: error))")
+        #expect(try raw { db in try db.query("SELECT hash FROM audit_log ORDER BY seq").map { try $0.string("hash") } } == before)
+        #expect(try raw { db in try db.scalar("SELECT count(*) FROM audit_log WHERE action = 'audit.rekey'", as: Int.self) } == 0)
+        #expect(try raw { db in try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'audit_key'", as: Int.self) } == 0)
+    }
+
     @Test func aNewDatabaseRecordsItsKeyWithoutARekeyRow() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try Database(directory: directory)

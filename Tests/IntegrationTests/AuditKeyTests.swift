@@ -89,13 +89,27 @@ import HTJSON
     }
 
     /// Turns the database back into release 4's form: the chain re-hashed with plain SHA-256,
-    /// the release-5 migrations and their tables gone.
+    /// every migration after `v4_alert_log` undone and its record gone (a database that records
+    /// later migrations without v5's is refused as a gap, see below). A migration added after
+    /// `v14_days_submitted_at` needs undoing here too.
     func downgradeToReleaseFour(_ trail: AuditTrailFile) throws {
         try trail.rehash(.sha256)
+        let revisionTriggers = ["days", "symptom_entries", "reaction_tests", "tapping_tests", "desmopressin_doses", "lab_values"]
+            .flatMap { table in ["insert", "update", "delete"].map { "DROP TRIGGER \(table)_\($0)_revision;" } }
         try trail.tamper("""
-            DELETE FROM schema_migrations WHERE name IN ('v5_audit_hmac', 'v5_scheduler_daily_marks');
+            DELETE FROM schema_migrations WHERE rowid > (SELECT rowid FROM schema_migrations WHERE name = 'v4_alert_log');
             DROP TABLE audit_key; DROP TABLE scheduler_daily_marks;
+            DROP TRIGGER patients_revision_insert; DROP TRIGGER patients_revision; \(revisionTriggers.joined(separator: " "))
+            DROP TABLE patient_revisions;
+            ALTER TABLE sync_outbox DROP COLUMN in_flight_at; ALTER TABLE sync_outbox DROP COLUMN uncertain_since;
+            DROP TABLE console_sessions; DROP TABLE staff_passwords;
+            DROP TABLE import_proposals;
+            DROP TABLE sync_requests;
+            ALTER TABLE sync_state DROP COLUMN unhealthy_reported;
+            ALTER TABLE days DROP COLUMN submitted_at;
             """)
+        let left = try trail.sqlite([trail.path, "SELECT name FROM schema_migrations ORDER BY rowid"])
+        guard left.split(separator: "\n").last == "v4_alert_log" else { throw TestFailure("not release 4: \(left)") }
     }
 
     @Test func aReleaseFourChainIsRekeyedAtTheFirstStartAndTheRekeyingIsAudited() throws {
@@ -139,5 +153,33 @@ import HTJSON
         #expect(try trail.rows().map(\.hash) == before)
         let applied = try trail.sqlite([trail.path, "SELECT name FROM schema_migrations WHERE name LIKE 'v5_%'"])
         #expect(applied.isEmpty)
+    }
+
+    /// The reviewer's downgrade (someone with the database file but not the key): rows edited
+    /// and deleted, the chain re-hashed with plain SHA-256, the key record and v5's migration
+    /// record deleted, the later migrations left recorded. The daemon and `--check-config`
+    /// refuse it naming v5_audit_hmac, and nothing is re-keyed.
+    @Test func aKeyedChainForgedBackIntoTheUnkeyedFormIsRefusedAtStartAndNotRekeyed() throws {
+        defer { try? FileManager.default.removeItem(at: root) }
+        let d = try TestDaemon(dataDir: dataDir)
+        _ = try Study.enrollAndActivate(d, "UP-3")
+        d.stop()
+        let trail = AuditTrailFile(dataDir: dataDir)
+        let last = try #require(try trail.rows().last)
+        try trail.tamper("UPDATE audit_log SET actor = 'staff:mallory' WHERE seq = 2; DELETE FROM audit_log WHERE seq = \(last.seq);")
+        try trail.rehash(.sha256)
+        try trail.tamper("DROP TABLE audit_key; DELETE FROM schema_migrations WHERE name = 'v5_audit_hmac';")
+        let before = try trail.rows().map(\.hash)
+
+        let failure = startFailure { try d.start(); return d }
+        #expect(failure.contains("status 1") && failure.contains("cannot start")
+                && failure.contains("does not record migration v5_audit_hmac although it records a later one"), "\(failure)")
+        #expect(try trail.rows().map(\.hash) == before)
+        #expect(try trail.rows().allSatisfy { $0.action != "audit.rekey" })
+        #expect(try trail.sqlite([trail.path, "SELECT name FROM sqlite_schema WHERE name = 'audit_key'"]).isEmpty)
+        #expect(try trail.sqlite([trail.path, "SELECT name FROM schema_migrations WHERE name = 'v5_audit_hmac'"]).isEmpty)
+
+        let check = try CLIRunner.run(Repo.daemon, ["--check-config", "--data-dir", dataDir.path])
+        #expect(check.status == 78 && check.stderr.contains("does not record migration v5_audit_hmac"), "\(check.stderr)")
     }
 }

@@ -80,6 +80,49 @@ import Testing
         }
     }
 
+    @Test func databaseMissingAMigrationBeforeARecordedOneIsRefusedAndNothingRuns() throws {
+        try withTemporaryDirectory { dir in
+            let runs = Locked([String]())
+            var migrator = Migrator()
+            for name in ["v1_create_patients", "v2_convert_patients", "v3_create_visits"] {
+                migrator.register(name) { db in
+                    runs.withLock { $0.append(name) }
+                    try db.execute("CREATE TABLE \(name)(id INTEGER PRIMARY KEY)")
+                }
+            }
+            let db = try Connection(path: dir + "/m.sqlite")
+            try migrator.migrate(db)
+            // Someone deletes the record of a migration in the middle, so it would run again.
+            try db.execute("DELETE FROM schema_migrations WHERE name = 'v2_convert_patients'")
+            runs.withLock { $0 = [] }
+
+            let error = #expect(throws: MigrationError.self) { try migrator.migrate(db) }
+            #expect(error?.kind == .missingAppliedMigrations)
+            #expect(error?.migrations == ["v2_convert_patients"])
+            #expect(error?.lastApplied == "v3_create_visits")
+            #expect(error?.description.contains("does not record migration v2_convert_patients") == true, "\(String(describing: error))")
+            #expect(error?.description.contains("v3_create_visits") == true)
+            #expect(runs.current.isEmpty)
+            #expect(try migrator.appliedMigrations(in: db) == ["v1_create_patients", "v3_create_visits"])
+            // The read-only check says the same.
+            #expect(throws: MigrationError.self) { try migrator.checkApplied(in: db) }
+        }
+    }
+
+    @Test func databaseOfAnOlderBuildIsNoGapAndIsMigratedOn() throws {
+        try withTemporaryDirectory { dir in
+            var older = Migrator()
+            older.register("v1_create_patients") { db in try db.execute("CREATE TABLE patients(id INTEGER PRIMARY KEY)") }
+            let db = try Connection(path: dir + "/m.sqlite")
+            try older.migrate(db)
+            var newer = older
+            newer.register("v2_create_visits") { db in try db.execute("CREATE TABLE visits(id INTEGER PRIMARY KEY)") }
+            newer.register("v3_create_labs") { db in try db.execute("CREATE TABLE labs(id INTEGER PRIMARY KEY)") }
+            try newer.checkApplied(in: db)
+            #expect(try newer.migrate(db) == ["v2_create_visits", "v3_create_labs"])
+        }
+    }
+
     @Test func migrationCanRebuildATableButNotLeaveForeignKeyViolations() throws {
         try withTemporaryDirectory { dir in
             var migrator = Migrator()

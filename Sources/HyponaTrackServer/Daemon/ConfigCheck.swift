@@ -5,8 +5,8 @@ import SQLite
 /// `hyponatrackd --check-config` (like `nginx -t`): everything a start would validate short of
 /// writing the database or binding the port — `hyponatrack.json` (already parsed by the caller),
 /// the four rule files, each hook's secret file and command, the REDCap token and CA files, the
-/// audit key file, and (read-only, when the database exists) the stored profiles' codes against
-/// the rules, as a start checks them.
+/// audit key file, and (read-only, when the database exists) the recorded migrations and the
+/// stored profiles' codes against the rules, as a start checks them.
 /// Run it as the service user: file permissions and executability are checked for this process.
 enum ConfigCheck {
     /// What the configuration sets up, for the one-line summary.
@@ -76,8 +76,10 @@ enum ConfigCheck {
                        tokenChecked: tokenChecked, notes: try storedProfiles(configuration, rules.snapshot.rules))
     }
 
-    /// The stored profiles' codes against `rules`, as a start checks them (`StoredProfileCodes`),
-    /// on a read-only connection (safe beside a running daemon); nothing when there is no database yet.
+    /// The recorded migrations, as a start's migrator checks them (`Migrator.checkApplied`: a
+    /// gap or a newer release's migration is refused), then the stored profiles' codes against
+    /// `rules`, as a start checks them (`StoredProfileCodes`), on a read-only connection (safe
+    /// beside a running daemon); nothing when there is no database yet.
     private static func storedProfiles(_ configuration: ServerConfiguration, _ rules: RuleSet) throws(Failure) -> [String] {
         let path = configuration.dataDirectory.appendingPathComponent(Database.fileName).path
         guard FileManager.default.fileExists(atPath: path) else { return [] }
@@ -85,8 +87,11 @@ enum ConfigCheck {
         do {
             let connection = try Connection(path: path, options: .readOnly)
             defer { connection.close() }
+            try Schema.migrator().checkApplied(in: connection)
             codes = try StoredProfileCodes.check(connection, rules: rules, now: Date().timeIntervalSince1970,
                                                  defaultTimeZone: configuration.defaultTimeZone)
+        } catch let refusal as MigrationError {
+            throw Failure(description: "\(path): \(refusal)")
         } catch {
             return ["stored profiles not checked (\(path): \(error))"]
         }
