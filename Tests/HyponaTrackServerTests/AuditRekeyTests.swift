@@ -13,9 +13,10 @@ import Testing
     static let otherKey = try! AuditKey(bytes: [UInt8](repeating: 0x17, count: 32), source: "another key")
 
     /// A database as release 4 left it: migrations up to `v4_alert_log` and `rows` audit rows
-    /// chained with the old unkeyed formula. Returns the old head's hash.
+    /// chained with the old unkeyed formula (`lab.add`, or the action `actions` gives for a
+    /// seq). Returns the old head's hash.
     @discardableResult
-    func releaseFourDatabase(rows: Int) throws -> String {
+    func releaseFourDatabase(rows: Int, actions: [Int64: String] = [:]) throws -> String {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let db = try Connection(path: file)
         defer { db.close() }
@@ -25,9 +26,10 @@ import Testing
             for seq in Int64(1)...Int64(rows) {
                 let details = JSONSerializer.string(["index": .int(Int(seq)), "text": "ünïcode\nline"])
                 let subject: String? = seq.isMultiple(of: 3) ? nil : "HT-\(seq % 5)"
+                let action = actions[seq] ?? "lab.add"
                 let hash = AuditChain.hash(.legacySHA256, prevHash: previous, seq: seq, at: 1_700_000_000_000 + seq,
-                                           actor: "staff:nurse", action: "lab.add", subject: subject, details: details)
-                try AuditRepository.insert(db, seq: seq, at: 1_700_000_000_000 + seq, actor: "staff:nurse", action: "lab.add",
+                                           actor: "staff:nurse", action: action, subject: subject, details: details)
+                try AuditRepository.insert(db, seq: seq, at: 1_700_000_000_000 + seq, actor: "staff:nurse", action: action,
                                            subject: subject, details: details, prevHash: previous, hash: hash)
                 previous = hash
             }
@@ -75,6 +77,18 @@ import Testing
         let applied = try raw { db in try Schema.migrator().appliedMigrations(in: db) }
         #expect(applied.last == "v4_alert_log")
         #expect(try raw { db in try AuditLog.verify(db, scheme: .legacySHA256).firstBrokenSeq } == 17)
+    }
+
+    @Test func anUnkeyedChainThatHoldsAnAuditRekeyRowIsNotRekeyedAgain() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Verifies under the old formula, but releases before v5 never wrote audit.rekey.
+        try releaseFourDatabase(rows: 30, actions: [12: "audit.rekey"])
+        let before = try raw { db in try db.query("SELECT hash FROM audit_log ORDER BY seq").map { try $0.string("hash") } }
+        var message = ""
+        do { _ = try Database(directory: directory) } catch { message = "\(error)" }
+        #expect(message.contains("v5_audit_hmac") && message.contains("row 12 is an audit.rekey"), "\(message)")
+        #expect(try raw { db in try db.query("SELECT hash FROM audit_log ORDER BY seq").map { try $0.string("hash") } } == before)
+        #expect(try raw { db in try Schema.migrator().appliedMigrations(in: db) }.last == "v4_alert_log")
     }
 
     /// The reviewer's downgrade: rows edited, the chain re-hashed with plain SHA-256, the key

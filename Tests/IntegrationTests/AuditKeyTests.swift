@@ -123,6 +123,8 @@ import HTJSON
         let old = try trail.rows()
         let oldHead = try #require(old.last)
         try d.start()
+        #expect(d.log.contains("level=warning msg=\"audit chain verified under the legacy unkeyed scheme and re-keyed once under the audit key\"")
+                && d.log.contains("old_head=\(oldHead.seq):\(oldHead.hash) rows=\(old.count)"), "\(d.log)")
         let verify = try d.request(.get, "/v1/audit/verify", token: d.adminToken)
         #expect(verify["intact"] == true && (Hooks.int(verify["rowsChecked"]) ?? 0) > old.count, "\(verify.text)")
         // The re-keying ran before anything else could append: it is the row right after the old head.
@@ -137,6 +139,8 @@ import HTJSON
         try d.start()
         #expect(try CLIRunner.run(["audit", "verify"], server: d.baseURL, token: d.adminToken).status == 0)
         #expect(try trail.rows().filter { $0.action == "audit.rekey" }.count == 1)
+        // The log runs on across restarts: the line is there once, from the first start only.
+        #expect(d.log.components(separatedBy: "re-keyed once").count == 2, "\(d.log)")
     }
 
     @Test func aBrokenReleaseFourChainIsNotRekeyedAndTheDaemonRefusesToStart() throws {
@@ -174,6 +178,7 @@ import HTJSON
         let failure = startFailure { try d.start(); return d }
         #expect(failure.contains("status 1") && failure.contains("cannot start")
                 && failure.contains("does not record migration v5_audit_hmac although it records a later one"), "\(failure)")
+        #expect(!failure.contains("re-keyed once"))
         #expect(try trail.rows().map(\.hash) == before)
         #expect(try trail.rows().allSatisfy { $0.action != "audit.rekey" })
         #expect(try trail.sqlite([trail.path, "SELECT name FROM sqlite_schema WHERE name = 'audit_key'"]).isEmpty)

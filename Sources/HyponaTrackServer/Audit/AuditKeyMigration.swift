@@ -22,7 +22,12 @@ enum AuditKeyMigration {
     ///    are dropped for this and created again before COMMIT);
     /// 4. appends `audit.rekey` `{"rows": N, "oldHead": "SEQ:HEX"}` (under the key), so the
     ///    re-keying is in the trail and the old head can still be matched with a checkpoint
-    ///    noted before the upgrade.
+    ///    noted before the upgrade; and attaches an `AuditRekey` to the connection, for the
+    ///    daemon to log once the migration has committed (`Database.auditRekey`).
+    ///
+    /// A chain that already holds an `audit.rekey` row is refused in step 2 even if it verifies:
+    /// releases before this one never wrote that action, so such a chain was keyed once and has
+    /// been turned back into the unkeyed form since — by someone without the key.
     ///
     /// On a new (empty) trail only step 1 happens.
     static func migrate(_ db: Connection) throws {
@@ -40,6 +45,14 @@ enum AuditKeyMigration {
                 chain verifies, or keep the previous release until the break is explained (docs/operations.md §8)
                 """)
         }
+        if let seq = try db.scalar("SELECT min(seq) FROM audit_log WHERE action = ?", [AuditAction.auditRekey.rawValue],
+                                   as: Int64.self) {
+            throw DaemonError("""
+                the audit trail verifies under the previous (unkeyed) scheme but row \(seq) is an audit.rekey: it was keyed \
+                before and has been re-hashed without the key since, so it was not re-keyed again. Nothing was changed. \
+                Restore a backup whose chain verifies under its key (docs/operations.md §8)
+                """)
+        }
         try db.execute("INSERT INTO audit_key (id, fingerprint, keyed_at, rows_rekeyed) VALUES (1, ?, ?, ?)",
                        [key.fingerprint, ms, old.rowsChecked])
         guard let oldSeq = old.lastSeq, let oldHash = old.lastHash else { return }
@@ -50,6 +63,7 @@ enum AuditKeyMigration {
         try AuditLog.append(db, at: ms, actor: "system", action: .auditRekey, subject: nil,
                             details: ["rows": .int(old.rowsChecked),
                                       "oldHead": .string(AuditCheckpoint(seq: oldSeq, hash: oldHash).description)])
+        db.attach(AuditRekey(rows: old.rowsChecked, oldHead: AuditCheckpoint(seq: oldSeq, hash: oldHash)))
     }
 
     /// Re-chains every row under `key`, a page at a time (no statement is stepping over
@@ -84,4 +98,10 @@ enum AuditKeyMigration {
                 """)
         }
     }
+}
+
+/// What `v5_audit_hmac` re-keyed: the rows of the unkeyed chain it verified, and that chain's head.
+public struct AuditRekey: Sendable, Equatable {
+    public let rows: Int
+    public let oldHead: AuditCheckpoint
 }

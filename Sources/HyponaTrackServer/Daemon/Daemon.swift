@@ -52,6 +52,12 @@ public final class Daemon: Sendable {
         let auditKey = try AuditKeySource.load(configuration: configuration, logger: logger)
         database = try Database(directory: configuration.dataDirectory, auditKey: auditKey,
                                 readers: Database.readerCount(handlerThreads: configuration.http.threads))
+        if let rekey = database.auditRekey {
+            // Expected once, at the first start of the release that keys the chain; anywhere else
+            // it means the trail was turned back into the unkeyed form (docs/operations.md §8).
+            logger.warning("audit chain verified under the legacy unkeyed scheme and re-keyed once under the audit key",
+                           ["rows": String(rekey.rows), "old_head": rekey.oldHead.description, "key": database.auditKey.fingerprint])
+        }
         // Before anyone is scored: no active patient may carry a code these rules do not know.
         do {
             try StoredProfileCodes.enforce(database, rules: rules.snapshot.rules, configuration: configuration, now: clock.now(),

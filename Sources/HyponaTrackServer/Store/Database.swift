@@ -23,6 +23,9 @@ public final class Database: Sendable {
     public let tokens = TokenCache()
     /// True when this open created the database (the daemon then writes the bootstrap admin token).
     public let created: Bool
+    /// What this open's `v5_audit_hmac` re-keyed (committed), for the daemon to log; nil when
+    /// the migration did not run now or found an empty trail.
+    public let auditRekey: AuditRekey?
 
     /// Readers for `threads` handler threads: at least as many as the threads that can read
     /// at once (the handler threads, the two polling threads that plan day submissions, the
@@ -46,7 +49,8 @@ public final class Database: Sendable {
         let connection = try Connection(path: path)
         connection.attach(auditKey)
         connection.attach(tokens)
-        _ = try Schema.migrator().migrate(connection)
+        let applied = try Schema.migrator().migrate(connection)
+        auditRekey = applied.contains("v5_audit_hmac") ? connection.attachment(AuditRekey.self) : nil
         try AuditKeyMigration.checkKey(connection, key: auditKey)
         // The writer is the one connection that appends to the audit chain from here on.
         connection.attach(AuditHead())
