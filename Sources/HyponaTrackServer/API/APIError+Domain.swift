@@ -25,8 +25,12 @@ extension APIError {
             self = APIError(status: 401, code: "unauthenticated", message: "the name or password is not right")
         case .signIn(.locked(let seconds)):
             self = APIError(status: 429, code: "locked", message: "too many failed sign-ins; try again later", retryAfter: seconds)
-        case .signIn(.busy(let seconds)):
+        case .busy(.signIns, let seconds):
             self = APIError(status: 503, code: "busy", message: "too many sign-ins at once; try again in a moment", retryAfter: seconds)
+        case .busy(.longReads, let seconds):
+            self = APIError(status: 503, code: "busy",
+                            message: "too many long reads at once (audit verification and listing, exports, reports, statistics, "
+                                + "backups); try again in a moment", retryAfter: seconds)
         case .upstream(let message): self = APIError(status: 502, code: "bad_gateway", message: message)
         case .integrity(let message): self = APIError(status: 500, code: "internal", message: message)
         }

@@ -116,6 +116,11 @@ enum Responses {
         return table
     }
 
+    /// A route whose work is a long read (`Database.longRead`) also answers 503 `busy`.
+    static func longRead(_ table: ResponseTable) -> ResponseTable {
+        table.merging([503: ("too many long reads at once (busy); nothing was done, try again after Retry-After", S.error)]) { old, _ in old }
+    }
+
     /// `with(extra)`: the common answers with the route's own added (its own win).
     static func adding(to common: ResponseTable) -> (ResponseTable) -> ResponseTable {
         { extra in common.merging(extra) { _, new in new } }

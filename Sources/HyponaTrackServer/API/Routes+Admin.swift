@@ -51,25 +51,25 @@ extension Routes {
             },
             Route(.post, "/v1/backup", access: .staff(.admin),
                   summary: "A consistent online copy of the database under DATA_DIR/backups/ (checked before it is reported)",
-                  responses: with([201: ("the backup", S.object([("path", S.anyString), ("bytes", S.anyInteger), ("createdAt", S.anyString),
+                  responses: Responses.longRead(with([201: ("the backup", S.object([("path", S.anyString), ("bytes", S.anyInteger), ("createdAt", S.anyString),
                                                                 ("integrity", S.anyString), ("auditIntact", S.bool),
-                                                                ("auditRows", S.anyInteger)]))])) { ctx in
+                                                                ("auditRows", S.anyInteger)]))]))) { ctx in
                 .json(.created, AdminJSON.backup(try backups.backup(CreateBackup(actor: ctx.actor))))
             },
             Route(.get, "/v1/audit", access: .staff(.read), summary: "Audit trail entries (newest last)",
-                  responses: with([200: ("entries", S.array(S.openObject()))])) { ctx in
+                  responses: Responses.longRead(with([200: ("entries", S.array(S.openObject()))]))) { ctx in
                 .json(.ok, .array(try audit.entries(try AuditParameters.query(ctx)).map(AdminJSON.entry)))
             },
             Route(.get, "/v1/audit/verify", access: .staff(.read),
                   summary: "Recompute the audit chain; names the first broken row; ?checkpoint=SEQ:HEX also compares with a checkpoint",
-                  responses: with([200: ("verification result", S.object([("intact", S.bool), ("rowsChecked", S.anyInteger),
+                  responses: Responses.longRead(with([200: ("verification result", S.object([("intact", S.bool), ("rowsChecked", S.anyInteger),
                                                                           ("firstBrokenSeq", S.nullable(S.anyInteger)),
                                                                           ("reason", S.nullable(S.anyString)),
                                                                           ("lastSeq", S.nullable(S.anyInteger)),
                                                                           ("lastHash", S.nullable(S.anyString)),
                                                                           ("checkpoint", S.nullable(S.object([
                                                                               ("checkpoint", S.anyString), ("matches", S.bool),
-                                                                              ("reason", S.nullable(S.anyString))])))]))])) { ctx in
+                                                                              ("reason", S.nullable(S.anyString))])))]))]))) { ctx in
                 .json(.ok, AdminJSON.verification(try audit.verify(checkpoint: try AuditParameters.checkpoint(ctx))))
             },
             Route(.post, "/v1/audit/checkpoints", access: .staff(.admin),

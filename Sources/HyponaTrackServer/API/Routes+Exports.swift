@@ -5,7 +5,8 @@ import HyponaTrackCore
 extension Routes {
     /// CSV exports (audited) and cohort statistics; staff roles read (docs/product.md, "Exports and statistics").
     static func exports(_ service: StudyService) -> [Route] {
-        let with = Responses.adding(to: Responses.staff(notFound: "no such patient"))
+        // Every one of these is a long read.
+        let with = Responses.adding(to: Responses.longRead(Responses.staff(notFound: "no such patient")))
         let csv = with([200: ("the CSV file (RFC 4180, UTF-8, CRLF, header row)", nil)])
         return [
             Route(.get, "/v1/patients/{studyId}/export.csv", access: .staff(.read),

@@ -37,7 +37,7 @@ extension Console {
             page.message = t.s("Too many failed sign-ins for this name. Try again in \(max(1, seconds / 60)) min.",
                                "Zu viele fehlgeschlagene Anmeldungen für diesen Namen. In \(max(1, seconds / 60)) min erneut versuchen.")
             return Self.retryLater(.tooManyRequests, page, seconds)
-        } catch DomainError.signIn(.busy(let seconds)) {
+        } catch DomainError.busy(.signIns, let seconds) {
             page.message = t.s("Too many sign-ins at this moment. Try again in a few seconds.",
                                "Gerade melden sich zu viele an. Bitte in einigen Sekunden erneut versuchen.")
             return Self.retryLater(.serviceUnavailable, page, seconds)

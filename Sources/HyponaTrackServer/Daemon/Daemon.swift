@@ -51,7 +51,9 @@ public final class Daemon: Sendable {
         self.rules = rules
         let auditKey = try AuditKeySource.load(configuration: configuration, logger: logger)
         database = try Database(directory: configuration.dataDirectory, auditKey: auditKey,
-                                readers: Database.readerCount(handlerThreads: configuration.http.threads))
+                                readers: Database.readerCount(handlerThreads: configuration.http.threads),
+                                longReads: .longReads(handlerThreads: configuration.http.threads,
+                                                      connections: Database.longReaderCount))
         if let rekey = database.auditRekey {
             // Expected once, at the first start of the release that keys the chain; anywhere else
             // it means the trail was turned back into the unkeyed form (docs/operations.md §8).
@@ -96,6 +98,7 @@ public final class Daemon: Sendable {
             limiter: AnonymousRateLimiter(perMinute: configuration.limits.anonymousPerMinute, clock: clock),
             refused: { ip in refusals.record(ip: ip, .rateLimited) })
         let database = database
+        let passwordChecks = AdmissionGate.passwordChecks()
         let syncEnabled = sync != nil
         let healthCheck = HealthCheck(database: database, rules: rules, clock: clock, syncEnabled: syncEnabled,
                                       escalation: configuration.escalation)
@@ -111,6 +114,7 @@ public final class Daemon: Sendable {
             + Routes.system(health: health, metrics: {
                 metrics.render([.gauge("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",
                                        Double(database.writer.statistics.pendingJobs))] + refusals.families
+                               + AdmissionMetrics.families(longReads: database.longReadAdmission, signIns: passwordChecks)
                                + (routeBox.server.map(HTTPMetrics.families) ?? []) + (syncEnabled ? syncMetrics.families : []))
             }, openAPI: { routeBox.document })
         routeBox.document = OpenAPIDocument.build(routes: routes)
@@ -120,7 +124,7 @@ public final class Daemon: Sendable {
                                                                      rules: rules, defaultTimeZone: configuration.defaultTimeZone))
         api = handler
         let sessions = SessionService(transactions: Transactions(database: database, wakeSync: {}, wakeHooks: {}), clock: clock,
-                                      lockout: activation.policy)
+                                      lockout: activation.policy, passwordChecks: passwordChecks)
         let console = Console(study: service, sessions: sessions, sync: sync, hooks: {
             try database.read { db in try hooks.map { ($0, try HookOutboxRepository.summary(db, hook: $0.name)) } }
         }, signInLimit: anonymousLimit)

@@ -21,6 +21,9 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     case activation(ActivationRefusal)
     /// A console sign-in refused: wrong name or password (never which), or locked out.
     case signIn(SignInRefusal)
+    /// Work of a bounded kind (`AdmissionGate`) refused at once because as much of it as may
+    /// run and wait is in already; nothing was done, the same request later is fine.
+    case busy(BusyWork, retryAfterSeconds: Int)
     /// REDCap answered in a way the server cannot use.
     case upstream(String)
     /// A check the server runs on its own work failed (a backup's integrity check).
@@ -36,8 +39,15 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum SignInRefusal: Sendable, Equatable {
         case wrongCredentials
         case locked(retryAfterSeconds: Int)
-        /// Too many password checks running and waiting already (`PasswordCheckGate`).
-        case busy(retryAfterSeconds: Int)
+    }
+
+    /// What a `busy` refusal was bounding.
+    public enum BusyWork: String, Sendable, Equatable {
+        /// Console password checks (`SessionService.passwordChecks`).
+        case signIns
+        /// Reads on the long-read connections (`Transactions.longRead`): audit verify and list,
+        /// exports, the report, statistics, backups.
+        case longReads
     }
 
     public static func invalid(_ field: String?, _ message: String, problem: FieldError.Problem? = nil) -> DomainError {
@@ -58,6 +68,7 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case .forbidden(let m): return "forbidden: \(m)"
         case .activation(let r): return "activation refused: \(r)"
         case .signIn(let r): return "sign-in refused: \(r)"
+        case .busy(let work, let seconds): return "busy: \(work.rawValue), retry after \(seconds) s"
         case .upstream(let m): return "upstream: \(m)"
         case .integrity(let m): return "integrity: \(m)"
         }

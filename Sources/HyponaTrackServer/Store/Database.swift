@@ -6,15 +6,19 @@ import SQLite
 /// lets them run beside the writer).
 ///
 /// `readers` serve every authentication and every short read of a request. Reads that take
-/// long — verifying the audit chain, listing it, copying the database — run on `longReaders`
-/// instead: a small pool of their own, so however many of them are asked for at once they
-/// wait for each other and never take the connections a patient's request needs.
+/// long — verifying the audit chain, listing it, exports, the report, statistics, copying the
+/// database — run on `longReaders` instead: a small pool of their own, so they never take the
+/// connections a patient's request needs. Their gate (`longReadAdmission`) bounds how many may
+/// wait for those connections as well, so that they cannot take the handler threads either.
 public final class Database: Sendable {
     public let path: String
     public let writer: GroupCommitWriter
     public let readers: ReaderPool
     /// For long reads (`longRead`).
     public let longReaders: ReaderPool
+    /// Long reads running (one per long-read connection) and waiting for a turn; one beyond is
+    /// refused at once. A waiting read holds its request's handler thread (`http.threads`).
+    let longReadAdmission: AdmissionGate
     /// The key the audit chain is keyed with, attached to the writer connection (`AuditLog.append`).
     public let auditKey: AuditKey
     /// Token lookups that succeeded (`Authenticator.check(_:bearer:now:patientTokens:)`);
@@ -40,7 +44,9 @@ public final class Database: Sendable {
     /// Opens (or creates) `directory/hyponatrack.sqlite` and migrates it. A database whose audit
     /// chain is keyed with another key is refused; an older unkeyed chain is re-keyed with
     /// `auditKey` once (migration `v5_audit_hmac`).
-    public init(directory: URL, auditKey: AuditKey, readers readerCount: Int = Database.readerCount(handlerThreads: 16)) throws {
+    /// `longReads` defaults to the gate for 16 handler threads (`AdmissionGate.longReads`).
+    init(directory: URL, auditKey: AuditKey, readers readerCount: Int = Database.readerCount(handlerThreads: 16),
+         longReads: AdmissionGate = .longReads(handlerThreads: 16, connections: Database.longReaderCount)) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let file = directory.appendingPathComponent(Self.fileName)
@@ -58,6 +64,7 @@ public final class Database: Sendable {
         writer = GroupCommitWriter(connection: connection)
         readers = try ReaderPool(path: path, maximumReaders: readerCount)
         longReaders = try ReaderPool(path: path, maximumReaders: Self.longReaderCount)
+        longReadAdmission = longReads
     }
 
     /// Runs `job` in the next group-commit transaction and returns after COMMIT.
@@ -86,8 +93,15 @@ public final class Database: Sendable {
     public func read<T>(_ body: (Connection) throws -> T) throws -> T { try readers.read(body) }
 
     /// Runs `body` on a long-read connection (one read transaction): for reads whose time grows
-    /// with the database (audit verify and listing, backups), never for a request's short reads.
-    public func longRead<T>(_ body: (Connection) throws -> T) throws -> T { try longReaders.read(body) }
+    /// with the database (audit verify and listing, exports, backups), never for a request's
+    /// short reads. Throws `DomainError.busy(.longReads, …)` at once, before any reading, when
+    /// as many long reads as `longReadAdmission` admits are running and waiting already.
+    public func longRead<T>(_ body: (Connection) throws -> T) throws -> T {
+        guard let result = try longReadAdmission.run({ try longReaders.read(body) }) else {
+            throw DomainError.busy(.longReads, retryAfterSeconds: AdmissionGate.retryAfterSeconds)
+        }
+        return result
+    }
 
     public func close() {
         writer.close()

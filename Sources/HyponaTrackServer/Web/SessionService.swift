@@ -49,13 +49,11 @@ public final class SessionService: Sendable {
     let metrics: Metrics?
 
     /// Bounds the password checks running and waiting at once (PBKDF2 costs most of a second).
-    let passwordChecks: PasswordCheckGate
-    /// What a sign-in refused as busy is told to wait.
-    static let busyRetryAfterSeconds = 2
+    let passwordChecks: AdmissionGate
 
     init(transactions: Transactions, clock: any ServerClock, policy: SessionPolicy = SessionPolicy(),
          lockout: ActivationPolicy = .standard, metrics: Metrics? = nil,
-         passwordChecks: PasswordCheckGate = .forThisMachine()) {
+         passwordChecks: AdmissionGate = .passwordChecks()) {
         self.transactions = transactions
         self.clock = clock
         self.policy = policy
@@ -95,7 +93,7 @@ public final class SessionService: Sendable {
                 }
             }
             if checked == nil {
-                throw DomainError.signIn(.busy(retryAfterSeconds: Self.busyRetryAfterSeconds))
+                throw DomainError.busy(.signIns, retryAfterSeconds: AdmissionGate.retryAfterSeconds)
             }
             throw DomainError.signIn(.wrongCredentials)
         }
