@@ -90,15 +90,20 @@ enum AlertRepository {
     struct DueStep: Sendable { var alertId: Int64; var ladder: Int; var tier: Int }
 
     /// Unfired steps of current ladders due by `ms`: tier 0 of any unresolved alert, later tiers
-    /// only while the alert is open (acknowledged stops the climb). Oldest first.
+    /// only while the alert is open (acknowledged stops the climb). A withdrawn patient's
+    /// missing-data alerts climb no further: nobody expects their data any more (docs/clinical-
+    /// rules.md §8); their evaluation alerts keep their ladder, a measured red stays a red.
+    /// Oldest first.
     static func dueSteps(_ db: Connection, now ms: Int64, alertId: Int64?) throws -> [DueStep] {
         let filter = alertId == nil ? "" : " AND a.id = ?"
         var params: [(any SQLiteBindable)?] = [ms]
         if let alertId { params.append(alertId) }
         return try db.query("""
             SELECT s.alert_id, s.ladder, s.tier FROM escalation_steps s JOIN alerts a ON a.id = s.alert_id
+            JOIN patients p ON p.id = a.patient_id
             WHERE s.fired_at IS NULL AND s.due_at <= ? AND s.ladder = a.ladder
-              AND (s.tier = 0 OR a.state = 'open') AND a.state != 'resolved'\(filter)
+              AND (s.tier = 0 OR a.state = 'open') AND a.state != 'resolved'
+              AND (p.withdrawn_at IS NULL OR a.kind = 'evaluation')\(filter)
             ORDER BY s.due_at, s.tier
             """, params).map { DueStep(alertId: try $0.int64(0), ladder: try $0.int(1), tier: try $0.int(2)) }
     }
@@ -126,10 +131,15 @@ enum AlertRepository {
         FROM alerts a JOIN patients p ON p.id = a.patient_id
         """
 
-    /// Alerts newest first. Every view carries its earlier acknowledgements (AlertRepository+History).
-    static func list(_ db: Connection, openOnly: Bool, limit: Int = 500) throws -> [AlertView] {
-        try withEarlierAcknowledgements(db, db.query("\(viewSelect) \(openOnly ? "WHERE a.state != 'resolved'" : "") ORDER BY a.id DESC LIMIT ?",
-                                                     [limit]).map(view))
+    /// Alerts newest first; `before`: ids below it; `limit`: at most that many (nil: all). Every
+    /// view carries its earlier acknowledgements (AlertRepository+History).
+    static func list(_ db: Connection, openOnly: Bool, before: Int64? = nil, limit: Int? = nil) throws -> [AlertView] {
+        let filter = [openOnly ? "a.state != 'resolved'" : nil, before == nil ? nil : "a.id < ?"].compactMap { $0 }
+        var params: [(any SQLiteBindable)?] = []
+        if let before { params.append(before) }
+        params.append(limit ?? -1)   // LIMIT -1: no limit
+        let sql = "\(viewSelect) \(filter.isEmpty ? "" : "WHERE " + filter.joined(separator: " AND ")) ORDER BY a.id DESC LIMIT ?"
+        return try withEarlierAcknowledgements(db, db.query(sql, params).map(view))
     }
 
     /// One patient's alerts, oldest first (the clinical report).
