@@ -8,14 +8,28 @@ enum AlertCommands {
                 PatientCommands.reasonCodes(Show.field(a, "reasons")), f("state"), f("tiersFired")]
     }
 
-    static let alerts = StaffCommand(name: "alerts", usage: ["alerts [--open] [--json]"], about: """
+    /// How many alerts `alerts` lists at once without `--open` (the API's default page).
+    static let page = 500
+
+    static let alerts = StaffCommand(name: "alerts", usage: ["alerts [--open] [--before ALERT] [--json]"], about: """
         Alerts, newest first: patient, day, level, reasons, state (open, acknowledged, resolved),
-        escalation tiers fired. --open: only those not yet resolved.
-        """, spec: .init(flags: ["open"])) { a, client in
-        let r = try client.get("/v1/alerts" + (a.flag("open") ? "?open=true" : ""))
-        return Reply(json: r) { io in
-            guard case .array(let items) = r else { return }
+        escalation tiers fired. --open: every alert not yet resolved. Without it the newest 500
+        alerts; when there are older ones the last line says how to list them (--before ALERT:
+        only alerts older than that one).
+        """, spec: .init(flags: ["open"], options: ["before"])) { a, client in
+        var query = a.flag("open") ? ["open=true"] : ["limit=\(page + 1)"]
+        if let before = a.value("before") {
+            guard let id = Int64(before), id > 0 else { throw UsageError("--before needs an alert id") }
+            query.append("before=\(id)")
+        }
+        let r = try client.get("/v1/alerts?" + query.joined(separator: "&"))
+        guard case .array(var items) = r else { return Reply(json: r) { _ in } }
+        let more = !a.flag("open") && items.count > page
+        if more { items.removeLast(items.count - page) }
+        let older = more ? Show.string(Show.field(items[items.count - 1], "id")) : nil
+        return Reply(json: .array(items)) { io in
             io.out(Show.table(["ID", "STUDY ID", "DATE", "POD", "LEVEL", "KIND", "REASONS", "STATE", "TIERS"], items.map(row)))
+            if let older { io.out("Older alerts: hyponatrack alerts --before \(older)") }
         }
     }
 

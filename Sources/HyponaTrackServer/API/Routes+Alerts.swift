@@ -7,15 +7,11 @@ extension Routes {
     static func alerts(_ service: AlertService, hooksStatus: @escaping @Sendable () throws -> JSONValue) -> [Route] {
         let with = Responses.adding(to: Responses.staff(notFound: nil))
         return [
-            Route(.get, "/v1/alerts", access: .staff(.read), summary: "Alerts, newest first (open=true: not yet resolved)",
+            Route(.get, "/v1/alerts", access: .staff(.read),
+                  summary: "Alerts, newest first: open=true every unresolved one; else at most limit (default 500), before=ID for older",
                   responses: with([200: ("alerts", S.array(S.openObject()))])) { ctx in
-                let openOnly: Bool
-                switch ctx.query("open") {
-                case nil, "false": openOnly = false
-                case "true": openOnly = true
-                default: throw APIError.invalid("open", "true or false")
-                }
-                return .json(.ok, .array(try service.alerts(openOnly: openOnly).map(AlertJSON.alert)))
+                let page = try service.alerts(try AlertBodies.query(ctx))
+                return .json(.ok, .array(page.alerts.map(AlertJSON.alert)))
             },
             Route(.post, "/v1/alerts/{alertId}/acknowledgement", access: .staff(.write),
                   summary: "Acknowledge an alert: the escalation stops", request: S.body(AlertBodies.acknowledgement),
@@ -49,6 +45,28 @@ enum AlertBodies {
     static let sodium = BodyField.number("sodium", ValueRanges.sodium)
     static let acknowledgement = [note.member]
     static let resolution = [note.required.member, sodium.member]
+
+    /// `open` (true/false), `before` (an alert id), `limit` (1–5000; without it every unresolved
+    /// alert with open=true, else the newest 500).
+    static func query(_ ctx: RequestContext) throws -> AlertsQuery {
+        var query: AlertsQuery
+        switch ctx.query("open") {
+        case nil, "false": query = AlertsQuery(openOnly: false, limit: AlertsQuery.defaultLimit)
+        case "true": query = AlertsQuery(openOnly: true)
+        default: throw APIError.invalid("open", "true or false")
+        }
+        if let text = ctx.query("before") {
+            guard let id = Int64(text), id > 0 else { throw APIError.invalid("before", "not an alert id") }
+            query.before = id
+        }
+        if let text = ctx.query("limit") {
+            guard let n = Int(text), AlertsQuery.limits.contains(n) else {
+                throw APIError.invalid("limit", "an integer \(AlertsQuery.limits.lowerBound)–\(AlertsQuery.limits.upperBound)")
+            }
+            query.limit = n
+        }
+        return query
+    }
 
     static func alertId(_ ctx: RequestContext) throws -> Int64 {
         guard let id = Int64(ctx.parameter("alertId")), id > 0 else { throw APIError.invalid("alertId", "not an alert id") }

@@ -16,6 +16,24 @@ public struct ResolveAlert: Sendable {
     public var actor: String
 }
 
+/// `GET /v1/alerts`: newest first; `openOnly`: the unresolved ones; `before`: only alerts with a
+/// lower id (the next page); `limit`: at most that many (nil: all).
+public struct AlertsQuery: Sendable, Equatable {
+    public var openOnly: Bool
+    public var before: Int64? = nil
+    public var limit: Int? = nil
+
+    /// The page size of the list of all alerts when none is asked for.
+    public static let defaultLimit = 500
+    public static let limits = 1...5000
+}
+
+/// A page of alerts; `olderBefore`: when older alerts exist, the `before` that lists them.
+public struct AlertPage: Sendable {
+    public var alerts: [AlertView]
+    public var olderBefore: Int64?
+}
+
 /// What staff do with alerts: list, acknowledge, resolve.
 public final class AlertService: Sendable {
     let transactions: Transactions
@@ -29,9 +47,16 @@ public final class AlertService: Sendable {
         self.clock = clock
     }
 
-    /// Newest first; `openOnly`: not yet resolved.
-    public func alerts(openOnly: Bool) throws -> [AlertView] {
-        try transactions.read { db in try AlertRepository.list(db, openOnly: openOnly) }
+    /// Newest first: every unresolved alert (`openOnly`: never cut short, they are what staff
+    /// act on), or a page of all alerts (`AlertsQuery`).
+    public func alerts(_ query: AlertsQuery) throws -> AlertPage {
+        try transactions.read { db in
+            var alerts = try AlertRepository.list(db, openOnly: query.openOnly, before: query.before,
+                                                  limit: query.limit.map { $0 + 1 })
+            guard let limit = query.limit, alerts.count > limit else { return AlertPage(alerts: alerts, olderBefore: nil) }
+            alerts.removeLast(alerts.count - limit)
+            return AlertPage(alerts: alerts, olderBefore: alerts.last?.id)
+        }
     }
 
     /// One alert, or nil.

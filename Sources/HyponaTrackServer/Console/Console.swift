@@ -83,7 +83,12 @@ struct Console: Sendable {
     func inboxPage(_ ctx: PageContext, errors: FormErrors = FormErrors()) throws -> HTML {
         let all = ctx.query("all") == "1"
         let zones = try zoneLookup()
-        return InboxPage(layout: layout(ctx), alerts: try study.alerts.alerts(openOnly: !all), all: all, zone: zones, errors: errors).render()
+        // Unresolved: every one. With resolved ones too: the newest 500 a page, `before` for older.
+        let before = ctx.query("before").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
+        let page = try study.alerts.alerts(all ? AlertsQuery(openOnly: false, before: before, limit: AlertsQuery.defaultLimit)
+                                               : AlertsQuery(openOnly: true))
+        return InboxPage(layout: layout(ctx), alerts: page.alerts, all: all, olderBefore: page.olderBefore, zone: zones,
+                         errors: errors).render()
     }
 
     private func inbox(_ ctx: PageContext) throws -> HTTPResponse { WebResponse.page(.ok, try inboxPage(ctx)) }

@@ -2,11 +2,14 @@ import HTML
 import HyponaTrackCore
 
 /// `/console/alerts`: unresolved alerts, red before yellow, oldest first within a level, with
-/// acknowledge and resolve; `?all=1` adds the resolved ones.
+/// acknowledge and resolve (every unresolved alert, never cut short); `?all=1` adds the resolved
+/// ones, the newest 500 alerts a page with a link to the older ones (`before`).
 struct InboxPage {
     let layout: ConsoleLayout
     let alerts: [AlertView]
     let all: Bool
+    /// With `all`: the `before` of the next page when older alerts exist.
+    var olderBefore: Int64? = nil
     let zone: (String) -> ZoneRules
     var errors = FormErrors()
 
@@ -24,7 +27,10 @@ struct InboxPage {
         let table = AlertTable(layout: layout, zone: zone, back: "inbox", errors: errors)
         let toggle: HTML = all ? "<p><a href=\"/console/alerts\">\(t.s("Show unresolved alerts only", "Nur unerledigte Alarme zeigen"))</a></p>"
             : "<p><a href=\"/console/alerts?all=1\">\(t.s("Show resolved alerts too", "Auch erledigte Alarme zeigen"))</a></p>"
-        return layout.page(t.alerts, table.render(Self.ordered(alerts), showPatient: true) + toggle)
+        let older: HTML = olderBefore.map { id in
+            "<p><a href=\"/console/alerts?all=1&amp;before=\(String(id))\">\(t.s("Older alerts", "Ältere Alarme"))</a></p>"
+        } ?? HTML()
+        return layout.page(t.alerts, table.render(Self.ordered(alerts), showPatient: true) + older + toggle)
     }
 }
 
