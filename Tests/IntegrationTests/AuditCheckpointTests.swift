@@ -36,6 +36,9 @@ import HTJSON
         let row = entries.compactMap(Hooks.object).first { Hooks.int($0["seq"]).map(String.init) == String(parts[0]) }
         #expect(row.map { Hooks.string($0["action"]) } == "audit.checkpoint" && row.map { Hooks.string($0["actor"]) } == "staff:bootstrap-admin")
 
+        let unanchored = try rig.cli(["audit", "verify"], token: rig.admin)
+        #expect(unanchored.status == 0 && unanchored.stdout.contains("intact") && !unanchored.stdout.contains("checkpoint"),
+                "no checkpoint was given, none is claimed: \(unanchored.stdout)")
         let good = try rig.cli(["audit", "verify", "--checkpoint", line], token: rig.admin)
         #expect(good.status == 0 && good.stdout.contains("matches checkpoint \(line)"), "\(good.stdout)\(good.stderr)")
         let wrongHash = String(parts[0]) + ":" + String(repeating: "0", count: 64)

@@ -137,7 +137,8 @@ enum OtherCommands {
         let r = try client.get("/v1/audit/verify" + query)
         let intact = Show.field(r, "intact") == .bool(true)
         return Reply(json: r, status: intact ? ExitCode.success : ExitCode.failure) { io in
-            let checkpoint = Show.field(r, "checkpoint").flatMap { $0 == .null ? nil : $0 }
+            // Only an object is a checked checkpoint (null, or absent, when none was given).
+            let checkpoint: JSONValue? = if case .object? = Show.field(r, "checkpoint") { Show.field(r, "checkpoint") } else { nil }
             if intact {
                 io.out("Audit trail intact: \(Show.text(r, "rowsChecked")) rows verified."
                        + (checkpoint.map { " It matches checkpoint \(Show.text($0, "checkpoint"))." } ?? ""))
