@@ -105,7 +105,7 @@ extension REDCapMapperTests {
         // A worsening to red reopens the alert but keeps the first acknowledgement and its minutes.
         try rig.raise(p, .red, [AlertLogRig.reason("symptom_score", .red)], minutes: 30)
         r = try row()
-        #expect(r["alert_log_level"] == "red" && r["alert_log_reasons"] == "weight_gain_pct,symptom_score")
+        #expect(r["alert_log_level"] == "red" && r["alert_log_reasons"] == "symptom_score,weight_gain_pct")
         #expect(r["alert_ack_at"] == "2026-03-09 09:12:37" && r["alert_ack_role"] == "nurse" && r["alert_min_to_ack"] == "12.5")
         #expect(r["alert_opened_at"] == "2026-03-09 09:00:07")
         let reopened = try #require(try rig.store.database.read { try AlertRepository.view($0, id: id) })
@@ -123,7 +123,7 @@ extension REDCapMapperTests {
         r = try row()
         var resolved = opened
         resolved["alert_log_level"] = "red"
-        resolved["alert_log_reasons"] = "weight_gain_pct,symptom_score"
+        resolved["alert_log_reasons"] = "symptom_score,weight_gain_pct"
         resolved["alert_ack_at"] = "2026-03-09 09:12:37"
         resolved["alert_ack_role"] = "nurse"
         resolved["alert_min_to_ack"] = "12.5"

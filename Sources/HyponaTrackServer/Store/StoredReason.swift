@@ -19,7 +19,9 @@ public struct StoredReason: Sendable, Equatable {
 
     public init(_ r: Reason) { self.init(code: r.code.rawValue, level: r.level, value: r.value, threshold: r.threshold) }
 
-    /// Union by code, each code kept at its highest level (first seen wins a tie), in first-seen order.
+    /// Union by code, each code kept at its highest level (first seen wins a tie); red first, then
+    /// yellow, then info (docs/clinical-rules.md, "What every evaluation carries"), in first-seen
+    /// order within a level — so a red that joins later is not listed after a yellow.
     static func merge(_ a: [StoredReason], _ b: [StoredReason]) -> [StoredReason] {
         var merged: [StoredReason] = []
         for reason in a + b {
@@ -29,7 +31,9 @@ public struct StoredReason: Sendable, Equatable {
                 merged.append(reason)
             }
         }
-        return merged
+        return merged.enumerated().sorted { x, y in
+            x.element.level != y.element.level ? x.element.level > y.element.level : x.offset < y.offset
+        }.map(\.element)
     }
 
     static func codes(_ reasons: [StoredReason], at level: Level) -> Set<String> {
