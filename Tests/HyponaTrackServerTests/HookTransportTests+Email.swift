@@ -46,9 +46,9 @@ extension HookTransportTests {
             #expect(transport.deliver(eventId: "evt_starttls", timestamp: Fixture.now(), body: body, event: event) == .delivered)
             let mail = try server.message(1)
             #expect(mail["tls"] == .string("starttls"))
-            #expect(mail["subject"] == .string("[HyponaTrack] Acknowledged: RED alert HT-001 (POD 7) by staff:nurse.a"))
+            #expect(mail["subject"] == .string("[HyponaTrack] Acknowledged: RED alert HT-001 (POD 7) by nurse.a"))
             guard case .string(let text)? = mail["body"] else { Issue.record("no text body"); return }
-            #expect(text.contains("acknowledged by staff:nurse.a") && text.contains("Reached patient"))
+            #expect(text.contains("acknowledged by nurse.a") && !text.contains("staff:") && text.contains("Reached patient"))
             #expect(!text.contains("https://"))
         }
 
@@ -136,7 +136,7 @@ extension HookTransportTests {
             #expect(escalated.subject == "[HyponaTrack] ESCALATION tier 1: RED alert HT-001 (POD 7) not acknowledged: confusion, low lab sodium")
             let resolved = EmailText.render(event: Fixture.alertEvent(id: "e2", type: "alert.resolved",
                                                                       extra: ["by": "staff:dr.b", "note": "Na rechecked", "sodium": 131]).event)
-            #expect(resolved.subject == "[HyponaTrack] Resolved: RED alert HT-001 (POD 7) by staff:dr.b")
+            #expect(resolved.subject == "[HyponaTrack] Resolved: RED alert HT-001 (POD 7) by dr.b")
             #expect(resolved.body.contains("Measured sodium: 131 mmol/L") && resolved.body.contains("Note: Na rechecked"))
 
             let halted = EmailText.render(event: ["type": "sync.halted", "id": "e3", "timestamp": "2026-03-09T08:00:00Z",

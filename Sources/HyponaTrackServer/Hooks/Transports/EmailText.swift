@@ -38,7 +38,7 @@ public enum EmailText {
         let pod = e.number("pod").map { "POD \(AlertWording.number($0, digits: 0))" }
         let reasons = ReasonLine.list(e.data["reasons"], kind: e.string("kind"))
         let what = "\(level.uppercased()) alert \(studyId)" + (pod.map { " (\($0))" } ?? "")
-        let by = e.string("by").map(plain)
+        let by = e.string("by").map { plain(Principal.displayName(ofActor: $0)) }   // "nina", not "staff:nina"
         let tier = e.number("tier").map { AlertWording.number($0, digits: 0) }
 
         let subject: String
