@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// Who the client is behind trusted proxies (docs/product.md, "Hostile-traffic details").
 ///
@@ -7,12 +8,21 @@ import Foundation
 /// believing the first line would let the client choose its logged address. Walking from the
 /// right, each hop a trusted proxy added is skipped; the first address that is not a trusted
 /// proxy is the client. A peer that is not a trusted proxy is the client, whatever it sends.
+///
+/// Addresses are compared in one spelling (`IPAddressText`): `trustedProxies` are canonical from
+/// the configuration, a hop is read as a proxy writes it (`[v6]:port`, `v4:port`) and made
+/// canonical. A hop that is no address (`unknown`, a name, garbage) cannot be the client: the
+/// peer is (the proxy's bucket and log line), as when every hop is a trusted proxy; the string
+/// itself never becomes a bucket key, a log value or an audit subject.
 enum ForwardedFor {
     static func client(peer: String, headerLines: [String], trustedProxies: Set<String>) -> String {
         guard trustedProxies.contains(peer), !headerLines.isEmpty else { return peer }
-        let hops = headerLines.joined(separator: ",").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-        return hops.last { !trustedProxies.contains($0) } ?? peer
+        for raw in headerLines.joined(separator: ",").split(separator: ",").reversed() {
+            let hop = raw.trimmingCharacters(in: .whitespaces)
+            if hop.isEmpty { continue }
+            guard let address = IPAddressText.fromForwardedHop(hop) else { return peer }
+            if !trustedProxies.contains(address) { return address }
+        }
+        return peer
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTJSON
+import HTTPServer
 import HyponaTrackCore
 
 /// `config/hyponatrack.json` (docs/product.md, "Configuration"), validated. Relative paths resolve
@@ -121,7 +122,9 @@ public struct ServerConfiguration: Sendable {
         config.studyTimeZone = try r.optional("studyTimeZone", zone) ?? config.studyTimeZone
         config.consentRequired = try r.optional("consentRequired", .bool) ?? false
         config.trustedProxies = try r.optionalArray("trustedProxies", maxCount: 64) { v, p throws(FieldError) in
-            try JSONRead.string(length: 2...64, expected: "an IP address", isIPAddress).convert(v, p)
+            // Canonical (IPAddressText), so `0:0:0:0:0:0:0:1` matches the peer `::1`.
+            let text = try JSONRead.string(length: 2...64, expected: "an IP address", isIPAddress).convert(v, p)
+            return IPAddressText.canonical(text) ?? text
         } ?? []
         if let rules = try r.optional("rules", .any) {
             let rr = try ObjectReader(rules, path: "rules")
