@@ -9,19 +9,33 @@ import Darwin
 /// numeric IPv4 or IPv6 literal is nil (names, ports, brackets: see `fromForwardedHop`).
 public enum IPAddressText {
     public static func canonical(_ literal: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         var v4 = in_addr()
-        if inet_pton(AF_INET, literal, &v4) == 1 {
-            guard inet_ntop(AF_INET, &v4, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
+        if inet_pton(AF_INET, literal, &v4) == 1 { return text(v4) }
         var v6 = in6_addr()
         guard inet_pton(AF_INET6, literal, &v6) == 1 else { return nil }
-        let bytes = withUnsafeBytes(of: v6) { Array($0) }
+        return text(v6)
+    }
+
+    /// An IPv4 address in dotted form; nil only if `inet_ntop` fails.
+    static func text(_ address: in_addr) -> String? {
+        var address = address
+        return format { inet_ntop(AF_INET, &address, $0, $1) != nil }
+    }
+
+    /// An IPv6 address in its shortest form, or an IPv4-mapped one (`::ffff:10.0.0.1`) as IPv4.
+    static func text(_ address: in6_addr) -> String? {
+        var address = address
+        let bytes = withUnsafeBytes(of: address) { Array($0) }
         if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
             return bytes[12...].map(String.init).joined(separator: ".")
         }
-        guard inet_ntop(AF_INET6, &v6, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+        return format { inet_ntop(AF_INET6, &address, $0, $1) != nil }
+    }
+
+    private static func format(_ write: (UnsafeMutablePointer<CChar>, socklen_t) -> Bool) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let count = socklen_t(buffer.count)
+        guard buffer.withUnsafeMutableBufferPointer({ write($0.baseAddress!, count) }) else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 

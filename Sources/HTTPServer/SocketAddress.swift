@@ -47,21 +47,10 @@ enum SocketAddress {
     /// IPv4 so that logs and per-client rules see one spelling. Empty for other families.
     static func ipString(_ address: UnsafePointer<sockaddr>?) -> String {
         guard let address else { return "" }
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            var v4 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)
-            guard inet_ntop(AF_INET, &v4.sin_addr, &buffer, socklen_t(buffer.count)) != nil else { return "" }
-        case AF_INET6:
-            var v6 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self)
-            let bytes = withUnsafeBytes(of: v6.sin6_addr) { Array($0) }
-            if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
-                return bytes[12...].map(String.init).joined(separator: ".")
-            }
-            guard inet_ntop(AF_INET6, &v6.sin6_addr, &buffer, socklen_t(buffer.count)) != nil else { return "" }
-        default:
-            return ""
+        case AF_INET: return IPAddressText.text(UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self).sin_addr) ?? ""
+        case AF_INET6: return IPAddressText.text(UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self).sin6_addr) ?? ""
+        default: return ""
         }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

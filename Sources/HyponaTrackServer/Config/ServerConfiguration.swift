@@ -227,10 +227,7 @@ public struct ServerConfiguration: Sendable {
         return (String(host), p)
     }
 
-    static func isIPAddress(_ s: String) -> Bool {
-        var v4 = in_addr(), v6 = in6_addr()
-        return inet_pton(AF_INET, s, &v4) == 1 || inet_pton(AF_INET6, s, &v6) == 1
-    }
+    static func isIPAddress(_ s: String) -> Bool { IPAddressText.canonical(s) != nil }
 }
 
 extension ServerConfiguration {
