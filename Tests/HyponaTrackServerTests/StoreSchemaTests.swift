@@ -30,11 +30,14 @@ import SQLite
     }
 
     /// A database as the previous release left it: migrations up to `v3_alerts`.
-    static func v3Database(_ directory: URL) throws -> Connection {
+    static func v3Database(_ directory: URL) throws -> Connection { try database(directory, through: "v3_alerts") }
+
+    /// A database in `directory` as the release whose last migration is `last` left it.
+    static func database(_ directory: URL, through last: String) throws -> Connection {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let connection = try Connection(path: directory.appendingPathComponent("v3.sqlite").path)
+        let connection = try Connection(path: directory.appendingPathComponent("\(last).sqlite").path)
         connection.attach(AuditKey.forTests)
-        #expect(try Schema.migrator(through: "v3_alerts").migrate(connection).last == "v3_alerts")
+        #expect(try Schema.migrator(through: last).migrate(connection).last == last)
         return connection
     }
 
@@ -109,11 +112,8 @@ import SQLite
     @Test func upgradingGivesEachDayThePatientsOwnLastSubmissionFromTheAuditTrail() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("htv14-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let db = try Connection(path: directory.appendingPathComponent("v13.sqlite").path)
+        let db = try Self.database(directory, through: "v13_import_proposal_versions")
         defer { db.close() }
-        db.attach(AuditKey.forTests)
-        #expect(try Schema.migrator(through: "v13_import_proposal_versions").migrate(db).last == "v13_import_proposal_versions")
         let t: Int64 = 1_773_043_200_000
         try db.transaction(.immediate) {
             let a = try PatientRepository.insert(db, profile: MapperFixture.profile("A-1"), by: "staff:nina", at: t)
@@ -146,11 +146,8 @@ import SQLite
     @Test func upgradingKeepsEveryEvaluationAndLetsADayThatIsNotEvaluatedBeStoredWithoutALevel() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("htv15-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let db = try Connection(path: directory.appendingPathComponent("v14.sqlite").path)
+        let db = try Self.database(directory, through: "v14_days_submitted_at")
         defer { db.close() }
-        db.attach(AuditKey.forTests)
-        #expect(try Schema.migrator(through: "v14_days_submitted_at").migrate(db).last == "v14_days_submitted_at")
         let t: Int64 = 1_773_043_200_000
         let insert = """
             INSERT INTO evaluations (patient_id, date, pod, level, reasons, risk_score, risk_class, factor, rules_version, cause,
