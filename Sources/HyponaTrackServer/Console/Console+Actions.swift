@@ -147,8 +147,8 @@ extension Console {
     private func refused(_ ctx: PageContext, form: String, fields: [String], _ e: FieldError, status: HTTPStatus = .badRequest,
                          render: (FormErrors) throws -> HTML) throws -> HTTPResponse {
         var errors = FormErrors()
-        let field = FormInput.field(e) ?? fields[0]
-        errors.messages[form] = [field: FieldMessages(ctx.language).text(e, for: FormInput.messageKind(field))]
+        let refusal = FormInput.refusal(e, fallback: fields[0], language: ctx.language)
+        errors.messages[form] = [refusal.field: refusal.message]
         errors.values[form] = FormInput.echo(ctx.form, fields)
         return WebResponse.page(status, try render(errors))
     }

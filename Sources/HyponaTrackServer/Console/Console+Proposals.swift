@@ -29,8 +29,8 @@ extension Console {
             _ = confirm ? try study.proposals.confirm(command) : try study.proposals.reject(command)
             return WebResponse.redirect("/console/proposals")
         } catch let e as FieldError {
-            let field = FormInput.field(e) ?? "note"
-            return try again(field, FieldMessages(ctx.language).text(e, for: FormInput.messageKind(field)), .badRequest)
+            let refusal = FormInput.refusal(e, fallback: "note", language: ctx.language)
+            return try again(refusal.field, refusal.message, .badRequest)
         } catch DomainError.conflict(let message, let field) {
             return try again(field ?? "note", message, .conflict)
         }

@@ -53,6 +53,13 @@ enum FormInput {
         return Timestamp(epochSeconds: minute.epochSeconds + Double(second), utcOffsetSeconds: minute.utcOffsetSeconds)
     }
 
+    /// Where a console form shows `error` (its field, else `fallback`) and what it says there,
+    /// in the page's language.
+    static func refusal(_ error: FieldError, fallback: String, language: Language) -> (field: String, message: String) {
+        let field = self.field(error) ?? fallback
+        return (field, FieldMessages(language).text(error, for: messageKind(field)))
+    }
+
     /// How a refusal at one of the console forms' fields is worded (`FieldMessages`): the notes
     /// are texts, sodium a number, the lab's time a date and time.
     static func messageKind(_ field: String) -> FieldMessages.Kind? {
