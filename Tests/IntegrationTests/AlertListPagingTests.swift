@@ -31,10 +31,18 @@ import HTJSON
             let r = try d.request(.get, "/v1/alerts?\(query)", token: d.adminToken)
             #expect(r.status == 400 && r.errorField == field, "\(query): \(r.status) \(r.text)")
         }
-        let older = try CLIRunner.run(["alerts", "--before", String(all[0])], server: d.baseURL, token: d.adminToken)
-        #expect(older.status == 0 && !older.stdout.contains("PG-3") && older.stdout.contains("PG-2") && older.stdout.contains("PG-1"),
-                "\(older.stdout)")
-        #expect(!older.stdout.contains("Older alerts"), "nothing older beyond this page")
+        let cli = try CLIRunner.run(["alerts", "--before", String(all[0])], server: d.baseURL, token: d.adminToken)
+        #expect(cli.status == 0 && !cli.stdout.contains("PG-3") && cli.stdout.contains("PG-2") && cli.stdout.contains("PG-1"),
+                "\(cli.stdout)")
+        #expect(!cli.stdout.contains("Older alerts"), "nothing older beyond this page")
+        _ = try Study.staff(d, "-ward", role: "nurse")
+        try ConsoleClient.setPassword(d, "-ward", ConsoleTests.password)
+        let console = ConsoleClient(d)
+        try console.signIn("-ward", ConsoleTests.password)
+        let older = try console.get("/console/alerts?all=1&before=\(all[0])")
+        #expect(older.status == 200 && !older.text.contains("PG-3") && older.text.contains("PG-1"), "the console's older page")
+        let junk = try console.get("/console/alerts?all=1&before=abc")
+        #expect(junk.status == 400 && junk.text.contains("not an alert number"), "a malformed page link is refused, not the first page")
         let bad = try CLIRunner.run(["alerts", "--before", "x"], server: d.baseURL, token: d.adminToken)
         #expect(bad.status == 64 && bad.stderr.contains("--before"), "\(bad.status) \(bad.stderr)")
     }

@@ -84,7 +84,13 @@ struct Console: Sendable {
         let all = ctx.query("all") == "1"
         let zones = try zoneLookup()
         // Unresolved: every one. With resolved ones too: the newest 500 a page, `before` for older.
-        let before = ctx.query("before").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
+        var before: Int64?
+        if let text = ctx.query("before") {
+            guard let id = Int64(text), id > 0 else {
+                throw PageFailure(.badRequest, ctx.language.s("\"before\" is not an alert number.", "\"before\" ist keine Alarmnummer."))
+            }
+            before = id
+        }
         let page = try study.alerts.alerts(all ? AlertsQuery(openOnly: false, before: before, limit: AlertsQuery.defaultLimit)
                                                : AlertsQuery(openOnly: true))
         return InboxPage(layout: layout(ctx), alerts: page.alerts, all: all, olderBefore: page.olderBefore, zone: zones,
