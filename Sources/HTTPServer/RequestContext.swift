@@ -30,6 +30,8 @@ final class RequestContext {
     var connectionKey: UInt = 0
     /// Where the handler's answer waits for the resumed connection to pick it up.
     let answer = AnswerSlot()
+    /// The request headers, read from libmicrohttpd once when they are complete.
+    var headers = HTTPHeaders()
     var body: [UInt8] = []
     /// Set once the body passed the cap; later chunks are counted and dropped.
     var bodyTooLarge = false

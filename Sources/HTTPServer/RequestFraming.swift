@@ -46,7 +46,10 @@ enum RequestFraming {
             return Problem(status: .badRequest, code: "invalid_value",
                            message: "Transfer-Encoding must be chunked, once and alone.")
         }
-        if Set(items(headers.values(for: "Content-Length"))).count > 1 {
+        let lengths = headers.values(for: "Content-Length")
+        // The usual request: one field, one value (no list to split).
+        if lengths.count <= 1, !(lengths.first?.utf8.contains(UInt8(ascii: ",")) ?? false) { return nil }
+        if Set(items(lengths)).count > 1 {
             return Problem(status: .badRequest, code: "invalid_value",
                            message: "The request has conflicting Content-Length values.")
         }

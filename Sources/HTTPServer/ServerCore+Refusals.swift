@@ -23,7 +23,7 @@ extension ServerCore {
     /// ("response was queued "early", refuse to read body / footers or further requests",
     /// connection.c); `Connection: close` tells the client so.
     func framingRefusal(_ connection: OpaquePointer, _ context: RequestContext) -> HTTPResponse? {
-        guard let problem = RequestFraming.problem(in: MHDRequestHeaders.read(from: connection)) else { return nil }
+        guard let problem = RequestFraming.problem(in: context.headers) else { return nil }
         var response = refusal(problem.status, problem.code, problem.message, connection, context)
         response.headers.replaceOrAdd(name: "Connection", value: "close")
         return response
@@ -42,7 +42,7 @@ extension ServerCore {
         guard let refusalResponse else { return response }
         return refusalResponse(HTTPServerRefusal(code: code, message: message, response: response,
                                                  rawPath: RequestTarget.rawPath(of: context.rawTarget),
-                                                 headers: MHDRequestHeaders.read(from: connection),
+                                                 headers: context.headers,
                                                  clientAddress: context.clientAddress)) ?? response
     }
 

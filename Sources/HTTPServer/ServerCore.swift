@@ -119,6 +119,7 @@ final class ServerCore: Sendable {
         case .awaitingHeaders:
             context.phase = .receivingBody
             context.connectionKey = Self.key(connection)
+            context.headers = MHDRequestHeaders.read(from: connection)
             guardian.headersReceived(context.connectionKey)
             context.method = HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "")
             context.clientAddress = SocketAddress.ipString(ht_mhd_client_address(connection))
@@ -177,7 +178,7 @@ final class ServerCore: Sendable {
     /// A route that spools (``UploadSpool``): the file to write to, or the answer to give at once.
     private func startSpool(_ spool: UploadSpool, _ connection: OpaquePointer, _ context: RequestContext) -> HTTPResponse? {
         guard let target = try? RequestTarget(parsing: context.rawTarget) else { return nil }
-        switch spool.decide(context.method, target.path, MHDRequestHeaders.read(from: connection)) {
+        switch spool.decide(context.method, target.path, context.headers) {
         case .buffer: return nil
         case .refuse(let response): return response
         case .spool:
@@ -238,7 +239,7 @@ final class ServerCore: Sendable {
             rawPath: target.rawPath,
             rawQuery: target.rawQuery,
             query: target.query,
-            headers: MHDRequestHeaders.read(from: connection),
+            headers: context.headers,
             body: context.body,
             clientAddress: context.clientAddress,
             requestID: context.requestID)
