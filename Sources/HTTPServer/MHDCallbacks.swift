@@ -12,9 +12,9 @@ import Glibc
 /// core alive until after `MHD_stop_daemon`) and forwards.
 enum MHDCallbacks {
     static let accessHandler: MHD_AccessHandlerCallback = {
-        cls, connection, url, method, _, uploadData, uploadSize, slot in
+        cls, connection, url, method, version, uploadData, uploadSize, slot in
         guard let cls, let connection, let uploadSize, let slot else { return .NO }
-        return core(cls).access(connection: connection, method: method, url: url,
+        return core(cls).access(connection: connection, method: method, url: url, version: version,
                                 uploadData: uploadData, uploadSize: uploadSize, slot: slot)
     }
 

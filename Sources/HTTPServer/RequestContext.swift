@@ -45,6 +45,8 @@ final class RequestContext {
 
     // For the access log.
     var method = HTTPMethod(rawValue: "")
+    /// As the request line gave it (`HTTP/1.1`).
+    var httpVersion = ""
     var clientAddress = ""
     var logPath = ""
     var status: HTTPStatus?

@@ -1,5 +1,6 @@
-/// Whether a request's body framing is unambiguous, checked when its headers are complete and
-/// before anything reads the body.
+/// Whether a request's framing is unambiguous — which body it carries, which host it is for,
+/// whose credentials it presents — checked when its headers are complete and before anything
+/// reads the body.
 ///
 /// libmicrohttpd 0.9.75 frames the body by the *first* `Transfer-Encoding` field if there is
 /// one (chunked only if its value is exactly `chunked`, else "read until the connection
@@ -19,6 +20,11 @@
 ///   Request) status code and then close the connection" (§6.3); chunked at most once (§7).
 /// - "A server that receives a request message with a transfer coding it does not understand
 ///   SHOULD respond with 501 (Not Implemented)" (§6.1): we understand chunked only.
+/// - "A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1 request
+///   message that lacks a Host header field and to any request message that contains more
+///   than one Host header field line" (§3.2). libmicrohttpd 0.9.75 accepts both.
+/// - `Authorization` is a singleton field (RFC 9110 §11.6.2 defines one credentials value);
+///   with two, a proxy and we could act on different credentials, so neither is chosen.
 enum RequestFraming {
     struct Problem: Equatable {
         let status: HTTPStatus
@@ -26,7 +32,15 @@ enum RequestFraming {
         let message: String
     }
 
-    static func problem(in headers: HTTPHeaders) -> Problem? {
+    static func problem(in headers: HTTPHeaders, httpVersion: String) -> Problem? {
+        let hosts = headers.values(for: "Host").count
+        if hosts > 1 || (hosts == 0 && httpVersion == "HTTP/1.1") {
+            return Problem(status: .badRequest, code: "invalid_value",
+                           message: hosts > 1 ? "The request has more than one Host header." : "An HTTP/1.1 request needs a Host header.")
+        }
+        if headers.values(for: "Authorization").count > 1 {
+            return Problem(status: .badRequest, code: "invalid_value", message: "The request has more than one Authorization header.")
+        }
         if headers.contains("Transfer-Encoding") {
             if headers.contains("Content-Length") {
                 return Problem(status: .badRequest, code: "invalid_value",

@@ -23,7 +23,7 @@ extension ServerCore {
     /// ("response was queued "early", refuse to read body / footers or further requests",
     /// connection.c); `Connection: close` tells the client so.
     func framingRefusal(_ connection: OpaquePointer, _ context: RequestContext) -> HTTPResponse? {
-        guard let problem = RequestFraming.problem(in: context.headers) else { return nil }
+        guard let problem = RequestFraming.problem(in: context.headers, httpVersion: context.httpVersion) else { return nil }
         var response = refusal(problem.status, problem.code, problem.message, connection, context)
         response.headers.replaceOrAdd(name: "Connection", value: "close")
         return response

@@ -104,6 +104,7 @@ final class ServerCore: Sendable {
         connection: OpaquePointer,
         method: UnsafePointer<CChar>?,
         url: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?,
         uploadSize: UnsafeMutablePointer<Int>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -122,6 +123,7 @@ final class ServerCore: Sendable {
             context.headers = MHDRequestHeaders.read(from: connection)
             guardian.headersReceived(context.connectionKey)
             context.method = HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "")
+            context.httpVersion = version.map { String(cString: $0) } ?? ""
             context.clientAddress = SocketAddress.ipString(ht_mhd_client_address(connection))
             context.bodyLimit = maxBodyBytes
             if let refusal = framingRefusal(connection, context) { return queue(refusal, on: connection, for: context) }

@@ -4,7 +4,7 @@ import Testing
 /// Which header combinations frame a body unambiguously (``RequestFraming``).
 @Suite struct RequestFramingTests {
     static func status(_ fields: [(String, String)]) -> Int? {
-        RequestFraming.problem(in: HTTPHeaders(fields.map { (name: $0.0, value: $0.1) }))?.status.rawValue
+        RequestFraming.problem(in: HTTPHeaders([(name: "Host", value: "t")] + fields.map { (name: $0.0, value: $0.1) }), httpVersion: "HTTP/1.1")?.status.rawValue
     }
 
     @Test func oneLengthRepeatsOfItOrPlainChunkedAreFine() {
@@ -33,5 +33,22 @@ import Testing
         #expect(Self.status([("Transfer-Encoding", "")]) == 400)
         #expect(Self.status([("Transfer-Encoding", "gzip, chunked")]) == 501)
         #expect(Self.status([("Transfer-Encoding", "gzip"), ("Transfer-Encoding", "chunked")]) == 501)
+    }
+
+    static func status(_ fields: [(String, String)], version: String) -> Int? {
+        RequestFraming.problem(in: HTTPHeaders(fields.map { (name: $0.0, value: $0.1) }), httpVersion: version)?.status.rawValue
+    }
+
+    @Test func anHTTP11RequestWithoutHostOrAnyRequestWithTwoHostsIs400() {
+        #expect(Self.status([], version: "HTTP/1.1") == 400)
+        #expect(Self.status([("Host", "a"), ("host", "a")], version: "HTTP/1.1") == 400)
+        #expect(Self.status([("Host", "a"), ("Host", "b")], version: "HTTP/1.0") == 400)
+        #expect(Self.status([], version: "HTTP/1.0") == nil)  // Host came with HTTP/1.1
+        #expect(Self.status([("Host", "a")], version: "HTTP/1.1") == nil)
+    }
+
+    @Test func twoAuthorizationFieldsAre400() {
+        #expect(Self.status([("Host", "a"), ("Authorization", "Bearer x"), ("authorization", "Bearer y")], version: "HTTP/1.1") == 400)
+        #expect(Self.status([("Host", "a"), ("Authorization", "Bearer x")], version: "HTTP/1.1") == nil)
     }
 }

@@ -63,4 +63,37 @@ import Testing
         #expect(text.components(separatedBy: "HTTP/1.1 400").count == 3, "\(text)")
         #expect(!text.contains("Transfer-Encoding must") && !text.contains("conflicting Content-Length"))
     }
+
+    @Test func anHTTP11RequestWithoutHostIs400AndClosed() throws {
+        let d = try TestDaemon()
+        let text = try Self.exchange(d, "GET /healthz HTTP/1.1\r\n\r\n")
+        #expect(text.hasPrefix("HTTP/1.1 400"), "\(text.prefix(200))")
+        #expect(text.contains("Host header"))
+        #expect(!text.contains("HTTP/1.1 200"), "the pipelined request was answered: \(text)")
+    }
+
+    @Test func twoAuthorizationHeadersAre400NotTheFirstBelieved() throws {
+        let d = try TestDaemon()
+        let text = try Self.exchange(d, "GET /v1/patients HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(d.adminToken)\r\n"
+                                        + "Authorization: Bearer nonsense\r\n\r\n")
+        #expect(text.hasPrefix("HTTP/1.1 400"), "\(text.prefix(200))")
+        #expect(text.contains("more than one Authorization"))
+    }
+
+    @Test func headIsAnsweredLikeGetWithoutTheBody() throws {
+        let d = try TestDaemon()
+        let s = try RawSocket(port: d.port)
+        s.send("HEAD /v1/patients HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(d.adminToken)\r\n\r\n" + Self.pipelined)
+        let (text, _) = s.receive(untilClosedWithinMilliseconds: 3000) { $0.components(separatedBy: "HTTP/1.1 200").count == 3 }
+        let answers = text.components(separatedBy: "HTTP/1.1 ")
+        #expect(answers.count == 3, "\(text)")
+        guard answers.count == 3 else { return }
+        // The HEAD answer says how long the body would be and sends none: the next bytes are
+        // the pipelined request's answer.
+        let head = answers[1]
+        #expect(head.hasPrefix("200"))
+        #expect(head.lowercased().contains("content-length: ") && !head.lowercased().contains("content-length: 0\r"), "\(head)")
+        #expect(head.hasSuffix("\r\n\r\n"), "\(head)")
+        #expect(answers[2].hasPrefix("200"))
+    }
 }

@@ -140,13 +140,15 @@ public final class APIHandler: Sendable {
         return (routes[found.index], found.parameters)
     }
 
-    /// The first route whose method and path fit; 404 when no path fits, 405 when only the method does not.
+    /// The first route whose method and path fit (a GET route serves HEAD too); 404 when no path
+    /// fits, 405 when only the method does not.
     private func locate(_ request: HTTPRequest) throws -> Resolution {
         var allowed: [String] = []
         let path = PathTemplate.Segments(request.path)
         for (index, route) in routes.enumerated() {
             guard let params = route.match(path) else { continue }
-            if route.method == request.method { return Resolution(handler: ObjectIdentifier(self), index: index, parameters: params) }
+            // HEAD is GET without the body (libmicrohttpd leaves the body out; RFC 9110 §9.3.2).
+            if route.method == request.method || (request.method == .head && route.method == .get) { return Resolution(handler: ObjectIdentifier(self), index: index, parameters: params) }
             allowed.append(route.method.rawValue)
         }
         if allowed.isEmpty { throw APIError.notFound("no such resource: \(request.path.prefix(200))") }
