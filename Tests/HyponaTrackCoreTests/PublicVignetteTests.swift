@@ -27,7 +27,7 @@ import HyponaTrackCore
 
     @Test func aWrongExpectationIsReportedAsEveryDifference() throws {
         var c = try #require(Self.cases.first { $0.id == "PV06" })
-        c.expect = .init(level: .green, riskClass: .high, riskScore: 1, reasons: ["symptom_score", "confusion"])
+        c.expect = .init(level: .level(.green), riskClass: .high, riskScore: 1, reasons: ["symptom_score", "confusion"])
         let differences = OfflineEvaluator(rules: Fixtures.rules).evaluate([c]).differences
         #expect(differences.count == 5)
         #expect(differences.contains { $0.contains("level is red, expected green") })

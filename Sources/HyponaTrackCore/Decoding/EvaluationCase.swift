@@ -3,13 +3,24 @@ import HTJSON
 /// One case of the offline evaluator (docs/product.md, "`evaluate`"): a profile, its days, the date
 /// to evaluate and optionally the expected result.
 public struct EvaluationCase: Sendable {
+    /// What a case expects of the day's level: a light, or that the day is not evaluated
+    /// (nothing any rule reads; written `"level": null`).
+    public enum ExpectedLevel: Sendable, Equatable {
+        case level(Level)
+        case notEvaluated
+
+        /// The level an evaluation must have to match.
+        public var level: Level? { if case .level(let l) = self { l } else { nil } }
+    }
+
     public struct Expectation: Sendable, Equatable {
-        public var level: Level?
+        /// Nil: the case says nothing about the level.
+        public var level: ExpectedLevel?
         public var riskClass: RiskClass?
         public var riskScore: Int?
         public var reasons: [String]?
 
-        public init(level: Level? = nil, riskClass: RiskClass? = nil, riskScore: Int? = nil, reasons: [String]? = nil) {
+        public init(level: ExpectedLevel? = nil, riskClass: RiskClass? = nil, riskScore: Int? = nil, reasons: [String]? = nil) {
             self.level = level
             self.riskClass = riskClass
             self.riskScore = riskScore
@@ -54,10 +65,18 @@ public struct EvaluationCase: Sendable {
                               evaluateDate: evaluateDate, expect: expect)
     }
 
+    private static func expectedLevel(_ presence: Presence<String>) -> ExpectedLevel? {
+        switch presence {
+        case .absent: nil
+        case .null: .notEvaluated
+        case .value(let name): Level(rawValue: name).map { .level($0) }
+        }
+    }
+
     static func decodeExpectation(_ json: JSONValue, path: String) throws(FieldError) -> Expectation {
         let r = try ObjectReader(json, path: path)
         let e = Expectation(
-            level: try r.optional("level", .oneOf(["green", "yellow", "red"])).flatMap { Level(rawValue: $0) },
+            level: try expectedLevel(r.presence("level", .oneOf(["green", "yellow", "red"]))),
             riskClass: try r.optional("riskClass", .oneOf(RiskClass.allCases.map(\.rawValue))).flatMap { RiskClass(rawValue: $0) },
             riskScore: try r.optional("riskScore", .integer(0...1000)),
             reasons: try r.optionalArray("reasons", maxCount: 50) { v, p throws(FieldError) in

@@ -28,8 +28,8 @@ public struct OfflineEvaluator: Sendable {
     /// Level, risk class, risk score and the exact set of reason codes (info ones included).
     func compare(id: String, _ e: Evaluation, _ expect: EvaluationCase.Expectation) -> [String] {
         var out: [String] = []
-        if let level = expect.level, level != e.level {
-            out.append("\(id): level is \(e.level?.rawValue ?? "null (not evaluated)"), expected \(level.rawValue)")
+        if let expected = expect.level, expected.level != e.level {
+            out.append("\(id): level is \(e.level?.rawValue ?? "null (not evaluated)"), expected \(expected.level?.rawValue ?? "null (not evaluated)")")
         }
         if let riskClass = expect.riskClass, riskClass != e.risk.riskClass {
             out.append("\(id): riskClass is \(e.risk.riskClass.rawValue), expected \(riskClass.rawValue)")
