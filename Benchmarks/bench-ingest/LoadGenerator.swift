@@ -54,7 +54,7 @@ struct RunResult {
 /// window each client finishes its in-flight request and stops.
 enum LoadGenerator {
     /// Runs the clients; `midway` is called on this thread halfway through the measured window.
-    static func run(port: UInt16, cursors: [ClientCursor], warmup: Double, duration: Double,
+    static func run<Source: RequestSource>(port: UInt16, cursors: [Source], warmup: Double, duration: Double,
                     midway: () -> Void = {}) -> RunResult {
         let schedule = Mutex<(from: UInt64, to: UInt64)>((0, 0))
         let results = Mutex<[ClientResult]>([])
@@ -98,7 +98,7 @@ enum LoadGenerator {
     }
 
     /// One client's loop until the end of the window.
-    private static func runClient(_ cursor: ClientCursor, port: UInt16, connection: inout HTTPConnection?,
+    private static func runClient<Source: RequestSource>(_ cursor: Source, port: UInt16, connection: inout HTTPConnection?,
                                   window: (from: UInt64, to: UInt64)) -> ClientResult {
         var cursor = cursor
         var result = ClientResult()

@@ -64,6 +64,11 @@ struct Observation {
         total(daemonThreads).seconds / Double(max(acknowledged, 1)) * 1e6
     }
 
+    /// Of `daemonMicrosecondsPerSubmission`, the kernel's.
+    var daemonKernelMicrosecondsPerSubmission: Double {
+        total(daemonThreads).kernel / Double(max(acknowledged, 1)) * 1e6
+    }
+
     /// Prints the breakdown; `handler` is the daemon's PUT histogram over the same runs.
     func report(clients: Int, runs: [RunResult], handler: DaemonMetrics) {
         say("where the time goes (\(clients)-client runs, \(fmt(wallSeconds, 1)) s wall incl. warm-up, \(acknowledged) acknowledged):")

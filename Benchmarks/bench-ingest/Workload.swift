@@ -27,10 +27,21 @@ final class PatientPool: Sendable {
     var wrapped: Bool { handedOut > sessions.count }
 }
 
+/// What a client sends next (one request's bytes).
+protocol RequestSource: Sendable {
+    mutating func next() -> [UInt8]
+}
+
+/// The same request every time (the floor probes: `/healthz`, a patient's read).
+struct FixedRequest: RequestSource {
+    let bytes: [UInt8]
+    func next() -> [UInt8] { bytes }
+}
+
 /// One client's position in the workload: its current patient, date and count on that date.
 /// Each request carries one new symptom entry with a unique id, plus the morning weight and
 /// fluid intake (scalars that are simply set again).
-struct ClientCursor {
+struct ClientCursor: RequestSource {
     let pool: PatientPool
     /// The dates to fill, in calendar order.
     let dates: [String]

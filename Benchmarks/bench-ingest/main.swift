@@ -10,7 +10,9 @@
 //     connection per client, requests back to back — with p50/p99/max latency, every non-200
 //     counted, each configuration repeated. Clients fill fresh patients' days a few submissions
 //     per day (see PatientPool), because a submission's cost grows with what its day holds;
-//  4. where the time goes (daemon-side request durations, write queue depth, CPU per thread);
+//  4. where the time goes (daemon-side request durations, write queue depth, CPU per thread), and
+//     the floor: the daemon's CPU per request for requests that write nothing (GET /healthz, a
+//     patient's GET /v1/me/today), same clients, same run (FloorProbes);
 //  5. that the stopped daemon's database holds exactly the acknowledged submissions.
 // The goals of issue 3 are printed as met/not met against the figures as measured. Nothing here
 // is a test; exit status 1 means the benchmark could not run, the daemon did not stop cleanly or

@@ -161,6 +161,15 @@ import Testing
         #expect(b["rowsChecked"] == a["rowsChecked"])
     }
 
+    @Test func aFloodOfHealthProbesIsNotAFloodOfDurableWrites() throws {
+        let h = try Harness()
+        let before = h.daemon.database.writer.statistics.committedTransactions
+        for _ in 0..<200 { #expect(h.client.send(.get, "/healthz").status == .ok) }
+        // One heartbeat commit per second at most (HeartbeatProbe), not one per probe; the
+        // bound leaves room for a slow machine and for anything else the daemon commits.
+        #expect(h.daemon.database.writer.statistics.committedTransactions - before < 20)
+    }
+
     @Test func healthSaysWhetherAnyEscalationTierIsConfigured() throws {
         func configured(_ h: Harness) -> JSONValue? {
             let r = h.client.send(.get, "/healthz")

@@ -1,7 +1,8 @@
 import HyponaTrackKit
 import SQLite
 
-/// What `/healthz` reports: whether the database takes a durable write, how the REDCap sync
+/// What `/healthz` reports: whether the database takes a durable write (tried at most once a
+/// second, ``HeartbeatProbe``; the rest is read afresh for every probe), how the REDCap sync
 /// and the scheduler stand, which rules are in force, and whether anyone hears an alert.
 struct Health: Sendable {
     var writable: Bool
@@ -23,6 +24,8 @@ final class HealthCheck: Sendable {
     let clock: any ServerClock
     let syncEnabled: Bool
     let escalationConfigured: Bool
+    /// The durable write behind `writable`, at most once a second (``HeartbeatProbe``).
+    let heartbeat: HeartbeatProbe
 
     init(database: Database, rules: ActiveRules, clock: any ServerClock, syncEnabled: Bool, escalation: EscalationLadder) {
         self.database = database
@@ -30,12 +33,14 @@ final class HealthCheck: Sendable {
         self.clock = clock
         self.syncEnabled = syncEnabled
         escalationConfigured = escalation.isConfigured
+        heartbeat = HeartbeatProbe { [database, clock] in
+            (try? database.write { db in try HeartbeatRepository.beat(db, at: epochMilliseconds(clock.now())) }) != nil
+        }
     }
 
     func check() -> Health {
         let ms = epochMilliseconds(clock.now())
-        let writable = (try? database.write { db in try HeartbeatRepository.beat(db, at: ms) }) != nil
-        return Health(writable: writable,
+        return Health(writable: heartbeat.writable(),
                       sync: syncEnabled ? try? database.read { try OutboxRepository.status($0, deadLimit: 0) } : nil,
                       syncEnabled: syncEnabled,
                       schedulerLastTickAt: (try? database.read { try SchedulerRepository.lastTick($0) }) ?? nil,
