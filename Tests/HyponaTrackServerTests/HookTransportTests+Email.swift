@@ -78,7 +78,8 @@ extension HookTransportTests {
             let server = try SMTPReceiver(tls: mode)
             let (event, body) = Fixture.alertEvent(id: "evt_untrusted")
             let transport = EmailTransport(smtpURL: "\(scheme)://127.0.0.1:\(server.peer.port)", from: "hyponatrack@hospital.example",
-                                           to: ["ward7@hospital.example"], username: nil, password: nil, caFile: nil)
+                                           to: ["ward7@hospital.example"], username: nil, password: nil, caFile: nil,
+                                           rules: { Fixture.rules })
             let result = transport.deliver(eventId: "evt_untrusted", timestamp: Fixture.now(), body: body, event: event)
             guard case .retry(let reason, nil) = result else { Issue.record("expected retry, got \(result)"); return }
             #expect(reason.contains("TLS failure"))
@@ -88,7 +89,7 @@ extension HookTransportTests {
         @Test func invalidAddressFailsPermanently() {
             let transport = EmailTransport(smtpURL: "smtps://127.0.0.1:1", from: "hyponatrack@hospital.example",
                                            to: ["ward7@hospital.example>\r\nRCPT TO:<x@evil.example"], username: nil,
-                                           password: nil, caFile: nil)
+                                           password: nil, caFile: nil, rules: { Fixture.rules })
             let (event, body) = Fixture.alertEvent(id: "evt_inject")
             guard case .failed = transport.deliver(eventId: "evt_inject", timestamp: Fixture.now(), body: body, event: event) else {
                 Issue.record("an address with CR/LF must be refused before anything is sent"); return
@@ -102,15 +103,15 @@ extension HookTransportTests {
         @Test func everyReasonCodeHasWords() {
             let codes = ReasonCode.allCases.map(\.rawValue) + ["missing_checkin", "no_data_2d"]
             for code in codes {
-                let phrase = AlertWording.phrase(for: code)
+                let phrase = AlertWording.phrase(for: code, rules: Fixture.rules)
                 #expect(phrase.short != code || !code.contains("_"), "no short words for \(code)")
                 #expect(phrase.long != code || !code.contains("_"), "no words for \(code)")
             }
-            #expect(AlertWording.phrase(for: "weight_gain_pct").long == "weight gain vs baseline")
-            #expect(AlertWording.phrase(for: "sodium_low").long == "low lab sodium")
-            #expect(AlertWording.phrase(for: "confusion").long == "new confusion")
-            #expect(AlertWording.phrase(for: "missing_checkin").long == "no morning or evening check by the evening deadline")
-            #expect(AlertWording.phrase(for: "no_data_2d").long == "no data for two days")
+            #expect(AlertWording.phrase(for: "weight_gain_pct", rules: Fixture.rules).long == "weight gain vs baseline")
+            #expect(AlertWording.phrase(for: "sodium_low", rules: Fixture.rules).long == "low lab sodium")
+            #expect(AlertWording.phrase(for: "confusion", rules: Fixture.rules).long == "new confusion")
+            #expect(AlertWording.phrase(for: "missing_checkin", rules: Fixture.rules).long == "no morning or evening check by the evening deadline")
+            #expect(AlertWording.phrase(for: "no_data_2d", rules: Fixture.rules).long == "no data from the patient for 2 days")
         }
 
         @Test func measuredValuesAreShownWithTheirThresholds() {
@@ -125,31 +126,53 @@ extension HookTransportTests {
         @Test func missingDataAndYellowAlertsReadNaturally() {
             let (event, _) = Fixture.alertEvent(id: "evt_md", level: "yellow", kind: "missing_checkin",
                                                 reasons: [["code": "missing_checkin", "level": "yellow", "value": nil, "threshold": nil]])
-            let text = EmailText.render(event: event)
+            let text = EmailText.render(event: event, rules: Fixture.rules)
             #expect(text.subject == "[HyponaTrack] YELLOW alert HT-001 (POD 7): missed check-ins")
             #expect(text.body.contains("YELLOW — call the patient back today"))
             #expect(text.body.contains("no morning or evening check by the evening deadline"))
         }
 
+        /// The silent days of `no_data_2d` and the list of emergency symptoms are the rules' (docs/clinical-rules.md
+        /// §4, §8), so a site that changes them gets mails that say what its alerts mean.
+        @Test func missingDataAndEmergencySymptomAlertsNameWhatTheRulesInForceSay() {
+            var rules = Fixture.rules
+            rules.reminders.noDataDays = 3
+            rules.thresholds.emergencySymptoms = ["seizure", "syncope"]
+            let (silent, _) = Fixture.alertEvent(id: "evt_nd", kind: "no_data_2d",
+                                                 reasons: [["code": "no_data_2d", "level": "red", "value": nil, "threshold": nil]])
+            let mail = EmailText.render(event: silent, rules: rules)
+            #expect(mail.subject == "[HyponaTrack] RED alert HT-001 (POD 7): no data for 3 days")
+            #expect(mail.body.contains("  - no data from the patient for 3 days [red]") && mail.body.contains("#42 (no data for 3 days)"),
+                    "\(mail.body)")
+            #expect(!mail.body.contains("two days") && !mail.body.contains("2 days"))
+
+            let (emergency, _) = Fixture.alertEvent(id: "evt_es", reasons: [["code": "emergency_symptom", "level": "red", "value": 1, "threshold": 1]])
+            let text = EmailText.render(event: emergency, rules: rules).body
+            #expect(text.contains("  - emergency symptom (seizure or syncope); the patient was told to call emergency services (1 reported) [red]"),
+                    "\(text)")
+            #expect(!text.contains("drowsiness"))
+        }
+
         @Test func escalatedResolvedSyncAndReminderEventsHaveTheirOwnText() {
-            let escalated = EmailText.render(event: Fixture.alertEvent(id: "e1", type: "alert.escalated", tier: 1).event)
+            let escalated = EmailText.render(event: Fixture.alertEvent(id: "e1", type: "alert.escalated", tier: 1).event, rules: Fixture.rules)
             #expect(escalated.subject == "[HyponaTrack] ESCALATION tier 1: RED alert HT-001 (POD 7) not acknowledged: confusion, low lab sodium")
             let resolved = EmailText.render(event: Fixture.alertEvent(id: "e2", type: "alert.resolved",
-                                                                      extra: ["by": "staff:dr.b", "note": "Na rechecked", "sodium": 131]).event)
+                                                                      extra: ["by": "staff:dr.b", "note": "Na rechecked", "sodium": 131]).event,
+                                           rules: Fixture.rules)
             #expect(resolved.subject == "[HyponaTrack] Resolved: RED alert HT-001 (POD 7) by dr.b")
             #expect(resolved.body.contains("Measured sodium: 131 mmol/L") && resolved.body.contains("Note: Na rechecked"))
 
             let halted = EmailText.render(event: ["type": "sync.halted", "id": "e3", "timestamp": "2026-03-09T08:00:00Z",
-                                                  "data": ["reason": "REDCap refused the API token (403)"]])
+                                                  "data": ["reason": "REDCap refused the API token (403)"]], rules: Fixture.rules)
             #expect(halted.subject == "[HyponaTrack] REDCap sync HALTED: REDCap refused the API token (403)")
             #expect(halted.body.contains("hyponatrack sync resume"))
             let unhealthy = EmailText.render(event: ["type": "sync.unhealthy", "id": "e4", "timestamp": "2026-03-09T08:00:00Z",
-                                                     "data": ["oldestPendingSeconds": 7500, "pending": 12, "lastFailure": nil]])
+                                                     "data": ["oldestPendingSeconds": 7500, "pending": 12, "lastFailure": nil]], rules: Fixture.rules)
             #expect(unhealthy.subject == "[HyponaTrack] REDCap sync unhealthy: 12 rows waiting for 2 h 5 min")
             let reminder = EmailText.render(event: ["type": "reminder.due", "id": "e5", "timestamp": "2026-03-09T07:00:00Z",
                                                     "data": ["studyId": "HT-002", "date": "2026-03-09", "pod": 5, "kind": "missed",
                                                              "at": "2026-03-09T10:00:00Z", "intensity": "elevated",
-                                                             "tasks": ["weight_morning", "urine_sg"]]])
+                                                             "tasks": ["weight_morning", "urine_sg"]]], rules: Fixture.rules)
             #expect(reminder.subject == "[HyponaTrack] Reminder due for HT-002: morning weight, urine specific gravity")
             #expect(reminder.body.contains("missed-deadline reminder"))
         }

@@ -25,6 +25,9 @@ extension HookTransportTests {
 
         static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
 
+        /// The shipped rules, which the e-mail text is worded under unless a test changes them.
+        static var rules: RuleSet { MapperFixture.shipped }
+
         /// An IMF-fixdate, e.g. "Sun, 06 Nov 1994 08:49:37 GMT".
         static func httpDate(_ seconds: Int64) -> String {
             let formatter = DateFormatter()
@@ -203,7 +206,7 @@ extension HookTransportTests {
         func transport(scheme: String, username: String?, password: String?) -> EmailTransport {
             EmailTransport(smtpURL: "\(scheme)://127.0.0.1:\(peer.port)", from: "hyponatrack@hospital.example",
                            to: ["ward7@hospital.example", "oncall@hospital.example"], username: username, password: password,
-                           caFile: peer.caFile)
+                           caFile: peer.caFile, rules: { Fixture.rules })
         }
 
         /// The receiver's summary of message `seq` (`<seq>.json`, written after the `.eml`).

@@ -50,7 +50,7 @@ enum ConfigCheck {
         do { rules = try ActiveRules(files: configuration.ruleFiles) } catch {
             throw Failure(description: configuration.locating(error).description)
         }
-        do { _ = try HookTransports.make(configuration.hooks) } catch { throw Failure(description: "\(file): \(error)") }
+        do { _ = try HookTransports.make(configuration.hooks, rules: rules) } catch { throw Failure(description: "\(file): \(error)") }
         for hook in configuration.hooks {
             if let problem = unreadable(caFile(of: hook)) { throw Failure(description: "\(file): hook \(hook.name) caFile: \(problem)") }
         }

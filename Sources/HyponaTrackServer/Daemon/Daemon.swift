@@ -71,7 +71,7 @@ public final class Daemon: Sendable {
         try Self.bootstrapAdmin(database, configuration: configuration, logger: logger, now: clock.now())
         let metrics = Metrics()
         self.metrics = metrics
-        let transports = try HookTransports.make(configuration.hooks)
+        let transports = try HookTransports.make(configuration.hooks, rules: rules)
         let delivery = HookDelivery(database: database, transports: transports, logger: logger, clock: clock)
         self.delivery = delivery
         let syncMetrics = SyncMetrics()

@@ -2,9 +2,10 @@ import Foundation
 import HTTPClient
 
 /// Builds each configured hook's transport at start-up, reading its secrets from owner-only
-/// files. A hook that cannot be built stops the start with a message naming it.
+/// files. A hook that cannot be built stops the start with a message naming it. E-mails are
+/// worded under the rules in force when they are written (`rules`).
 enum HookTransports {
-    static func make(_ hooks: [HookConfiguration]) throws -> [String: any HookTransport] {
+    static func make(_ hooks: [HookConfiguration], rules: ActiveRules) throws -> [String: any HookTransport] {
         var out: [String: any HookTransport] = [:]
         for hook in hooks {
             switch hook.kind {
@@ -24,7 +25,8 @@ enum HookTransports {
                     username = String(text[..<colon])
                     password = String(text[text.index(after: colon)...])
                 }
-                out[hook.name] = EmailTransport(smtpURL: smtpURL, from: from, to: to, username: username, password: password, caFile: caFile)
+                out[hook.name] = EmailTransport(smtpURL: smtpURL, from: from, to: to, username: username, password: password, caFile: caFile,
+                                               rules: { rules.snapshot.rules })
             case .command(let path, let args, let timeout):
                 if let problem = CommandTransport.validate(path: path) { throw DaemonError("hook \(hook.name): \(problem)") }
                 out[hook.name] = CommandTransport(path: path, args: args, timeout: .milliseconds(Int(timeout * 1000)))

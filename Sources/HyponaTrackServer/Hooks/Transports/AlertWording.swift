@@ -1,6 +1,10 @@
+import HyponaTrackCore
+
 /// The words staff read for codes in event bodies: reason codes (docs/clinical-rules.md §3–§5, §8), levels,
 /// reminder tasks and kinds. Used by the e-mail text; one place to change a phrase (a reason's
-/// short label is `Vocabulary.reason`, shared with the console and the report).
+/// short label is `Vocabulary.reason`, shared with the console and the report). Clinical facts
+/// the words name (how many silent days make `no_data_2d`, which symptoms are emergencies) are
+/// read from the rules in force, never restated here.
 enum AlertWording {
     struct Phrase {
         /// A few words for a subject line, e.g. "confusion".
@@ -9,15 +13,21 @@ enum AlertWording {
         let long: String
     }
 
-    /// The phrase for a reason code; an unknown code is shown as itself. The short form is the
-    /// label the console and the report show (`Vocabulary.reason`), so the three agree.
-    static func phrase(for code: String) -> Phrase {
+    /// The phrase for a reason code under `rules`; an unknown code is shown as itself. The short
+    /// form is the label the console and the report show (`Vocabulary.reason`), so the three
+    /// agree — except `no_data_2d`, whose label names the silent days `rules` count
+    /// (`missingData.noData.days`, docs/clinical-rules.md §8).
+    static func phrase(for code: String, rules: RuleSet) -> Phrase {
+        if code == "no_data_2d" {
+            let days = "\(rules.reminders.noDataDays) day\(rules.reminders.noDataDays == 1 ? "" : "s")"
+            return Phrase(short: "no data for \(days)", long: "no data from the patient for \(days)")
+        }
         let short = Vocabulary(language: .en).reason(code)
-        return Phrase(short: short, long: body(code) ?? short)
+        return Phrase(short: short, long: body(code, rules: rules) ?? short)
     }
 
     /// The longer phrase of an e-mail's body where it says more than the label.
-    private static func body(_ code: String) -> String? {
+    private static func body(_ code: String, rules: RuleSet) -> String? {
         switch code {
         case "weight_gain_pct": "weight gain vs baseline"
         case "weight_gain_24h": "weight gain since the previous morning"
@@ -26,7 +36,9 @@ enum AlertWording {
         case "reaction_time": "reaction time slower than baseline"
         case "urine_sg_support": "concentrated urine (supporting sign)"
         case "confusion": "new confusion"
-        case "emergency_symptom": "emergency symptom (seizure, collapse or drowsiness); the patient was told to call emergency services"
+        case "emergency_symptom":
+            // The event carries how many were reported, not which: name the ones the rules list (§4).
+            "emergency symptom (\(alternatives(rules.thresholds.emergencySymptoms))); the patient was told to call emergency services"
         case "sodium_profound": "profoundly low lab sodium"
         case "sodium_symptomatic": "low lab sodium with nausea, headache or confusion"
         case "sodium_fall_acute": "acute fall of lab sodium"
@@ -109,6 +121,12 @@ enum AlertWording {
         case "catch_up": "catch-up reminder"
         default: kind
         }
+    }
+
+    /// "a", "a or b", "a, b or c".
+    static func alternatives(_ items: [String]) -> String {
+        guard let last = items.last else { return "" }
+        return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " or " + last
     }
 
     /// `value` rounded to at most `digits` decimals, without trailing zeros ("4", "4.1", "1.0172").

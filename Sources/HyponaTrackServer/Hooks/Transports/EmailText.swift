@@ -1,4 +1,5 @@
 import HTJSON
+import HyponaTrackCore
 
 /// The plain text of a staff e-mail for one event: what a nurse needs to act — study ID, level
 /// and what it asks for, the reasons in words with the measured values, POD, date, alert id
@@ -14,12 +15,13 @@ public enum EmailText {
         clinical judgement decides.
         """
 
-    /// The subject and the body (lines joined with "\n") for `event` (`{type, id, timestamp, data}`).
-    public static func render(event: JSONValue) -> (subject: String, body: String) {
+    /// The subject and the body (lines joined with "\n") for `event` (`{type, id, timestamp, data}`),
+    /// worded under `rules` (the rules in force, whose facts some reasons name: `AlertWording`).
+    public static func render(event: JSONValue, rules: RuleSet) -> (subject: String, body: String) {
         let e = Fields(event)
         switch e.type {
         case "alert.opened", "alert.worsened", "alert.escalated", "alert.acknowledged", "alert.resolved":
-            return alert(e)
+            return alert(e, rules: rules)
         case "sync.unhealthy", "sync.halted":
             return sync(e)
         case "reminder.due":
@@ -32,11 +34,12 @@ public enum EmailText {
 
     // MARK: - Alerts
 
-    private static func alert(_ e: Fields) -> (subject: String, body: String) {
+    private static func alert(_ e: Fields, rules: RuleSet) -> (subject: String, body: String) {
         let level = e.string("level") ?? "unknown"
         let studyId = e.string("studyId") ?? "unknown patient"
         let pod = e.number("pod").map { "POD \(AlertWording.number($0, digits: 0))" }
         let reasons = ReasonLine.list(e.data["reasons"], kind: e.string("kind"))
+        let summary = ReasonLine.summary(reasons, rules: rules)
         let what = "\(level.uppercased()) alert \(studyId)" + (pod.map { " (\($0))" } ?? "")
         let by = e.string("by").map { plain(Principal.displayName(ofActor: $0)) }   // "nina", not "staff:nina"
         let tier = e.number("tier").map { AlertWording.number($0, digits: 0) }
@@ -45,10 +48,10 @@ public enum EmailText {
         var opening: [String]
         switch e.type {
         case "alert.worsened":
-            subject = "\(what) worsened: \(ReasonLine.summary(reasons))"
+            subject = "\(what) worsened: \(summary)"
             opening = ["This alert got worse (a higher level or a new red reason). Its escalation starts again."]
         case "alert.escalated":
-            subject = "ESCALATION\(tier.map { " tier \($0)" } ?? ""): \(what) not acknowledged: \(ReasonLine.summary(reasons))"
+            subject = "ESCALATION\(tier.map { " tier \($0)" } ?? ""): \(what) not acknowledged: \(summary)"
             opening = ["Nobody has acknowledged this alert yet; it is escalated to you" + (tier.map { " (tier \($0))" } ?? "") + "."]
         case "alert.acknowledged":
             subject = "Acknowledged: \(what)" + (by.map { " by \($0)" } ?? "")
@@ -60,7 +63,7 @@ public enum EmailText {
             if let note = e.string("note").map(plain), !note.isEmpty { opening.append("Note: \(note)") }
             if let sodium = e.number("sodium") { opening.append("Measured sodium: \(AlertWording.number(sodium)) mmol/L") }
         default:
-            subject = "\(what): \(ReasonLine.summary(reasons))"
+            subject = "\(what): \(summary)"
             opening = ["A \(level.uppercased()) alert was raised for patient \(studyId)."]
         }
 
@@ -70,10 +73,10 @@ public enum EmailText {
         if let pod { lines.append("Day:       \(pod)" + (e.string("date").map { ", \($0)" } ?? "")) }
         if let risk = e.string("riskClass") { lines.append("Risk:      \(risk) risk class") }
         lines.append("Reasons:")
-        lines += reasons.isEmpty ? ["  - (none given)"] : reasons.map { "  - " + $0.line }
+        lines += reasons.isEmpty ? ["  - (none given)"] : reasons.map { "  - " + $0.line(rules) }
         lines.append("")
         var alertLine = "Alert:     #\(e.numberText("alertId") ?? "?")"
-        if let kind = e.string("kind"), kind != "evaluation" { alertLine += " (\(AlertWording.phrase(for: kind).short))" }
+        if let kind = e.string("kind"), kind != "evaluation" { alertLine += " (\(AlertWording.phrase(for: kind, rules: rules).short))" }
         if let tier { alertLine += ", escalation tier \(tier)" }
         if let state = e.string("state") { alertLine += ", state \(state)" }
         lines.append(alertLine)
@@ -218,8 +221,8 @@ public enum EmailText {
         let threshold: Double?
 
         /// "new confusion (confusion score 1) [red]".
-        var line: String {
-            var text = AlertWording.phrase(for: code).long
+        func line(_ rules: RuleSet) -> String {
+            var text = AlertWording.phrase(for: code, rules: rules).long
             if let measured = AlertWording.measurement(code: code, value: value, threshold: threshold) { text += " (\(measured))" }
             if let level, level != "info" { text += " [\(level)]" } else if level == "info" { text += " [information only]" }
             return text
@@ -255,10 +258,10 @@ public enum EmailText {
         }
 
         /// Short phrases for a subject: the first three that are not information only, "+N more".
-        static func summary(_ reasons: [ReasonLine]) -> String {
+        static func summary(_ reasons: [ReasonLine], rules: RuleSet) -> String {
             let shown = reasons.filter { $0.level != "info" }
             guard !shown.isEmpty else { return "no reason given" }
-            var text = shown.prefix(3).map { AlertWording.phrase(for: $0.code).short }.joined(separator: ", ")
+            var text = shown.prefix(3).map { AlertWording.phrase(for: $0.code, rules: rules).short }.joined(separator: ", ")
             if shown.count > 3 { text += " +\(shown.count - 3) more" }
             return text
         }

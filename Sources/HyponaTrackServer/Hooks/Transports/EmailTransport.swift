@@ -1,5 +1,6 @@
 import HTJSON
 import HTTPClient
+import HyponaTrackCore
 
 /// Staff e-mail over SMTP with TLS (``SMTPClient``: `smtps://`, or `smtp://` with STARTTLS
 /// enforced): one plain-text message per event, worded by ``EmailText``, to every configured
@@ -18,6 +19,8 @@ public struct EmailTransport: HookTransport {
     private let caFile: String?
     private let timeout: Duration
     private let client: SMTPClient
+    /// The rules in force when a message is written (a SIGHUP may have replaced them since start).
+    private let rules: @Sendable () -> RuleSet
 
     /// - Parameters:
     ///   - smtpURL: `smtps://host:465` or `smtp://host:587` (STARTTLS is then required).
@@ -26,8 +29,9 @@ public struct EmailTransport: HookTransport {
     ///   - username: SMTP AUTH user, nil for none (from the owner-only credentials file).
     ///   - password: SMTP AUTH password.
     ///   - caFile: A PEM file of CAs to trust instead of the system store.
+    ///   - rules: The rules in force, whose facts the text names (`EmailText`).
     public init(smtpURL: String, from: String, to: [String], username: String?, password: String?, caFile: String?,
-                timeout: Duration = .seconds(30)) {
+                timeout: Duration = .seconds(30), rules: @escaping @Sendable () -> RuleSet) {
         self.smtpURL = smtpURL
         self.from = from
         self.to = to
@@ -36,6 +40,7 @@ public struct EmailTransport: HookTransport {
         self.caFile = caFile
         self.timeout = timeout
         self.client = SMTPClient()
+        self.rules = rules
     }
 
     public func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue) -> DeliveryResult {
@@ -59,7 +64,7 @@ public struct EmailTransport: HookTransport {
 
     /// The RFC 5322 message for `event`, dated `timestamp`.
     func makeMessage(eventId: String, timestamp: Int64, event: JSONValue) throws -> [UInt8] {
-        let text = EmailText.render(event: event)
+        let text = EmailText.render(event: event, rules: rules())
         var type = ""
         if case .object(let o) = event, case .string(let t)? = o["type"] { type = t }
         let message = EmailMessage(
