@@ -3,8 +3,8 @@ import Testing
 import HTJSON
 
 /// docs/clinical-rules.md §3: a day whose data holds nothing a rule reads is not evaluated — not
-/// green — over real HTTP against the real daemon: the patient's answer, `/v1/me/today`, the staff
-/// API, the console and the report all show it without a level.
+/// green — over real HTTP against the real daemon: the patient's answer, `/v1/me/today`, the web
+/// check-in, the staff API, the console and the report all show it without a level.
 @Suite struct UnevaluatedDayTests {
     static let password = "correct horse battery"
 
@@ -38,6 +38,27 @@ import HTJSON
         let text = try pdf.text()
         #expect(text.contains("not evaluated: no value a rule reads"), "\(text.suffix(1500))")
         #expect(!text.contains("Green"))
+    }
+
+    /// A patient who sent something today is not told that nothing arrived: the web check-in says
+    /// the data is there but gives no light yet, and asks for the morning check.
+    @Test func theWebCheckInSaysTodaysDataArrivedButGivesNoLightYetInBothLanguages() throws {
+        let d = try TestDaemon()
+        let token = try Study.enrollAndActivate(d, "NOEVAL-4")
+        let c = ConsoleClient(d)
+        c.cookie = "ht_patient=\(token)"
+        let light = "<section class=\"light light-none\" id=\"light\" data-level=\"none\"><span class=\"word\">"
+        let before = try c.get("/app/", headers: [("Accept-Language", "en-GB")])
+        #expect(before.status == 200 && before.text.contains(light + "NO CHECK YET</span><p>No check yet today."), "\(before.text.prefix(1500))")
+
+        #expect(try d.request(.put, "/v1/me/days/\(Study.date(0))", token: token, body: ["steps": 4200])["level"] == .null)
+        for (header, word, text) in [("en-GB", "NO LIGHT YET", "Data for today has arrived, but nothing in it gives a traffic light yet. Please do your morning check."),
+                                     ("de-DE", "NOCH KEINE AMPEL",
+                                      "Ihre heutigen Daten sind angekommen, aber daraus ergibt sich noch keine Ampel. Bitte machen Sie Ihren Morgen-Check.")] {
+            let page = try c.get("/app/", headers: [("Accept-Language", header)])
+            #expect(page.status == 200 && page.text.contains(light + "\(word)</span><p>\(text)</p></section>"), "\(header): \(page.text.prefix(1500))")
+            #expect(!page.text.contains("NO CHECK YET") && !page.text.contains("NOCH KEIN CHECK"), "\(header)")
+        }
     }
 
     @Test func aGreenDayWhoseOnlyScoredValueIsClearedLosesItsLevel() throws {

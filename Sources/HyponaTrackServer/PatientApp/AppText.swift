@@ -21,6 +21,13 @@ struct AppText: Sendable, Bilingual {
     var signOut: String { s("Sign out on this device", "Auf diesem Gerät abmelden") }
     var yourLight: String { s("Your traffic light", "Ihre Ampel") }
     var noLight: String { s("No check yet today. Please do your morning check.", "Heute noch kein Check. Bitte machen Sie Ihren Morgen-Check.") }
+    /// Today holds data, but nothing a rule reads (steps, an evening weight…): not evaluated, so no
+    /// light, and not "no check" either (docs/clinical-rules.md §3).
+    var notEvaluatedWord: String { s("NO LIGHT YET", "NOCH KEINE AMPEL") }
+    var notEvaluated: String {
+        s("Data for today has arrived, but nothing in it gives a traffic light yet. Please do your morning check.",
+          "Ihre heutigen Daten sind angekommen, aber daraus ergibt sich noch keine Ampel. Bitte machen Sie Ihren Morgen-Check.")
+    }
     var tasks: String { s("Today's tasks", "Heutige Aufgaben") }
     var reminders: String { s("Reminders today", "Erinnerungen heute") }
     var done: String { s("done", "erledigt") }

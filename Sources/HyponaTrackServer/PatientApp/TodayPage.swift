@@ -27,7 +27,9 @@ struct TodayPage {
                 <span class="word" id="light-word">\(t.yourLight): \(t.levelWord(shown.level))</span><p id="instructions">\(body)</p></section>
                 """
         } else {
-            light = "<section class=\"light light-none\" id=\"light\" data-level=\"none\"><span class=\"word\">\(t.levelWord(nil))</span><p>\(t.noLight)</p></section>"
+            // An evaluation without a level: today holds data, none of it read by a rule.
+            let (word, text) = today.latest == nil ? (t.levelWord(nil), t.noLight) : (t.notEvaluatedWord, t.notEvaluated)
+            light = "<section class=\"light light-none\" id=\"light\" data-level=\"none\"><span class=\"word\">\(word)</span><p>\(text)</p></section>"
         }
         let texts = rules.instructions.webApp
         let emergency: HTML = """
