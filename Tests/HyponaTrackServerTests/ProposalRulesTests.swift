@@ -138,7 +138,7 @@ import HyponaTrackCore
         let sim = try start()
         let p = try fhir(sim, Self.observation("x1")).proposed
         try sim.withdraw("PR-1")
-        #expect(throws: DomainError.conflict("the patient is withdrawn")) { try decide(sim, p[0]) }
+        #expect(throws: DomainError.conflict("the patient is withdrawn", problem: .patientWithdrawn)) { try decide(sim, p[0]) }
     }
 
     /// A FHIR import names its patients itself, so a withdrawn one is refused per entry, as the

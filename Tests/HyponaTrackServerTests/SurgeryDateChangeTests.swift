@@ -19,7 +19,7 @@ import HyponaTrackCore
         do {
             try moveSurgery(sim, studyId, to: "2026-03-01")
             Issue.record("the surgery date moved although data is stored")
-        } catch DomainError.conflict(_, let field) {
+        } catch DomainError.conflict(_, let field, _) {
             #expect(field == "surgeryDate")
         }
         let stored = try sim.database.read { db in try PatientRepository.load(db, studyId: studyId) }

@@ -8,23 +8,31 @@ import Testing
 @Suite struct ImportConsoleTests {
     static let password = "correct horse battery"
 
-    @Test func pendingProposalsAreListedAndDecidedInTheConsole() throws {
-        let d = try TestDaemon()
-        defer { d.stop() }
-        let id = "IMP-CON-1"
+    /// Patient `id` with an Apple Health import of the day before yesterday pending (its morning
+    /// weight in conflict: the patient entered 80 kg since), and nurse `nurse` with a console
+    /// password; returns the patient's token and the weight's and steps' proposal ids.
+    static func pendingImport(_ d: TestDaemon, _ id: String, nurse: String) throws -> (patient: String, weight: Double, steps: Double) {
         let patient = try Study.enrollAndActivate(d, id)
-        let nurse = try Study.staff(d, "nurse.con", role: "nurse")
-        _ = try Study.staff(d, "viewer.con", role: "viewer")
-        try ConsoleClient.setPassword(d, "nurse.con", Self.password)
-        try ConsoleClient.setPassword(d, "viewer.con", Self.password)
+        let token = try Study.staff(d, nurse, role: "nurse")
+        try ConsoleClient.setPassword(d, nurse, Self.password)
         let day = Study.date(-2)
-        let r = try d.request(.post, "/v1/patients/\(id)/imports/apple-health", token: nurse,
+        let r = try d.request(.post, "/v1/patients/\(id)/imports/apple-health", token: token,
                               raw: Array(ImportFlowTests.export(day).utf8), contentType: "application/xml")
         #expect(r.status == 200, "\(r.text)")
         try d.request(.put, "/v1/me/days/\(day)", token: patient, body: ["weightMorningKg": 80.0])
-        let listed = try ImportFlowTests.pending(d, nurse, id)
+        let listed = try ImportFlowTests.pending(d, token, id)
         let weight = try #require(listed.first { $0["field"] == "weightMorningKg" }.flatMap(ImportFlowTests.id))
         let steps = try #require(listed.first { $0["field"] == "steps" }.flatMap(ImportFlowTests.id))
+        return (patient, weight, steps)
+    }
+
+    @Test func pendingProposalsAreListedAndDecidedInTheConsole() throws {
+        let d = try TestDaemon()
+        defer { d.stop() }
+        let (patient, weight, steps) = try Self.pendingImport(d, "IMP-CON-1", nurse: "nurse.con")
+        _ = try Study.staff(d, "viewer.con", role: "viewer")
+        try ConsoleClient.setPassword(d, "viewer.con", Self.password)
+        let day = Study.date(-2)
 
         let viewer = ConsoleClient(d)
         try viewer.signIn("viewer.con", Self.password)
@@ -45,7 +53,7 @@ import Testing
         #expect(try c.get("/console/proposals").text.contains("No proposals are waiting."))
         // Sent again (a second tab, a colleague): refused, and said so although its form is gone.
         let again = try c.post("/console/proposals/\(Int(steps))/reject", ["note": "watch off"])
-        #expect(again.status == 409 && again.text.contains("role=\"alert\">proposal \(Int(steps)) is already rejected</p>"),
+        #expect(again.status == 409 && again.text.contains("role=\"alert\">Proposal \(Int(steps)) is already rejected; nothing was changed.</p>"),
                 "\(again.text.suffix(800))")
         let days = try d.request(.get, "/v1/me/days?from=\(day)&to=\(day)", token: patient)
         #expect(days.text.contains("\"weightMorningKg\":68.04") && !days.text.contains("\"steps\":3300"), "\(days.text)")

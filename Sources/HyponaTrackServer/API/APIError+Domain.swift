@@ -7,7 +7,7 @@ extension APIError {
         switch error {
         case .rejected(let e): self = .from(e)
         case .notFound(let message): self = .notFound(message)
-        case .conflict(let message, let field): self = .conflict(message, field: field)
+        case .conflict(let message, let field, _): self = .conflict(message, field: field)
         case .limitReached(let field, let limit):
             self = APIError(status: 409, code: "limit_reached",
                             message: "a day holds at most \(limit) \(field) items and this request would add more, "

@@ -126,7 +126,9 @@ final class Alerting: Sendable {
 
     func acknowledge(_ db: Connection, id: Int64, by actor: String, note: String?, at ms: Int64) throws {
         guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)") }
-        guard alert.state == .open else { throw DomainError.conflict("alert \(id) is already \(alert.state.rawValue)") }
+        guard alert.state == .open else {
+            throw DomainError.conflict("alert \(id) is already \(alert.state.rawValue)", problem: .alertAlready(id: id, alert.state))
+        }
         try AlertRepository.acknowledge(db, id: id, by: actor, role: try staffRole(db, actor), note: note, at: ms)
         try queueAlertLog(db, id: id, at: ms)
         let patient = try PatientRepository.load(db, id: alert.patientId)
@@ -137,7 +139,9 @@ final class Alerting: Sendable {
 
     func resolve(_ db: Connection, id: Int64, by actor: String, note: String, sodium: Double?, at ms: Int64) throws {
         guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)") }
-        guard alert.state != .resolved else { throw DomainError.conflict("alert \(id) is already resolved") }
+        guard alert.state != .resolved else {
+            throw DomainError.conflict("alert \(id) is already resolved", problem: .alertAlready(id: id, .resolved))
+        }
         try AlertRepository.resolve(db, id: id, by: actor, note: note, sodium: sodium, at: ms)
         try queueAlertLog(db, id: id, at: ms)
         let patient = try PatientRepository.load(db, id: alert.patientId)

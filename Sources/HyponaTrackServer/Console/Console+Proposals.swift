@@ -31,8 +31,9 @@ extension Console {
         } catch let e as FieldError {
             let refusal = FormInput.refusal(e, fallback: "note", language: ctx.language)
             return try again(refusal.field, refusal.message, .badRequest)
-        } catch DomainError.conflict(let message, let field) {
-            return try again(field ?? "note", message, .conflict)
+        } catch DomainError.conflict(_, let field, let problem) {
+            let refusal = FormInput.refusal(conflict: problem, field: field, fallback: "note", language: ctx.language)
+            return try again(refusal.field, refusal.message, .conflict)
         }
     }
 }

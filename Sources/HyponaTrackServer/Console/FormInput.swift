@@ -60,6 +60,13 @@ enum FormInput {
         return (field, FieldMessages(language).text(error, for: messageKind(field)))
     }
 
+    /// Where a console form shows a conflict (the field it names, else `fallback`) and what it
+    /// says there, in the page's language: worded from its problem, as a field's refusal is.
+    static func refusal(conflict problem: DomainError.ConflictProblem?, field: String?, fallback: String,
+                        language: Language) -> (field: String, message: String) {
+        (field ?? fallback, FieldMessages(language).text(problem))
+    }
+
     /// How a refusal at one of the console forms' fields is worded (`FieldMessages`): the notes
     /// are texts, sodium a number, the lab's time a date and time.
     static func messageKind(_ field: String) -> FieldMessages.Kind? {

@@ -35,7 +35,8 @@ struct ProposalsPage {
         let lines: [HTML] = errors.messages.keys.sorted().compactMap { form in
             guard let dash = form.firstIndex(of: "-"), case let id = String(form[form.index(after: dash)...]), !listed.contains(id),
                   let message = errors.messages[form]?.values.sorted().first else { return nil }
-            let named = message.contains("proposal \(id) ") ? message : "\(t.s("Proposal", "Vorschlag")) \(id): \(message)"
+            let name = "\(t.s("Proposal", "Vorschlag")) \(id)"
+            let named = message.hasPrefix(name + " ") ? message : "\(name): \(message)"
             return "<p class=\"error\" role=\"alert\">\(named)</p>"
         }
         return lines.joined()

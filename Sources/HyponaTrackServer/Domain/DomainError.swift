@@ -9,7 +9,9 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The patient, alert, lab value or staff member does not exist.
     case notFound(String)
     /// The operation does not fit the current state (already enrolled, already resolved, withdrawn…).
-    case conflict(String, field: String?)
+    /// `problem` says which for a page that words it in its language (`FieldMessages`), as a field
+    /// error's `problem` does; nil where only the message (English, for the API) says it.
+    case conflict(String, field: String? = nil, problem: ConflictProblem? = nil)
     /// The write would take the day's list `field` (`symptoms`, …) past `limit` items
     /// (`limits.itemsPerList`); nothing of it was stored.
     case limitReached(field: String, limit: Int)
@@ -41,6 +43,20 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case locked(retryAfterSeconds: Int)
     }
 
+    /// What a conflict is about (the ones a console page can meet).
+    public enum ConflictProblem: Sendable, Equatable {
+        /// The alert is no longer open (acknowledge) or is resolved (resolve).
+        case alertAlready(id: Int64, AlertState)
+        /// The proposal was decided already, superseded or withdrawn: only a pending one is decided.
+        case proposalAlready(id: Int64, ProposalStatus)
+        /// The value the proposal would replace has changed since it was made: confirming needs the override.
+        case proposalOutdated
+        /// The proposal deletes a day field's value, which a proposal cannot apply.
+        case proposalWithoutValue
+        /// The patient has withdrawn from the study.
+        case patientWithdrawn
+    }
+
     /// What a `busy` refusal was bounding.
     public enum BusyWork: String, Sendable, Equatable {
         /// Console password checks (`SessionService.passwordChecks`).
@@ -54,15 +70,13 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         .rejected(FieldError.invalid(field, message, problem: problem))
     }
 
-    public static func conflict(_ message: String) -> DomainError { .conflict(message, field: nil) }
-
     public static func from(_ error: FieldError) -> DomainError { .rejected(error) }
 
     public var description: String {
         switch self {
         case .rejected(let e): return "rejected: \(e)"
         case .notFound(let m): return "not found: \(m)"
-        case .conflict(let m, let field): return "conflict: \(m)\(field.map { " (\($0))" } ?? "")"
+        case .conflict(let m, let field, _): return "conflict: \(m)\(field.map { " (\($0))" } ?? "")"
         case .limitReached(let field, let limit): return "limit reached: \(field) holds at most \(limit) items a day"
         case .unauthenticated: return "unauthenticated"
         case .forbidden(let m): return "forbidden: \(m)"

@@ -72,7 +72,7 @@ final class StudyContext: Sendable {
     /// A patient still taking part; a withdrawn one is a conflict with `withdrawnMessage`.
     func activePatient(_ db: Connection, studyId: String, withdrawnMessage: String) throws -> PatientRecord {
         let p = try patient(db, studyId: studyId)
-        guard !p.isWithdrawn else { throw DomainError.conflict(withdrawnMessage) }
+        guard !p.isWithdrawn else { throw DomainError.conflict(withdrawnMessage, problem: .patientWithdrawn) }
         return p
     }
 

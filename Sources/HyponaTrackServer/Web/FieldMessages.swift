@@ -4,7 +4,8 @@ import HTJSON
 /// What a page (the web check-in, the console's forms) says next to a refused field, in the
 /// page's language. The refusal comes from the API's decoder (its ranges and codes are the only
 /// ones), whose English `message` is for the API; the page words the refusal's `problem` for the
-/// kind of field it has, so a German page never shows an English message.
+/// kind of field it has, so a German page never shows an English message. A conflict (the
+/// record's state refuses the action: `DomainError.conflict`) is worded from its problem the same way.
 struct FieldMessages: Bilingual {
     /// The kinds of field the check forms have.
     enum Kind: Equatable {
@@ -66,6 +67,40 @@ struct FieldMessages: Bilingual {
     /// problem is, else the error's own message (one a page wrote in its language itself).
     func text(_ error: FieldError, for kind: Kind?) -> String {
         error.problem == nil ? error.message : text(error.problem, for: kind)
+    }
+
+    /// The message for a conflict's `problem`; nil (a conflict no page meets) gets a general one.
+    func text(_ problem: DomainError.ConflictProblem?) -> String {
+        switch problem {
+        case .alertAlready(let id, let state)?:
+            let state = Vocabulary(language: language).alertState(state)
+            return s("Alert \(id) is already \(state); nothing was changed.", "Alarm \(id) ist bereits \(state); es wurde nichts geändert.")
+        case .proposalAlready(let id, let status)?:
+            let status = proposalStatus(status)
+            return s("Proposal \(id) is already \(status); nothing was changed.", "Vorschlag \(id) ist bereits \(status); es wurde nichts geändert.")
+        case .proposalOutdated?:
+            return s("The stored value has changed since the import. Reject the proposal, or tick the box to replace the stored value anyway.",
+                     "Der gespeicherte Wert hat sich seit dem Import geändert. Lehnen Sie den Vorschlag ab oder kreuzen Sie an, dass der gespeicherte Wert trotzdem ersetzt wird.")
+        case .proposalWithoutValue?:
+            return s("This proposal has no value to apply; please reject it.",
+                     "Dieser Vorschlag hat keinen Wert, der übernommen werden kann; bitte lehnen Sie ihn ab.")
+        case .patientWithdrawn?:
+            return s("The patient has withdrawn from the study; nothing can be changed for them any more.",
+                     "Der Patient ist aus der Studie ausgeschieden; für ihn kann nichts mehr geändert werden.")
+        case nil:
+            return s("This does not fit the record's current state; nothing was changed. Reload the page and check it.",
+                     "Das passt nicht zum aktuellen Stand der Daten; es wurde nichts geändert. Bitte laden Sie die Seite neu und prüfen Sie sie.")
+        }
+    }
+
+    private func proposalStatus(_ status: ProposalStatus) -> String {
+        switch status {
+        case .pending: return s("pending", "offen")
+        case .confirmed: return s("confirmed", "bestätigt")
+        case .rejected: return s("rejected", "abgelehnt")
+        case .superseded: return s("superseded by a newer import", "durch einen neueren Import ersetzt")
+        case .withdrawn: return s("withdrawn (entered in error)", "zurückgezogen (Fehleintrag)")
+        }
     }
 
     /// A day's list is full (`limits.itemsPerList`).

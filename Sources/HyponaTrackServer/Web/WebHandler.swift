@@ -104,7 +104,11 @@ public final class WebHandler: Sendable {
             response = page(failure, request, session)
         } catch let error as DomainError {
             let answer = error.httpAnswer
-            response = page(PageFailure(answer.status, answer.message, retryAfter: answer.retryAfter), request, session)
+            // A conflict a page did not catch (acknowledging an alert a colleague acknowledged): in
+            // the page's language, worded as the forms word it, not the API's English.
+            var message = answer.message
+            if case .conflict(_, _, let problem) = error { message = FieldMessages(request.language).text(problem) }
+            response = page(PageFailure(answer.status, message, retryAfter: answer.retryAfter), request, session)
         } catch {
             logger.error("page failed", ["route": routeName, "request_id": http.requestID, "error": "\(error)"])
             response = page(PageFailure(.internalServerError, request.language.s(

@@ -84,7 +84,7 @@ public final class ImportService: Sendable {
             report.refused = summary.refused
             report.unlistedRefusals = summary.unlistedRefusals
             guard let current = try PatientRepository.load(db, id: patient.id), !current.isWithdrawn else {
-                throw DomainError.conflict("the patient is withdrawn")
+                throw DomainError.conflict("the patient is withdrawn", problem: .patientWithdrawn)
             }
             for day in summary.days {
                 let stored = try DayRepository.load(db, patientId: patient.id, date: day.date)

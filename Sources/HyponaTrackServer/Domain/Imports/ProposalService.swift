@@ -49,7 +49,7 @@ public final class ProposalService: Sendable {
             if current != p.replaces && !command.override {
                 throw DomainError.conflict("proposal \(p.id) would replace \(Self.text(p.replaces)) but \(p.field.rawValue) on \(p.date) "
                                            + "is now \(Self.text(current)); reject it, or confirm with override to apply "
-                                           + "\(Self.text(p.value)) anyway", field: "override")
+                                           + "\(Self.text(p.value)) anyway", field: "override", problem: .proposalOutdated)
             }
             var labId: Int64?
             switch p.field {
@@ -65,7 +65,7 @@ public final class ProposalService: Sendable {
                                                    snapshot: snapshot, at: ms).labId
                 }
             default:
-                guard let value = p.value else { throw DomainError.conflict("proposal \(p.id) has no value to apply") }
+                guard let value = p.value else { throw DomainError.conflict("proposal \(p.id) has no value to apply", problem: .proposalWithoutValue) }
                 let submit = SubmitDay(patientId: patient.id, date: p.date, patch: p.field.patch(value), correctedBy: command.actor)
                 let plan = try SubmissionPlan.make(db, submit, context: context, snapshot: snapshot, now: now)
                 try plan.apply(db, context: context, snapshot: snapshot, at: ms)
@@ -92,7 +92,9 @@ public final class ProposalService: Sendable {
 
     private func pending(_ db: Connection, _ id: Int64) throws -> Proposal {
         guard let p = try ProposalRepository.load(db, id: id) else { throw DomainError.notFound("no proposal \(id)") }
-        guard p.status == .pending else { throw DomainError.conflict("proposal \(id) is already \(p.status.rawValue)") }
+        guard p.status == .pending else {
+            throw DomainError.conflict("proposal \(id) is already \(p.status.rawValue)", problem: .proposalAlready(id: id, p.status))
+        }
         return p
     }
 
