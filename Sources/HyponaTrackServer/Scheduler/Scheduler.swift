@@ -103,7 +103,7 @@ final class Scheduler: BackgroundService {
             let activatedAt = zone.timestamp(atEpochSeconds: Double(activatedMs) / 1000)
             var queued = false
             let window = MonitoringWindow(profile: patient.profile, rules: snapshot.rules.reminders,
-                                          alertPODs: try EvaluationRepository.alertPODs(db, patientId: patient.id),
+                                          alertPODs: try EvaluationRepository.alertPODs(db, patient: patient, rules: snapshot.rules.reminders),
                                           withdrawalDate: patient.withdrawalDate)
             let first = max(today.adding(days: -Self.catchUpDays), activatedAt.localDate, window.first)
             guard first <= today else { return false }

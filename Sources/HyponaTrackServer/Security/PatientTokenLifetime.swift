@@ -29,7 +29,7 @@ public struct PatientTokenLifetime: Sendable {
         guard let patient = try PatientRepository.load(db, id: patientId) else { return nil }
         let zone = zoneRules(of: patient)
         let window = MonitoringWindow(profile: patient.profile, rules: rules.snapshot.rules.reminders,
-                                      alertPODs: try EvaluationRepository.alertPODs(db, patientId: patientId),
+                                      alertPODs: try EvaluationRepository.alertPODs(db, patient: patient, rules: rules.snapshot.rules.reminders),
                                       withdrawalDate: patient.withdrawalDate)
         return start(ofDayAfter: window, zone)
     }
@@ -69,7 +69,7 @@ public struct PatientTokenLifetime: Sendable {
         let shortest = MonitoringWindow(profile: patient.profile, rules: reminders, withdrawalDate: patient.withdrawalDate)
         if today <= shortest.last.adding(days: daysAfterMonitoring) { return false }
         let window = MonitoringWindow(profile: patient.profile, rules: reminders,
-                                      alertPODs: try EvaluationRepository.alertPODs(db, patientId: patientId),
+                                      alertPODs: try EvaluationRepository.alertPODs(db, patient: patient, rules: reminders),
                                       withdrawalDate: patient.withdrawalDate)
         return today > window.last.adding(days: daysAfterMonitoring)
     }

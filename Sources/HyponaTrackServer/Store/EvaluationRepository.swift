@@ -57,14 +57,22 @@ enum EvaluationRepository {
         return out
     }
 
-    /// PODs on which anything was yellow or red: an evaluation, or an alert of any kind (a
-    /// missing-data alert too). Monitoring extends when "any yellow/red occurred on POD ≥ 10"
-    /// (docs/clinical-rules.md §6), so a later improvement does not undo it.
-    static func alertPODs(_ db: Connection, patientId: Int64) throws -> [Int] {
-        try db.query("""
-            SELECT pod FROM evaluations WHERE patient_id = ?1 AND level IN ('yellow', 'red')
-            UNION SELECT pod FROM alerts WHERE patient_id = ?1
-            """, [patientId]).map { try $0.int("pod") }
+    /// The PODs the extension asks about (`extendWhenAlertFromPOD`…`extendedToPOD`) on which
+    /// anything was yellow or red: an evaluation, or an alert of any kind (a missing-data alert
+    /// too). Monitoring extends when "any yellow/red occurred on POD ≥ 10" (docs/clinical-rules.md
+    /// §6), so a later improvement does not undo it. Only those PODs' dates are read, through the
+    /// (patient, date) index — a patient's whole history holds an evaluation per submission, and
+    /// reading all of it cost more than the rest of `/v1/me/today` (a day's slack each side;
+    /// `pod` decides).
+    static func alertPODs(_ db: Connection, patient: PatientRecord, rules: ReminderRules) throws -> [Int] {
+        let first = rules.extendWhenAlertFromPOD, last = rules.extendedToPOD
+        guard first <= last else { return [] }
+        return try db.query("""
+            SELECT pod FROM evaluations WHERE patient_id = ?1 AND date BETWEEN ?2 AND ?3 AND pod BETWEEN ?4 AND ?5
+                AND level IN ('yellow', 'red')
+            UNION SELECT pod FROM alerts WHERE patient_id = ?1 AND pod BETWEEN ?4 AND ?5
+            """, [patient.id, patient.profile.date(ofPOD: first - 1).description, patient.profile.date(ofPOD: last + 1).description,
+                  first, last]).map { try $0.int("pod") }
     }
 
     /// The patient's most recent evaluation of any date (with the unresolved alerts, `CurrentLevel`).
