@@ -25,6 +25,8 @@ import HTJSON
         #expect(all.count == 3 && all == all.sorted(by: >), "newest first: \(all)")
         let page = try d.request(.get, "/v1/alerts?limit=2", token: d.adminToken)
         #expect(Self.ids(page) == Array(all.prefix(2)))
+        #expect(page.headers["Link"] == "</v1/alerts?limit=2&before=\(all[1])>; rel=\"next\"", "the next page is named")
+        #expect(try d.request(.get, "/v1/alerts?limit=3", token: d.adminToken).headers["Link"] == nil, "no next page after the last")
         #expect(Self.ids(try d.request(.get, "/v1/alerts?limit=2&before=\(all[1])", token: d.adminToken)) == [all[2]])
         #expect(Self.ids(try d.request(.get, "/v1/alerts?open=true&before=\(all[0])", token: d.adminToken)) == Array(all.dropFirst()))
         for (query, field) in [("limit=0", "limit"), ("limit=5001", "limit"), ("limit=x", "limit"), ("before=-3", "before"), ("before=a", "before")] {

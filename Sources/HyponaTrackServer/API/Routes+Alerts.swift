@@ -8,10 +8,16 @@ extension Routes {
         let with = Responses.adding(to: Responses.staff(notFound: nil))
         return [
             Route(.get, "/v1/alerts", access: .staff(.read),
-                  summary: "Alerts, newest first: open=true every unresolved one; else at most limit (default 500), before=ID for older",
+                  summary: "Alerts, newest first: open=true every unresolved one; else at most limit (default 500), before=ID for older (a Link rel=next header names the next page)",
                   responses: with([200: ("alerts", S.array(S.openObject()))])) { ctx in
-                let page = try service.alerts(try AlertBodies.query(ctx))
-                return .json(.ok, .array(page.alerts.map(AlertJSON.alert)))
+                let query = try AlertBodies.query(ctx)
+                let page = try service.alerts(query)
+                var response = APIHandler.json(.ok, .array(page.alerts.map(AlertJSON.alert)))
+                // The next page, as RFC 8288 says it (the CLI and the console page the same way).
+                if let before = page.olderBefore, let limit = query.limit {
+                    response.headers.add(name: "Link", value: "</v1/alerts?limit=\(limit)&before=\(before)>; rel=\"next\"")
+                }
+                return .raw(response)
             },
             Route(.post, "/v1/alerts/{alertId}/acknowledgement", access: .staff(.write),
                   summary: "Acknowledge an alert: the escalation stops", request: S.body(AlertBodies.acknowledgement),
