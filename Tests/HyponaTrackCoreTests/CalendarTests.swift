@@ -167,6 +167,13 @@ struct CalendarTests {
         #expect(Timestamp("1969-12-31T23:00:00Z")?.description == "1969-12-31T23:00:00Z")
     }
 
+    @Test func theLocalTimeIsTheTimeOnTheDevicesClockToTheMinute() {
+        #expect(Timestamp("2027-03-28T03:30:59+02:00")?.localTime == LocalTime("03:30"))
+        #expect(Timestamp("2027-03-28T01:30:00Z")?.localTime == LocalTime("01:30"))
+        #expect(Timestamp("2026-03-09T00:00:00-05:00")?.localTime == LocalTime("00:00"))
+        #expect(Timestamp("1969-12-31T23:59:00Z")?.localTime == LocalTime("23:59"))
+    }
+
     @Test(arguments: ["2026-03-09T08:05:00", "2026-03-09T08:05", "2026-03-09T08:05:00.250"])
     func aTimestampWithoutAnOffsetIsRefused(text: String) {
         #expect(Timestamp(text) == nil)

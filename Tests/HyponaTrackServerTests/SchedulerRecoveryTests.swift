@@ -149,16 +149,43 @@ import HyponaTrackCore
         ])
     }
 
-    /// A silent patient activated on POD 3 at 12:00, ticks every 5 minutes to POD 7 00:30.
+    /// Quiet hours 03:00–07:00 and the morning check at 02:30, which the rule files accept: the
+    /// spring-forward gap of 2027-03-28 would move it to 03:30 CEST, inside quiet hours, so it is
+    /// not sent that day; in the repeated hour of 2027-10-31 it is sent once, at 02:30 CEST.
+    @Test func aCheckTheGapMovesIntoQuietHoursIsNotSentAndTheRepeatedHourSendsItOnce() throws {
+        let courses = [("2027-03-23", "2027-03-28", ["2027-03-28T20:00:00+02:00"]),
+                       ("2027-10-26", "2027-10-31", ["2027-10-31T02:30:00+02:00", "2027-10-31T20:00:00+01:00"])]
+        for (surgery, day, checks) in courses {
+            let sim = try Self.nightCheckCourse("DST-Q", surgery: surgery, quietHours: ("03:00", "07:00"))
+            try sim.run(to: Berlin.instant("\(Berlin.day(day, 1))T00:30:00Z"))   // every tick of the day, both 02:30s of 10-31
+
+            let onDay = try Self.remindersOn(sim, "DST-Q", day)   // also checks each was queued at its instant
+            #expect(!onDay.contains { ("03:00"..."06:59").contains($0.time) }, "\(day): \(onDay)")
+            let sent = try sim.reminders("DST-Q").filter { $0.string("date") == day && $0.string("kind") == "check" }
+            #expect(sent.map { $0.string("at") ?? "" }.sorted() == checks, "\(day)")
+            let dayBefore = try Self.remindersOn(sim, "DST-Q", Berlin.day(day, -1))
+            #expect(dayBefore.filter { $0.time == "02:30" }.map(\.kind) == ["check"], "the day before sends it at its time")
+        }
+    }
+
+    /// A silent patient `studyId`, activated on POD 3 at 12:00, whose morning check is at 02:30;
+    /// ticks every 5 minutes.
+    static func nightCheckCourse(_ studyId: String, surgery: String, quietHours: (from: String, to: String)) throws -> Simulation {
+        let pod3 = Berlin.day(surgery, 3)
+        let sim = try Simulation(start: Berlin.at(pod3, "11:00"), step: 300) { o in
+            o["checkTimes"] = ["morning": "02:30", "evening": "20:00"]
+            o["quietHours"] = ["from": .string(quietHours.from), "to": .string(quietHours.to)]
+        }
+        let code = try sim.enroll(studyId, surgery: surgery)
+        try sim.at(Berlin.at(pod3, "12:00")) { _ = try sim.activate(studyId, code: code) }
+        return sim
+    }
+
+    /// The silent patient of `nightCheckCourse` without quiet hours, run to POD 7 00:30.
     /// `offsets[date]` = (offset of 02:30, offset of every later time that day).
     static func dstCourse(surgery: String, offsets: [String: (String, String)], gapAt: String?, missing: [String: String]) throws {
         let d = { (pod: Int) in Berlin.day(surgery, pod) }
-        let sim = try Simulation(start: Berlin.at(d(3), "11:00"), step: 300) { o in
-            o["checkTimes"] = ["morning": "02:30", "evening": "20:00"]
-            o["quietHours"] = ["from": "00:00", "to": "00:00"]
-        }
-        let code = try sim.enroll("DST-1", surgery: surgery)
-        try sim.at(Berlin.at(d(3), "12:00")) { _ = try sim.activate("DST-1", code: code) }
+        let sim = try nightCheckCourse("DST-1", surgery: surgery, quietHours: ("00:00", "00:00"))
         try sim.run(to: Berlin.instant("\(d(7))T00:30:00\(offsets[d(6)]!.1)"))
 
         let morning = [wm, sm, usg], evening = [fl, rt, tt, we, se]

@@ -62,6 +62,13 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         return LocalDate(daysSinceEpoch: local.floorDiv(86_400))
     }
 
+    /// The time of day on the device's clock when this was written, to the minute (seconds dropped).
+    public var localTime: LocalTime {
+        let local = Int((epochSeconds + Double(utcOffsetSeconds)).rounded(.down))
+        let minute = (local - local.floorDiv(86_400) * 86_400) / 60
+        return LocalTime(hour: minute / 60, minute: minute % 60)!
+    }
+
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.epochSeconds < b.epochSeconds }
     public static func == (a: Timestamp, b: Timestamp) -> Bool {
         a.epochSeconds == b.epochSeconds && a.utcOffsetSeconds == b.utcOffsetSeconds

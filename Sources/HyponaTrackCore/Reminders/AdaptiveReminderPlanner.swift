@@ -48,23 +48,27 @@ public struct AdaptiveReminderPlanner: Sendable {
         if level >= .maximal {
             planned.append((rules.catchUp, .catchUp, open.map(\.task)))
         }
-        planned.removeAll { $0.tasks.isEmpty || rules.isQuiet($0.time) }
-        planned = capped(planned)
-
-        let reminders = planned.map { p in
+        var reminders = planned.filter { !$0.tasks.isEmpty }.map { p in
             Reminder(at: zone.instant(on: date, at: p.time), localTime: p.time, kind: p.kind, tasks: p.tasks.sorted())
-        }.sorted { $0.at.epochSeconds != $1.at.epochSeconds ? $0.at < $1.at : $0.kind.rawValue < $1.kind.rawValue }
+        }
+        // Quiet hours are read on the clock the reminder lands on. A configured time is never
+        // quiet (the rule files refuse it), but a spring-forward gap moves it on by the gap
+        // (02:30 → 03:30), which can be inside quiet hours: then it is not sent that day, whatever
+        // its kind. A time in a fall-back overlap keeps its first occurrence, the configured time.
+        reminders.removeAll { rules.isQuiet($0.at.localTime) }
+        reminders = capped(reminders)
+        reminders.sort { $0.at.epochSeconds != $1.at.epochSeconds ? $0.at < $1.at : $0.kind.rawValue < $1.kind.rawValue }
         return ReminderPlan(date: date, intensity: level, reminders: reminders)
     }
 
     /// Applies the daily cap: drop `catch_up` first, then `task` reminders latest first, then
     /// `missed` latest first; `check` reminders are never dropped.
-    private func capped(_ planned: [(time: LocalTime, kind: Reminder.Kind, tasks: [CareTask])])
-        -> [(time: LocalTime, kind: Reminder.Kind, tasks: [CareTask])] {
+    private func capped(_ planned: [Reminder]) -> [Reminder] {
         var result = planned
         for kind in [Reminder.Kind.catchUp, .task, .missed] {
             while result.count > rules.dailyCap {
-                guard let latest = result.indices.filter({ result[$0].kind == kind }).max(by: { result[$0].time < result[$1].time })
+                guard let latest = result.indices.filter({ result[$0].kind == kind })
+                    .max(by: { result[$0].localTime < result[$1].localTime })
                 else { break }
                 result.remove(at: latest)
             }
