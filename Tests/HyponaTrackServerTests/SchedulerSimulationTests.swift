@@ -205,4 +205,35 @@ import HyponaTrackCore
         #expect(try sim.queued().filter { $0.alertId == Int(checkinAlert.id) }.map { "\($0.type)→\($0.hook)" } == ["alert.opened→ward"])
     }
 
+    /// missing_checkin is about the patient: checks that only staff completed (a correction after
+    /// a phone call; a confirmed import writes the same way) are not the patient's check-in, as
+    /// for no_data_2d only the days the patient submitted count.
+    @Test func checksOnlyStaffCompletedStillRaiseMissingCheckin() throws {
+        let surgery = "2026-05-04"
+        let d = { (pod: Int) in Berlin.day(surgery, pod) }
+        let sim = try Simulation(start: Berlin.at(surgery, "13:00"))
+        let codes = try ["MC-STAFF", "MC-OWN"].map { try sim.enroll($0, surgery: surgery) }
+        var own: Int64 = 0
+        try sim.at(Berlin.at(d(1), "07:00")) {
+            _ = try sim.activate("MC-STAFF", code: codes[0])
+            own = try sim.activate("MC-OWN", code: codes[1])
+        }
+        for pod in 5...6 {
+            let date = d(pod)
+            try sim.at(Berlin.at(date, "20:30")) {
+                let bothChecks: JSONValue = ["weightMorningKg": 80.0, "weightEveningKg": 80.2,
+                                             "symptoms": [sim.symptoms("m-\(date)", date, "08:45", slot: "morning"),
+                                                          sim.symptoms("e-\(date)", date, "20:30", slot: "evening")]]
+                let corrected = InProcessAdminAPITests.object(try sim.correct("MC-STAFF", date, bothChecks))
+                #expect(corrected["morningCheckComplete"] == true && corrected["eveningCheckComplete"] == true, "\(corrected)")
+                try sim.submit(own, date, sim.fullMorning(date, "20:30"))
+            }
+        }
+        try sim.run(to: Berlin.at(d(7), "00:00"))
+
+        let raised = try sim.alerts().filter { $0.kind == "missing_checkin" }
+        #expect(raised.map { "\($0.studyId) \($0.date)" } == ["MC-STAFF \(d(5))", "MC-STAFF \(d(6))"], "\(raised)")
+        for a in raised { #expect(a.openedAt == Berlin.ms(Berlin.at(a.date, "21:00")), "\(a)") }
+    }
+
 }

@@ -35,6 +35,9 @@ public struct MissingDataDetector: Sendable {
     /// `missing_checkin`: on a monitoring day (inside the critical window by default), at the
     /// evening deadline, neither the morning nor the evening check is complete. Nothing fires
     /// before activation (the deadline must come after it) or outside monitoring.
+    ///
+    /// - Parameter day: the day if the patient submitted it themself, nil otherwise: checks that
+    ///   only staff completed (a correction, a confirmed import) are no check-in of the patient.
     public func missingCheckin(profile: PatientProfile, day: DailyEntry?, date: LocalDate, window: MonitoringWindow,
                                activatedAt: Timestamp?, zone: ZoneRules) -> Finding? {
         guard let activatedAt, window.contains(date) else { return nil }
@@ -48,6 +51,8 @@ public struct MissingDataDetector: Sendable {
     /// `no_data_2d`: at the end of `date`, it and the days before it (two by default) held no
     /// patient-submitted data at all (staff lab values do not count), all of them on or after
     /// the activation day and inside the monitoring window.
+    ///
+    /// - Parameter days: the days the patient submitted themself (a day only staff wrote is left out).
     public func noData(profile: PatientProfile, days: [DailyEntry], date: LocalDate, window: MonitoringWindow,
                        activatedAt: Timestamp?) -> Finding? {
         guard let activatedAt else { return nil }

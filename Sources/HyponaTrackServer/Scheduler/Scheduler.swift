@@ -112,7 +112,7 @@ final class Scheduler: BackgroundService {
                            today.adding(days: -snapshot.rules.reminders.adherenceDays))
             let days = try DayRepository.load(db, patientId: patient.id, from: from, to: today)
             // A day only staff wrote (a correction, a confirmed import of wearable data) is no
-            // sign of the patient: no_data_2d reads the days the patient submitted.
+            // sign of the patient: both missing-data alerts read the days the patient submitted.
             let submitted = try DayRepository.patientSubmittedDates(db, patientId: patient.id, from: from, to: today)
             let patientDays = days.filter { submitted.contains($0.date) }
             var date = first
@@ -120,8 +120,8 @@ final class Scheduler: BackgroundService {
                 // missing_checkin at the evening deadline
                 if detector.missingCheckinDue(on: date, zone: zone).epochSeconds <= now,
                    try !marked(db, patient.id, date, "missing_checkin") {
-                    let finding = detector.missingCheckin(profile: patient.profile, day: days.first { $0.date == date }, date: date,
-                                                          window: window, activatedAt: activatedAt, zone: zone)
+                    let finding = detector.missingCheckin(profile: patient.profile, day: patientDays.first { $0.date == date },
+                                                          date: date, window: window, activatedAt: activatedAt, zone: zone)
                     if let f = finding { try raise(db, patient, f, snapshot: snapshot, at: ms); queued = true }
                     try mark(db, patient.id, date, "missing_checkin", finding == nil ? "not_needed" : "raised", ms)
                 }

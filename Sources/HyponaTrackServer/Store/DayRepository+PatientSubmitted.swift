@@ -4,7 +4,8 @@ import SQLite
 extension DayRepository {
     /// The dates in `from…to` the patient wrote themself (`days.submitted_at` is set by their
     /// app's or the web check-in's submission; a staff correction or a confirmed import leaves
-    /// it as it was), for `no_data_2d`: only patient-submitted data breaks the silence
+    /// it as it was), for the missing-data alerts: only patient-submitted data breaks the
+    /// silence of `no_data_2d`, and only the checks of such a day count for `missing_checkin`
     /// (docs/clinical-rules.md §8).
     static func patientSubmittedDates(_ db: Connection, patientId: Int64, from: LocalDate, to: LocalDate) throws -> Set<LocalDate> {
         Set(try db.query("""
