@@ -138,6 +138,63 @@ import Testing
     }
 }
 
+extension ActivationRefusalTests {
+    /// The activation codes of a patient that were used (none: the code still works).
+    static func usedCodes(_ h: Harness, _ studyId: String) throws -> Int {
+        try h.daemon.database.read { db in
+            try db.scalar("""
+                SELECT count(*) FROM activation_codes c JOIN patients p ON p.id = c.patient_id
+                WHERE p.study_id = ? AND c.used_at IS NOT NULL
+                """, [studyId], as: Int.self) ?? -1
+        }
+    }
+
+    /// Surgery 2026-03-02: the window ends 2026-03-16, tokens work through 2026-04-15. A code
+    /// reissued on the last day is still valid the next day, but activating with it is refused
+    /// up front (a token would get 401 `expired_token` at once), counting no failure: the
+    /// lockout still comes at the fifth wrong code.
+    @Test func theRightCodeAfterTheTokenLifetimeIsRefusedAsExpiredAndCountsNoFailure() throws {
+        let clock = SimulationClock(Berlin.at("2026-04-15", "23:00"))
+        let h = try Harness(clock: clock)
+        let r = h.send(.post, "/v1/patients", body: Simulation.profile("LIFE-3", surgery: "2026-03-02", []))
+        #expect(r.status == 201, "\(r.json)")
+        let reissued = h.send(.post, "/v1/patients/LIFE-3/activation")
+        guard case .object(let o) = reissued.json, case .string(let code)? = o["activationCode"] else {
+            Issue.record("reissue failed: \(reissued.json)"); return
+        }
+        clock.set(Berlin.at("2026-04-16", "00:30"))
+        for _ in 1...4 { #expect(Self.activate(h, "LIFE-3", Self.wrong, from: "198.51.100.7").status == 401) }
+        let ended = Self.activate(h, "LIFE-3", code, from: "198.51.100.7")
+        #expect(ended.status == 410 && ended.code == "expired", "\(ended.json)")
+        let message = InProcessAPITests.errorMessage(ended.json)
+        #expect(message.contains("access ended on 2026-04-15") && message.contains("can no longer be activated"), "\(message)")
+        #expect(try Self.usedCodes(h, "LIFE-3") == 0, "no code used, no token issued")
+        #expect(Self.metric(h, outcome: "expired") == "1" && Self.metric(h, outcome: "wrong_code") == "4")
+        let fifth = Self.activate(h, "LIFE-3", Self.wrong, from: "198.51.100.7")
+        #expect(fifth.status == 429 && fifth.code == "locked", "the refusal was not a failure: \(fifth.json)")
+        #expect(Self.activate(h, "LIFE-3", code, from: "203.0.113.5").code == "locked", "the lock comes first")
+    }
+
+    /// A reissued code could never be used: refused with the reason, nothing written, no code.
+    @Test func reissuingAfterTheTokenLifetimeIsRefusedWithoutACode() throws {
+        let clock = SimulationClock(Self.now)
+        let h = try Harness(clock: clock) { $0.tokens.patientDaysAfterMonitoring = 10 }
+        _ = try Self.enroll(h, "LIFE-4")
+        clock.set(Berlin.at("2026-03-26", "23:30"))   // 2026-03-16 + 10 days: the last day
+        #expect(h.send(.post, "/v1/patients/LIFE-4/activation").status == 200)
+        clock.set(Berlin.at("2026-03-27", "08:00"))
+        let rowsBefore = InProcessAdminAPITests.auditRows(h)
+        let refused = h.send(.post, "/v1/patients/LIFE-4/activation")
+        #expect(refused.status == 409 && InProcessAPITests.errorCode(refused.json) == "conflict", "\(refused.json)")
+        #expect(InProcessAPITests.errorMessage(refused.json) == "the app access of LIFE-4 ended on 2026-03-26, 10 days after "
+                + "monitoring ended on 2026-03-16 (tokens.patientDaysAfterMonitoring); a new activation code could not be used, "
+                + "so none was issued")
+        guard case .object(let o) = refused.json else { return }
+        #expect(o["activationCode"] == nil)
+        #expect(InProcessAdminAPITests.auditRows(h) == rowsBefore, "nothing written")
+    }
+}
+
 /// `limits.anonymousPerMinute` and `tokens.patientDaysAfterMonitoring` in `hyponatrack.json`.
 @Suite struct AnonymousLimitsConfigurationTests {
     func parse(_ json: JSONValue) throws(FieldError) -> ServerConfiguration {

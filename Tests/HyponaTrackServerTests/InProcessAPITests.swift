@@ -68,6 +68,11 @@ import Testing
         return e["code"]
     }
 
+    static func errorMessage(_ json: JSONValue) -> String {
+        guard case .object(let o) = json, case .object(let e)? = o["error"], case .string(let m)? = e["message"] else { return "" }
+        return m
+    }
+
     @Test func anEnrolledPatientIsListedWithItsRiskClass() throws {
         let h = try Harness()
         let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "Europe/Berlin")!,

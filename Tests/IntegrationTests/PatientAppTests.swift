@@ -223,6 +223,21 @@ import HTJSON
         #expect(try d.request(.get, "/v1/patients/APP-7", token: d.adminToken).text.contains("\"webOnly\":true"))
     }
 
+    /// Past `tokens.patientDaysAfterMonitoring` the right code gets no cookie, and the page says
+    /// why next to the code, in its language (the API answers 410 `expired` the same way).
+    @Test func activatingAfterTheAccessEndedIsRefusedAtTheCodeFieldInThePagesLanguage() throws {
+        let config = try ConfigDirectory(server: #"{"tokens": {"patientDaysAfterMonitoring": 20}}"#)
+        let d = try TestDaemon(configFile: config.serverFile)
+        let e = try d.request(.post, "/v1/patients", token: d.adminToken, body: Study.profile("APP-12", surgeryDaysAgo: 40))
+        guard e.status == 201, case .string(let code)? = e["activationCode"] else { Issue.record("enrol: \(e.text)"); return }
+        let lastDay = Study.date(-6).split(separator: "-")
+        let r = try ConsoleClient(d).post("/app/activate", ["studyId": "APP-12", "code": code], csrf: false,
+                                          headers: [("Accept-Language", "de-DE,de;q=0.9")])
+        #expect(r.status == 410 && r.headers["set-cookie"] == nil, "\(r.status)")
+        #expect(Self.message(r.text, at: "code") == "Ihr Beobachtungszeitraum in der Studie ist vorbei, die App kann daher nicht "
+                + "mehr aktiviert werden (Zugang endete am \(lastDay[2]).\(lastDay[1]).\(lastDay[0])).", "\(r.text.prefix(2000))")
+    }
+
     @Test func germanPagesAndTheManifest() throws {
         let d = try TestDaemon()
         let page = try d.request(.get, "/app/activate", contentType: nil, headers: [("Accept-Language", "de-DE,de;q=0.9")])

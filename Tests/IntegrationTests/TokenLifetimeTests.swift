@@ -6,15 +6,23 @@ import HTJSON
 /// (`tokens.patientDaysAfterMonitoring`), staff tokens are rotated with `hyponatrack staff
 /// rotate`. The daemon reads the system clock, so the expired patient had surgery long ago.
 @Suite struct TokenLifetimeTests {
-    @Test func aPatientTokenLongAfterTheMonitoringWindowIsRefusedAsExpired() throws {
+    /// Past the lifetime no token is handed out at all: activating with the right code is
+    /// refused up front (410 `expired`, saying why) instead of returning a token whose first
+    /// use gets 401 `expired_token`, and `hyponatrack reissue` prints no code that could not work.
+    @Test func longAfterTheMonitoringWindowActivationIsRefusedAsExpiredAndReissuePrintsNoCode() throws {
         // Surgery 40 days ago: the window (POD 1–14) ended 26 days ago, beyond a 20-day lifetime.
         let config = try ConfigDirectory(server: #"{"tokens": {"patientDaysAfterMonitoring": 20}}"#)
         let d = try TestDaemon(configFile: config.serverFile)
-        let expired = try Study.enrollAndActivate(d, "LIFE-OLD", surgeryDaysAgo: 40)
+        let e = try d.request(.post, "/v1/patients", token: d.adminToken, body: Study.profile("LIFE-OLD", surgeryDaysAgo: 40))
+        guard e.status == 201, case .string(let code)? = e["activationCode"] else { Issue.record("enrol: \(e.text)"); return }
+        let refused = try d.request(.post, "/v1/activate", body: ["studyId": "LIFE-OLD", "code": .string(code)])
+        #expect(refused.status == 410 && refused.errorCode == "expired", "\(refused.text)")
+        #expect(refused.text.contains("access ended on \(Study.date(-6))") && !refused.text.contains("\"token\""), "\(refused.text)")
+        let reissue = try CLIRunner.run(["reissue", "LIFE-OLD"], server: d.baseURL, token: d.adminToken)
+        #expect(reissue.status == 1, "\(reissue.stdout)\(reissue.stderr)")
+        #expect(reissue.stderr.contains("ended on \(Study.date(-6))") && reissue.stderr.contains("none was issued"), "\(reissue.stderr)")
+        #expect(!reissue.stdout.contains("activation code"), "\(reissue.stdout)")
         let current = try Study.enrollAndActivate(d, "LIFE-NOW", surgeryDaysAgo: 6)
-        let refused = try d.request(.get, "/v1/me/today", token: expired)
-        #expect(refused.status == 401 && refused.errorCode == "expired_token", "\(refused.text)")
-        #expect(try d.request(.get, "/v1/me/days", token: expired).errorCode == "expired_token")
         #expect(try d.request(.get, "/v1/me/today", token: current).status == 200, "a patient still in monitoring is not affected")
         // With the default 30 days the same patient (26 days after the window) still gets in.
         let lenient = try TestDaemon()

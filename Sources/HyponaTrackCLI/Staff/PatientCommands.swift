@@ -141,7 +141,8 @@ enum PatientCommands {
 
     static let reissue = StaffCommand(name: "reissue", usage: ["reissue ID [--json]"], about: """
         Issues a new one-time activation code (for a lost or reinstalled app). Every earlier
-        patient token and code of this patient stops working.
+        patient token and code of this patient stops working. Refused for a patient whose access
+        has ended (tokens.patientDaysAfterMonitoring days after monitoring): no code is printed.
         """, operands: ["ID"], spec: .init()) { a, client in
         let id = a.positionals[0]
         let r = try client.post("/v1/patients/\(DaemonClient.segment(id))/activation")

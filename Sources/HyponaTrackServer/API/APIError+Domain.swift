@@ -19,6 +19,10 @@ extension APIError {
         case .activation(.expired):
             self = APIError(status: 410, code: "expired",
                             message: "this activation code has expired; ask the study nurse for a new one")
+        case .activation(.accessEnded(let lastDay)):
+            self = APIError(status: 410, code: "expired",
+                            message: "monitoring for this study ID has ended and the app's access ended on \(lastDay); "
+                                + "the app can no longer be activated, and a new code would not help")
         case .activation(.locked(let seconds)):
             self = APIError(status: 429, code: "locked", message: "too many wrong codes; try again later", retryAfter: seconds)
         case .signIn(.wrongCredentials):

@@ -11,7 +11,9 @@ extension Routes {
                   summary: "Exchange a one-time activation code for a patient token",
                   request: S.body(ActivationBodies.activation),
                   responses: [200: ("the patient token (shown once)", S.ref("Activation")), 400: ("invalid request", S.error),
-                              401: ("wrong code or study ID", S.error), 410: ("the code expired; a nurse reissues", S.error),
+                              401: ("wrong code or study ID", S.error),
+                              410: ("the code expired (a nurse reissues), or the patient's access has ended "
+                                    + "(tokens.patientDaysAfterMonitoring after monitoring; no code helps)", S.error),
                               429: ("too many wrong codes for this study ID (locked) or refused attempts from this address (rate_limited); see retry-after",
                                     S.error)]) { ctx in
                 let command = try decodeBody(ctx.body) { r throws(FieldError) in

@@ -61,7 +61,8 @@ extension Routes {
                   summary: "Reissue the activation code; every earlier patient token stops working",
                   responses: with([200: ("new code", S.object([("studyId", S.studyId), ("activationCode", S.anyString),
                                                                 ("activationExpiresAt", S.anyString)], required: ["activationCode"])),
-                                   409: ("withdrawn", S.error)])) { ctx in
+                                   409: ("withdrawn, or the patient's access has ended (tokens.patientDaysAfterMonitoring): "
+                                         + "no code is issued", S.error)])) { ctx in
                 let issued = try service.enrollment.reissueActivation(studyId: ctx.parameter("studyId"), actor: ctx.actor)
                 return .json(.ok, PatientJSON.issuedCode(issued, studyId: ctx.parameter("studyId")))
             },

@@ -120,8 +120,7 @@ public final class Daemon: Sendable {
         routeBox.document = OpenAPIDocument.build(routes: routes)
         let handler = APIHandler(routes: routes, database: database, clock: clock, metrics: metrics, logger: logger,
                                  trustedProxies: configuration.trustedProxies,
-                                 patientTokens: PatientTokenLifetime(daysAfterMonitoring: configuration.tokens.patientDaysAfterMonitoring,
-                                                                     rules: rules, defaultTimeZone: configuration.defaultTimeZone))
+                                 patientTokens: activation.tokenLifetime)
         api = handler
         let sessions = SessionService(transactions: Transactions(database: database, wakeSync: {}, wakeHooks: {}), clock: clock,
                                       lockout: activation.policy, passwordChecks: passwordChecks)

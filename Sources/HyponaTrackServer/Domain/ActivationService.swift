@@ -49,6 +49,8 @@ public final class ActivationService: Sendable {
     let unenrolled = UnenrolledActivationAttempts()
     /// Staff members: add, list, revoke, rotate.
     public let staffService: StaffService
+    /// How long patient tokens work: no token is issued to a patient past it.
+    let tokenLifetime: PatientTokenLifetime
 
     init(database: Database, clock: any ServerClock, configuration: ServerConfiguration, rules: ActiveRules,
          outbox: SyncOutbox? = nil, refusals: ActivationRefusals = ActivationRefusals()) {
@@ -60,6 +62,7 @@ public final class ActivationService: Sendable {
         self.rules = rules
         self.outbox = outbox
         self.refusals = refusals
+        tokenLifetime = PatientTokenLifetime(configuration: configuration, rules: rules)
         policy = ActivationPolicy(codeLifetime: configuration.activation.codeTTLSeconds,
                                   maxFailures: configuration.activation.maxFailures,
                                   lockout: configuration.activation.lockoutSeconds)
@@ -73,7 +76,7 @@ public final class ActivationService: Sendable {
         // the job, committed, and only then turned into errors.
         let outcome: (ActivationResult, PatientRecord?) = try transactions.write { db in
             let result = try Activation.activate(db, studyIdKey: PatientRecord.key(studyId), code: command.code, now: now,
-                                                 policy: policy, unenrolled: unenrolled)
+                                                 policy: policy, unenrolled: unenrolled, lifetime: tokenLifetime)
             switch result {
             case .activated(let patientId, let sid, _):
                 try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: .activationSuccess, subject: sid,
@@ -95,7 +98,7 @@ public final class ActivationService: Sendable {
                                                   "lockedUntil": .string(iso8601UTC(milliseconds: ms + Int64((policy.lockout * 1000).rounded())))])
                 }
                 return (result, nil)
-            case .wrongCode, .locked, .expired:
+            case .wrongCode, .locked, .expired, .accessEnded:
                 return (result, nil)
             }
         }
@@ -110,6 +113,8 @@ public final class ActivationService: Sendable {
             throw DomainError.activation(.locked(retryAfterSeconds: seconds))
         case (.expired, _):
             throw DomainError.activation(.expired)
+        case (.accessEnded(let ended), _):
+            throw DomainError.activation(.accessEnded(lastDay: ended.lastDay))
         default:
             throw DomainError.activation(.wrongCredentials)
         }
@@ -121,7 +126,8 @@ public final class ActivationService: Sendable {
         case .activated: return nil
         case .wrongCode: return .wrongCode
         case .locked: return .locked
-        case .expired: return .expired
+        // Both answer 410 `expired`, so both are counted as such.
+        case .expired, .accessEnded: return .expired
         }
     }
 }

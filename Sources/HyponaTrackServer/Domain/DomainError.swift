@@ -1,4 +1,5 @@
 import HTJSON
+import HyponaTrackCore
 
 /// Why a service refused an operation, in the domain's words. Services throw only this (and
 /// infrastructure errors, which are bugs or a failing disk); `API/` alone turns it into an HTTP
@@ -19,7 +20,8 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     case unauthenticated
     /// The caller is known but may not do this.
     case forbidden(String)
-    /// An activation attempt the patient can act on: wrong code, expired code, or locked out.
+    /// An activation attempt the patient can act on: wrong code, expired code, locked out, or
+    /// the patient's access already over.
     case activation(ActivationRefusal)
     /// A console sign-in refused: wrong name or password (never which), or locked out.
     case signIn(SignInRefusal)
@@ -36,6 +38,9 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case wrongCredentials
         case expired
         case locked(retryAfterSeconds: Int)
+        /// The right code, but the patient's tokens stopped working after `lastDay`
+        /// (`tokens.patientDaysAfterMonitoring` after the monitoring window): no new code helps.
+        case accessEnded(lastDay: LocalDate)
     }
 
     public enum SignInRefusal: Sendable, Equatable {

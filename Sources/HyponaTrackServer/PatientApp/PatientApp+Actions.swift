@@ -30,6 +30,9 @@ extension PatientApp {
                 page.errors["code"] = t.s("This code has expired. Ask the study nurse for a new one.",
                                           "Dieser Code ist abgelaufen. Bitte die Studienschwester um einen neuen.")
                 return WebResponse.page(HTTPStatus(rawValue: 410), page.render())
+            case .accessEnded(let lastDay):
+                page.errors["code"] = FieldMessages(ctx.language).accessEnded(lastDay)
+                return WebResponse.page(HTTPStatus(rawValue: 410), page.render())
             case .locked(let seconds):
                 page.errors["code"] = t.s("Too many wrong codes. Try again in \(max(1, seconds / 60)) minutes.",
                                           "Zu viele falsche Codes. Bitte in \(max(1, seconds / 60)) Minuten erneut versuchen.")

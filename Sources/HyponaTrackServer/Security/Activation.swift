@@ -45,9 +45,11 @@ public enum Activation {
     /// Order of checks: a locked study ID is refused first (even with the right code, and the
     /// lock is not extended); then the code must be well-formed, the patient enrolled and not
     /// withdrawn, and the code one of theirs, unused and unrevoked — any miss is `.wrongCode`
-    /// and counts a failure (the `maxFailures`-th returns `.locked` and starts the lock); an
-    /// expired but otherwise right code is `.expired`. On success the code is marked used,
-    /// a patient token is issued, `patients.activated_at` is set if it was NULL, and the
+    /// and counts a failure (the `maxFailures`-th returns `.locked` and starts the lock); a
+    /// right code is then `.accessEnded` when the patient's tokens are past their `lifetime`
+    /// (a token issued now would be refused at once), else `.expired` when the code is past
+    /// its expiry. Neither counts a failure or writes anything. On success the code is marked
+    /// used, a patient token is issued, `patients.activated_at` is set if it was NULL, and the
     /// failure counter is reset.
     ///
     /// - Parameter studyIdKey: the study ID in `patients.study_id_key` form (the caller
@@ -55,9 +57,11 @@ public enum Activation {
     /// - Parameter code: as typed: case-insensitive, dashes and spaces ignored.
     /// - Parameter unenrolled: the in-memory counters of study IDs with no patient (the
     ///   daemon keeps one for its lifetime).
+    /// - Parameter lifetime: how long patient tokens work (nil: without end).
     /// - Important: refusals write; commit them (see the type's documentation).
     static func activate(_ db: Connection, studyIdKey: String, code: String, now: Double,
-                         policy: ActivationPolicy = .standard, unenrolled: UnenrolledActivationAttempts) throws -> ActivationResult {
+                         policy: ActivationPolicy = .standard, unenrolled: UnenrolledActivationAttempts,
+                         lifetime: PatientTokenLifetime? = nil) throws -> ActivationResult {
         let nowMs = epochMilliseconds(now)
         let patient = try ActivationRepository.patient(db, studyIdKey: studyIdKey)
         let counters: any ActivationAttemptStore = patient == nil ? unenrolled : StoredActivationAttempts(db: db)
@@ -82,6 +86,10 @@ public enum Activation {
         guard let stored = try ActivationRepository.usableCode(db, patientId: patient.id, hash: hash),
               Secrets.hashesMatch(stored.codeHash, hash)
         else { return try failure() }
+        if let lifetime, let record = try PatientRepository.load(db, id: patient.id),
+           let ended = try lifetime.ended(db, record, now: now) {
+            return .accessEnded(ended)
+        }
         guard stored.expiresAt > nowMs else { return .expired }
 
         try ActivationRepository.markUsed(db, codeId: stored.id, at: nowMs)

@@ -40,6 +40,10 @@ public enum ActivationResult: Sendable, Equatable {
     /// HTTP 410 `expired`. The right code, but past its expiry; not counted as a failure
     /// (whoever sent it held the real code). A nurse must reissue.
     case expired
+    /// HTTP 410 `expired`. The right code, but the patient's tokens have outlived the
+    /// monitoring period (`tokens.patientDaysAfterMonitoring`), so a token issued now would be
+    /// refused at once; not counted as a failure, nothing written. Reissuing cannot help.
+    case accessEnded(PatientTokenLifetime.Ended)
 }
 
 /// Why issuing a code was refused (staff side). Database failures are `SQLiteError`.

@@ -23,6 +23,21 @@ public struct PatientTokenLifetime: Sendable {
         self.defaultTimeZone = defaultTimeZone
     }
 
+    /// The lifetime as configured (`tokens.patientDaysAfterMonitoring`, `defaultTimeZone`).
+    public init(configuration: ServerConfiguration, rules: ActiveRules) {
+        self.init(daysAfterMonitoring: configuration.tokens.patientDaysAfterMonitoring, rules: rules,
+                  defaultTimeZone: configuration.defaultTimeZone)
+    }
+
+    /// A patient whose tokens have outlived the monitoring period: no token of theirs works,
+    /// so none should be issued (activation is refused, no new code is printed).
+    public struct Ended: Sendable, Equatable {
+        /// The last day of the monitoring window (extended or not).
+        public var monitoringEnded: LocalDate
+        /// The last local date a token of theirs worked on: `monitoringEnded + daysAfterMonitoring`.
+        public var lastDay: LocalDate
+    }
+
     /// When the token of patient `patientId` stops working (epoch seconds: the start of the day
     /// after `window.last + daysAfterMonitoring`, local time), nil for an unknown patient.
     func end(_ db: Connection, patientId: Int64) throws -> Double? {
@@ -61,16 +76,23 @@ public struct PatientTokenLifetime: Sendable {
     /// Whether the token of patient `patientId` has outlived the monitoring period at `now`.
     func isOver(_ db: Connection, patientId: Int64, now: Double) throws -> Bool {
         guard let patient = try PatientRepository.load(db, id: patientId) else { return true }
+        return try ended(db, patient, now: now) != nil
+    }
+
+    /// Whether the tokens of `patient` have outlived the monitoring period at `now` (nil: a
+    /// token issued now works).
+    func ended(_ db: Connection, _ patient: PatientRecord, now: Double) throws -> Ended? {
         let reminders = rules.snapshot.rules.reminders
         let zone = zoneRules(of: patient)
         let today = zone.localDate(atEpochSeconds: now)
         // The window without its extension is the shortest it can be: inside it plus the grace
         // period, no evaluation needs reading (the common case, every submission).
         let shortest = MonitoringWindow(profile: patient.profile, rules: reminders, withdrawalDate: patient.withdrawalDate)
-        if today <= shortest.last.adding(days: daysAfterMonitoring) { return false }
+        if today <= shortest.last.adding(days: daysAfterMonitoring) { return nil }
         let window = MonitoringWindow(profile: patient.profile, rules: reminders,
                                       alertPODs: try EvaluationRepository.alertPODs(db, patient: patient, rules: reminders),
                                       withdrawalDate: patient.withdrawalDate)
-        return today > window.last.adding(days: daysAfterMonitoring)
+        let lastDay = window.last.adding(days: daysAfterMonitoring)
+        return today > lastDay ? Ended(monitoringEnded: window.last, lastDay: lastDay) : nil
     }
 }

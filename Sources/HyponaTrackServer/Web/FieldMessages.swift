@@ -1,5 +1,6 @@
 import Foundation
 import HTJSON
+import HyponaTrackCore
 
 /// What a page (the web check-in, the console's forms) says next to a refused field, in the
 /// page's language. The refusal comes from the API's decoder (its ranges and codes are the only
@@ -106,6 +107,13 @@ struct FieldMessages: Bilingual {
     /// A day's list is full (`limits.itemsPerList`).
     func limitReached(_ list: String, _ limit: Int) -> String {
         s("This day already holds \(limit) \(list) entries.", "Dieser Tag hat schon \(limit) Einträge (\(list)).")
+    }
+
+    /// A right activation code for a patient whose access ended on `lastDay`
+    /// (`tokens.patientDaysAfterMonitoring` after the monitoring period).
+    func accessEnded(_ lastDay: LocalDate) -> String {
+        s("Your monitoring period in the study is over, so the app can no longer be activated (access ended on \(date(lastDay.description))).",
+          "Ihr Beobachtungszeitraum in der Studie ist vorbei, die App kann daher nicht mehr aktiviert werden (Zugang endete am \(date(lastDay.description))).")
     }
 
     /// `v` with `decimals` places, a decimal comma in German.

@@ -69,11 +69,19 @@ public final class EnrollmentService: Sendable {
         }
     }
 
-    /// A new code; every earlier patient token and code stops working.
+    /// A new code; every earlier patient token and code stops working. Refused, writing nothing,
+    /// for a patient whose tokens have outlived the monitoring period: that code could never be
+    /// used (activation would refuse it).
     public func reissueActivation(studyId: String, actor: String) throws -> IssuedActivationCode {
         let (now, ms) = context.nowMilliseconds()
+        let lifetime = PatientTokenLifetime(configuration: context.configuration, rules: context.rules)
         return try context.write { db in
             let patient = try context.activePatient(db, studyId: studyId, withdrawnMessage: "the patient has withdrawn")
+            if let ended = try lifetime.ended(db, patient, now: now) {
+                throw DomainError.conflict("the app access of \(patient.studyId) ended on \(ended.lastDay), "
+                    + "\(lifetime.daysAfterMonitoring) days after monitoring ended on \(ended.monitoringEnded) "
+                    + "(tokens.patientDaysAfterMonitoring); a new activation code could not be used, so none was issued")
+            }
             let issued = try Activation.reissue(db, patientId: patient.id, now: now, ttl: context.configuration.activation.codeTTLSeconds)
             try AuditLog.append(db, at: ms, actor: actor, action: .activationReissue, subject: patient.studyId,
                                 details: ["expiresAt": .string(iso8601UTC(milliseconds: issued.expiresAt))])
