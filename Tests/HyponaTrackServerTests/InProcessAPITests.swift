@@ -41,6 +41,27 @@ import Testing
             return (response.status.rawValue, (try? JSONParser.parse(response.body)) ?? .null)
         }
 
+        /// The console's pages, driven in-process like the API.
+        var console: InProcessHTTPClient {
+            let web = daemon.web
+            return InProcessHTTPClient { request, responder in web.handle(request, responder) }
+        }
+
+        /// Gives the bootstrap admin a password and signs them in to the console; the headers that
+        /// carry the session (add `Accept-Language` for a language).
+        func consoleSession() throws -> HTTPHeaders {
+            let name = StaffDirectory.bootstrapAdminName, password = "a long enough password"
+            guard send(.put, "/v1/staff/\(name)/password", body: ["password": .string(password)]).status == 204 else {
+                throw TestError("the admin's password was not set")
+            }
+            let signedIn = console.send(.post, "/console/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                        body: "name=\(name)&password=\(password.replacingOccurrences(of: " ", with: "+"))")
+            guard signedIn.status == .seeOther, let cookie = signedIn.headers["set-cookie"]?.split(separator: ";").first else {
+                throw TestError("sign-in: \(signedIn.status) \(signedIn.headers)")
+            }
+            return ["Cookie": String(cookie)]
+        }
+
         /// Enrols a Berlin patient operated on `surgeryDate` and activates them; the patient token.
         func enrollAndActivate(_ studyId: String, surgeryDate: String) throws -> String {
             let enrolled = send(.post, "/v1/patients", body: [

@@ -66,17 +66,8 @@ import Testing
 
     @Test func aConsolePageWhoseLongReadIsRefusedIsTheBusyErrorPage() throws {
         let h = try InProcessAPITests.Harness { $0.http.threads = 4 }
-        let name = StaffDirectory.bootstrapAdminName, password = "a long enough password"
-        #expect(h.send(.put, "/v1/staff/\(name)/password", body: ["password": .string(password)]).status == 204)
-        let console = h.daemon.web
-        let web = InProcessHTTPClient { request, responder in console.handle(request, responder) }
-        let signedIn = web.send(.post, "/console/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                body: "name=\(name)&password=\(password.replacingOccurrences(of: " ", with: "+"))")
-        guard signedIn.status == .seeOther, let cookie = signedIn.headers["set-cookie"]?.split(separator: ";").first else {
-            Issue.record("sign-in: \(signedIn.status) \(signedIn.headers)")
-            return
-        }
-        let headers: HTTPHeaders = ["Cookie": String(cookie)]
+        let web = h.console
+        let headers = try h.consoleSession()
 
         let held = HeldGate(h.daemon.database.longReadAdmission)
         let refused = web.send(.get, "/console/statistics", headers: headers)

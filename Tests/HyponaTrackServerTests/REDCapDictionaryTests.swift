@@ -92,6 +92,21 @@ import HyponaTrackKit
         #expect(daily1["emergency_symptoms___fainting"] == "1" && daily1["emergency_symptoms___seizure"] == "0")
     }
 
+    @Test func theNoDataAlertKindIsLabelledWithTheShippedSilentDaysAndSyncCheckNamesAStaleLabel() throws {
+        // The dictionary's label of no_data_2d names reminders.json's missingData.noData.days;
+        // a project whose label no longer does (the days were changed) is told so by sync check.
+        let alertKind = try row("alert_kind")
+        let days = MapperFixture.shipped.reminders.noDataDays
+        #expect(alertKind.cells[5].contains("no_data_2d, \(Vocabulary(language: .en).noData(days: days, capitalised: true))"),
+                "\(alertKind.cells[5])")
+        let remote = JSONObject([("select_choices_or_calculations", .string(alertKind.cells[5]))])
+        #expect(SyncCheck.noDataLabel(remote: remote, days: days) == nil)
+        let stale = try #require(SyncCheck.noDataLabel(remote: remote, days: days + 1))
+        #expect(stale.contains("does not name the \(days + 1) silent days") && stale.contains("\"No data for \(days + 1) days\""), "\(stale)")
+        let words = JSONObject([("select_choices_or_calculations", "evaluation, Evaluation | no_data_2d, No data for two days")])
+        #expect(SyncCheck.noDataLabel(remote: words, days: 2) != nil, "a number in words is not checked to be the days")
+    }
+
     @Test func everyExportColumnNameHasAtMost32Characters() throws {
         // Stata and SAS cut variable names at 32 characters; REDCap's export names of a checkbox
         // are `field___code`.

@@ -91,6 +91,10 @@ enum StatisticsTable {
             guard case .number(let v)? = value(c, path) else { return "-" }
             return String(format: "%.1f %%", v * 100)
         }
+        // no_data_2d's silent days as the server's rules count them (missingData.noData.days);
+        // the code itself from a server that does not say.
+        var noData = "no_data_2d"
+        if case .number(let days)? = Show.field(r, "noDataDays") { noData = "no data \(Int(days)) day\(days == 1 ? "" : "s")" }
         let lines: [(String, (JSONValue) -> String)] = [
             ("patients enrolled", { number($0, ["patients", "enrolled"]) }),
             ("  active", { number($0, ["patients", "active"]) }),
@@ -106,7 +110,7 @@ enum StatisticsTable {
             ("red alerts /100 days", { number($0, ["alertsPer100PatientDays", "byLevel", "red"]) }),
             ("evaluation alerts /100 days", { number($0, ["alertsPer100PatientDays", "byKind", "evaluation"]) }),
             ("missing check-in /100 days", { number($0, ["alertsPer100PatientDays", "byKind", "missing_checkin"]) }),
-            ("no data 2 days /100 days", { number($0, ["alertsPer100PatientDays", "byKind", "no_data_2d"]) }),
+            ("\(noData) /100 days", { number($0, ["alertsPer100PatientDays", "byKind", "no_data_2d"]) }),
             ("minutes to ack, median", { number($0, ["ackMinutes", "median"]) }),
             ("minutes to ack, p90", { number($0, ["ackMinutes", "p90"]) }),
             ("alerts acknowledged", { number($0, ["ackMinutes", "n"]) }),

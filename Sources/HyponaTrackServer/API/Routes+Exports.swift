@@ -89,6 +89,7 @@ enum StatisticsJSON {
     static func statistics(_ s: StudyStatistics) -> JSONValue {
         var o = JSONObject([("generatedAt", .string(iso8601UTC(milliseconds: s.generatedAt)))])
         if let id = s.studyId { o["studyId"] = .string(id) }
+        o["noDataDays"] = .int(s.noDataDays)
         o["cohorts"] = .array(s.cohorts.map(cohort))
         return .object(o)
     }
@@ -127,8 +128,8 @@ enum StatisticsJSON {
             ("ackMinutes", minutes), ("resolveMinutes", minutes), ("missingDataAlerts", count),
         ], required: ["cohort", "patients", "patientDays", "adherence", "daysByLevel", "alertsPer100PatientDays", "ackMinutes",
                       "resolveMinutes", "missingDataAlerts"])
-        return S.object([("generatedAt", S.dateTime), ("studyId", S.studyId), ("cohorts", S.array(cohort))],
-                        required: ["generatedAt", "cohorts"])
+        return S.object([("generatedAt", S.dateTime), ("studyId", S.studyId), ("noDataDays", S.anyInteger), ("cohorts", S.array(cohort))],
+                        required: ["generatedAt", "noDataDays", "cohorts"])
     }
 
     static func rate(_ v: Double?) -> JSONValue { .double(v.map { round($0, 2) }) }

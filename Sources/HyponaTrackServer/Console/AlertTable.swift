@@ -21,6 +21,8 @@ struct AlertTable {
     /// Where the forms return to (`inbox` or `patient`).
     let back: String
     let errors: FormErrors
+    /// The rules' `missingData.noData.days`, which a `no_data_2d` alert's kind and reason name.
+    let noDataDays: Int
 
     var t: ConsoleText { layout.t }
 
@@ -52,8 +54,9 @@ struct AlertTable {
         let forms = layout.session.map { s in s.role.canWrite && a.state != .resolved ? actionForms(a, s) : HTML() } ?? HTML()
         return """
             <tr id="alert-\(a.id)" data-alert-id="\(a.id)" data-state="\(a.state.rawValue)"><td>\(a.id)</td>\(patient)\
-            <td>\(layout.badge(a.level))</td><td>\(a.date.description) (\(a.pod))</td><td>\(t.alertKind(a.kind))</td>\
-            <td>\(ReasonText.list(a.reasons, language: t.language))</td><td>\(t.alertState(a.state))</td>\
+            <td>\(layout.badge(a.level))</td><td>\(a.date.description) (\(a.pod))</td>\
+            <td>\(t.vocabulary.alertKind(a.kind, noDataDays: noDataDays))</td>\
+            <td>\(ReasonText.list(a.reasons, language: t.language, noDataDays: noDataDays))</td><td>\(t.alertState(a.state))</td>\
             <td>\(ConsoleLayout.time(a.openedAt, zone: z))</td><td>\(acted(a.acknowledged))\(history(a, zone: z))</td>\
             <td>\(resolved)\(forms)</td></tr>
             """
@@ -105,9 +108,9 @@ struct AlertTable {
 }
 
 /// Reasons as people read them: the label and the code with the measured value and the (scaled)
-/// threshold (docs/product.md, "Console details").
+/// threshold (docs/product.md, "Console details"); `noDataDays` as for `Vocabulary.reason`.
 enum ReasonText {
-    static func list(_ reasons: [StoredReason], language: Language) -> HTML {
+    static func list(_ reasons: [StoredReason], language: Language, noDataDays: Int) -> HTML {
         guard !reasons.isEmpty else { return "–" }
         let sep = language == .de ? "," : "."
         let words = Vocabulary(language: language)
@@ -120,7 +123,7 @@ enum ReasonText {
             case let (v?, nil): detail = " \(v)"
             default: detail = ""
             }
-            return "<li>\(words.reason(r.code)) <code>\(r.code)</code>\(detail) <span class=\"muted\">\(r.level.rawValue)</span></li>"
+            return "<li>\(words.reason(r.code, noDataDays: noDataDays)) <code>\(r.code)</code>\(detail) <span class=\"muted\">\(r.level.rawValue)</span></li>"
         }
         return "<ul class=\"reasons\">\(items)</ul>"
     }

@@ -75,7 +75,7 @@ struct Console: Sendable {
         let zone = study.context.zone(detail.summary.patient.profile)
         return PatientPage(layout: layout(ctx), detail: detail, alerts: try study.alerts.alerts(studyId: studyId),
                            charts: try study.patients.trendCharts(studyId: studyId, language: ctx.language), zone: zone,
-                           rulesVersion: study.rules.snapshot.rules.version, errors: errors).render()
+                           rules: study.rules.snapshot.rules, errors: errors).render()
     }
 
     private func patient(_ ctx: PageContext) throws -> HTTPResponse { WebResponse.page(.ok, try patientPage(ctx)) }
@@ -94,7 +94,7 @@ struct Console: Sendable {
         let page = try study.alerts.alerts(all ? AlertsQuery(openOnly: false, before: before, limit: AlertsQuery.defaultLimit)
                                                : AlertsQuery(openOnly: true))
         return InboxPage(layout: layout(ctx), alerts: page.alerts, all: all, olderBefore: page.olderBefore, zone: zones,
-                         errors: errors).render()
+                         noDataDays: study.rules.snapshot.rules.reminders.noDataDays, errors: errors).render()
     }
 
     private func inbox(_ ctx: PageContext) throws -> HTTPResponse { WebResponse.page(.ok, try inboxPage(ctx)) }

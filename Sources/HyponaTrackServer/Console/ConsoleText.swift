@@ -69,5 +69,4 @@ struct ConsoleText: Sendable, Bilingual {
     }
 
     func alertState(_ st: AlertState) -> String { vocabulary.alertState(st) }
-    func alertKind(_ k: AlertKind) -> String { vocabulary.alertKind(k) }
 }

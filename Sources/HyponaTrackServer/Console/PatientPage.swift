@@ -11,7 +11,8 @@ struct PatientPage {
     let alerts: [AlertView]
     let charts: [Chart]
     let zone: ZoneRules
-    let rulesVersion: String
+    /// The rules in force: their version is shown, and the silent days a `no_data_2d` names.
+    let rules: RuleSet
     var errors = FormErrors()
 
     var t: ConsoleText { layout.t }
@@ -19,7 +20,8 @@ struct PatientPage {
     var sep: String { t.language == .de ? "," : "." }
 
     func render() -> HTML {
-        let alertTable = AlertTable(layout: layout, zone: { _ in zone }, back: "patient", errors: errors)
+        let alertTable = AlertTable(layout: layout, zone: { _ in zone }, back: "patient", errors: errors,
+                                    noDataDays: rules.reminders.noDataDays)
         let report = "/console/patients/\(URLComponentEncoding.segment(studyId))/report.pdf"
         let content: HTML = """
             \(profile())
@@ -32,7 +34,7 @@ struct PatientPage {
             <div class="charts">\(charts.map(chart))</div>
             <h2 id="days">\(t.s("Days", "Tage"))</h2>
             \(dayTable())
-            <p class="muted">\(t.s("Rules version", "Regelversion")) <code>\(rulesVersion)</code></p>
+            <p class="muted">\(t.s("Rules version", "Regelversion")) <code>\(rules.version)</code></p>
             """
         return layout.page("\(t.s("Patient", "Patient")) \(studyId)", content)
     }
@@ -109,7 +111,7 @@ struct PatientPage {
     /// A day's reasons; a day that is not evaluated says so (it has none).
     private func reasons(_ evaluation: StoredEvaluation?) -> HTML {
         if let evaluation, evaluation.level == nil { return "<span class=\"muted\">\(t.vocabulary.notEvaluated)</span>" }
-        return ReasonText.list(evaluation?.reasons ?? [], language: t.language)
+        return ReasonText.list(evaluation?.reasons ?? [], language: t.language, noDataDays: rules.reminders.noDataDays)
     }
 
     private func dayTable() -> HTML {

@@ -38,7 +38,8 @@ struct StatisticsPage {
                 number($0.alertsPer100PatientDays.evaluation) },
             row(t.s("Missed check-in alerts per 100 patient-days", "Alarme wegen versäumter Abfrage je 100 Patiententage")) {
                 number($0.alertsPer100PatientDays.missingCheckin) },
-            row(t.s("No data for 2 days: alerts per 100 patient-days", "Alarme „2 Tage ohne Daten“ je 100 Patiententage")) {
+            row(t.s("\(t.vocabulary.noData(days: statistics.noDataDays, capitalised: true)): alerts per 100 patient-days",
+                    "Alarme „\(t.vocabulary.noData(days: statistics.noDataDays))“ je 100 Patiententage")) {
                 number($0.alertsPer100PatientDays.noData2d) },
             row(t.s("Missing-data alerts", "Alarme wegen fehlender Daten")) { "\($0.missingDataAlerts)" },
             row(t.s("Minutes to acknowledgement: median", "Minuten bis zur Bestätigung: Median")) { number($0.ackMinutes.median) },

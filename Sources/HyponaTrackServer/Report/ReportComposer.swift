@@ -90,7 +90,8 @@ struct ReportComposer {
         let rows = content.alerts.map { a -> ReportTable.Row in
             var resolved = a.resolved.map(transition) ?? text.notYet
             if let na = a.resolveSodium { resolved += "\n\(text.sodium) \(number(na, 1))" }
-            var row = ReportTable.Row(cells: ["#\(a.id) \(a.date) (POD \(a.pod))", "\(text.alertKind(a.kind)), \(text.level(a.level))",
+            let kind = text.vocabulary.alertKind(a.kind, noDataDays: content.noDataDays)
+            var row = ReportTable.Row(cells: ["#\(a.id) \(a.date) (POD \(a.pod))", "\(kind), \(text.level(a.level))",
                                               a.reasons.isEmpty ? "–" : a.reasons.map(reason).joined(separator: "\n"),
                                               time(Double(a.openedAt) / 1000), acknowledgements(a), resolved])
             if let fill = Self.fill(a.level) { row.fills[1] = fill }
@@ -111,7 +112,7 @@ struct ReportComposer {
 
     /// The label on a line of its own, then `weight_gain_pct (yellow): 2.5, threshold 2.25`.
     func reason(_ r: StoredReason) -> String {
-        var s = "\(text.vocabulary.reason(r.code))\n\(r.code) (\(text.level(r.level).lowercased()))"
+        var s = "\(text.vocabulary.reason(r.code, noDataDays: content.noDataDays))\n\(r.code) (\(text.level(r.level).lowercased()))"
         if let v = r.value { s += ": " + MeasureFormat.reason(v, code: r.code, separator: text.decimalSeparator) }
         if let t = r.threshold { s += ", \(text.threshold) " + MeasureFormat.reason(t, code: r.code, separator: text.decimalSeparator) }
         return s

@@ -55,7 +55,7 @@ public final class ReportService: Sendable {
             return ReportContent(patient: patient, stored: stored, charts: charts,
                                  risk: snapshot.engine.risk.assess(patient.profile),
                                  alerts: try AlertRepository.views(db, patientId: patient.id),
-                                 rulesVersion: snapshot.rules.version, zone: context.zone(patient.profile), now: now)
+                                 rules: snapshot.rules, zone: context.zone(patient.profile), now: now)
         }
         let read = clock.now - start
         let rendered = try ReportRenderer(content: content, text: ReportText(language: request.language)).render()
@@ -101,6 +101,8 @@ struct ReportContent: Sendable {
     var alerts: [AlertView]
     var labs: [Lab]
     var rulesVersion: String
+    /// The rules' `missingData.noData.days`, which a `no_data_2d` alert's kind and reason name.
+    var noDataDays: Int
     /// The versions the stored evaluations were made with, in order of first use.
     var evaluationVersions: [String]
     var zone: ZoneRules
@@ -108,7 +110,7 @@ struct ReportContent: Sendable {
     var generatedAt: Double
 
     init(patient: PatientRecord, stored: PatientStoredData, charts: [Chart], risk: RiskAssessment, alerts: [AlertView],
-         rulesVersion: String, zone: ZoneRules, now: Double) {
+         rules: RuleSet, zone: ZoneRules, now: Double) {
         studyId = patient.studyId
         profile = patient.profile
         self.risk = risk
@@ -117,7 +119,8 @@ struct ReportContent: Sendable {
         monitoringActive = stored.window.contains(today)
         self.charts = charts
         self.alerts = alerts
-        self.rulesVersion = rulesVersion
+        rulesVersion = rules.version
+        noDataDays = rules.reminders.noDataDays
         self.zone = zone
         generatedAt = now
 

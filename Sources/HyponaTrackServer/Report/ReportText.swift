@@ -73,7 +73,6 @@ struct ReportText: Bilingual, Sendable {
     var vocabulary: Vocabulary { Vocabulary(language: language) }
     func level(_ level: Level?) -> String { level.map(vocabulary.level) ?? "–" }
     func riskClass(_ c: RiskClass) -> String { vocabulary.riskClass(c) }
-    func alertKind(_ kind: AlertKind) -> String { vocabulary.alertKind(kind) }
 
     func active(_ active: Bool) -> String { active ? s("monitoring", "in Überwachung") : s("monitoring ended", "Überwachung beendet") }
 }

@@ -35,7 +35,7 @@ public final class StatisticsService: Sendable {
                                           days: days, levels: levels, alerts: alerts[p.id] ?? [])
             }
             return StudyStatistics(generatedAt: ms, studyId: query.studyId == nil ? nil : patients.first?.studyId,
-                                   cohorts: CohortFigures.cohorts(facts))
+                                   noDataDays: snapshot.rules.reminders.noDataDays, cohorts: CohortFigures.cohorts(facts))
         }
     }
 }

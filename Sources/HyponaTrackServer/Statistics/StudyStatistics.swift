@@ -20,6 +20,9 @@ public struct StudyStatistics: Sendable, Equatable {
     public var generatedAt: Int64
     /// The patient the figures are restricted to (nil: every patient).
     public var studyId: String?
+    /// The silent days that make a `no_data_2d` alert under the rules in force
+    /// (`missingData.noData.days`), so the rate of that kind can be labelled with them.
+    public var noDataDays: Int
     /// `all`, `low`, `medium`, `high`, in that order.
     public var cohorts: [CohortStatistics]
 }

@@ -2,7 +2,8 @@ import HyponaTrackCore
 
 /// The study's words people read on pages and in reports, in English and German: levels, risk
 /// classes, reason codes, alert kinds and states. The console, the PDF report and the alert
-/// e-mail (its short phrases) all say them this way.
+/// e-mail (its short phrases) all say them this way. A word that names a clinical fact of the
+/// rules (how many silent days make `no_data_2d`) takes it from the rules in force, passed in.
 struct Vocabulary: Bilingual, Sendable {
     let language: Language
 
@@ -37,9 +38,20 @@ struct Vocabulary: Bilingual, Sendable {
         }
     }
 
+    /// `no_data_2d` in words: "no data for 3 days" ("No …" to start a label), naming the silent
+    /// days the rules in force count (`missingData.noData.days`, docs/clinical-rules.md §8); the
+    /// code keeps its name.
+    func noData(days count: Int, capitalised: Bool = false) -> String {
+        s("\(capitalised ? "No" : "no") data for \(days(count))", "\(days(count)) ohne Daten")
+    }
+
+    /// "1 day", "3 days".
+    func days(_ count: Int) -> String { count == 1 ? s("1 day", "1 Tag") : s("\(count) days", "\(count) Tage") }
+
     /// A reason code (docs/clinical-rules.md §3–§5; §8 for missing-data alerts) as a short label
-    /// shown beside the code; an unknown code is shown as itself.
-    func reason(_ code: String) -> String {
+    /// shown beside the code; an unknown code is shown as itself. `noDataDays`: the rules'
+    /// `missingData.noData.days`, which the label of `no_data_2d` names.
+    func reason(_ code: String, noDataDays: Int) -> String {
         switch code {
         // §3 thresholds
         case "weight_gain_pct": return s("weight gain", "Gewichtszunahme")
@@ -65,16 +77,17 @@ struct Vocabulary: Bilingual, Sendable {
         case "multiple_yellow": return s("several warning signs", "mehrere Warnzeichen")
         // §8 missing data
         case "missing_checkin": return s("missed check-ins", "verpasste Check-ins")
-        case "no_data_2d": return s("no data for two days", "zwei Tage ohne Daten")
+        case "no_data_2d": return noData(days: noDataDays)
         default: return code
         }
     }
 
-    func alertKind(_ kind: AlertKind) -> String {
+    /// An alert's kind; `noDataDays` as for `reason`.
+    func alertKind(_ kind: AlertKind, noDataDays: Int) -> String {
         switch kind {
         case .evaluation: return s("evaluation", "Auswertung")
         case .missingCheckin: return s("missing check-in", "fehlender Check-in")
-        case .noData2d: return s("no data for 2 days", "2 Tage ohne Daten")
+        case .noData2d: return noData(days: noDataDays)
         }
     }
 

@@ -22,6 +22,9 @@ struct REDCapFields: Sendable {
     let medications: [String]
     /// `thresholds.json` `emergencySymptoms`, in file order.
     let emergencySymptoms: [String]
+    /// `reminders.json` `missingData.noData.days`: the label of `alert_kind`'s `no_data_2d`
+    /// choice names it (the data dictionary's is the project's; `sync check` compares).
+    let noDataDays: Int
     /// `patient_baseline`, in dictionary order (record_id first).
     let baseline: [(String, Validation)]
     /// `daily_monitoring`, in dictionary order.
@@ -31,6 +34,7 @@ struct REDCapFields: Sendable {
         let risk = rules.riskModel
         medications = risk.medicationCodes
         emergencySymptoms = rules.thresholds.emergencySymptoms
+        noDataDays = rules.reminders.noDataDays
         baseline = [
             ("record_id", .text), ("surgery_date", .date), ("time_zone", .text), ("age", .integer),
             ("sex", .choice(PatientProfile.Sex.allCases.map(\.rawValue))), ("bmi", .number(decimals: 1)),

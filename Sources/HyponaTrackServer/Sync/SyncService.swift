@@ -110,6 +110,9 @@ final class SyncService: Sendable {
                 }
             }
         }
+        if let problem = SyncCheck.noDataLabel(remote: remote["alert_kind"], days: written.noDataDays) {
+            problems.append(.init(field: "alert_kind", form: REDCapFields.alertLogForm, problem: problem))
+        }
         return SyncCheckReport(redcapVersion: version, projectId: project["project_id"] ?? .null,
                                projectTitle: project["project_title"] ?? .null,
                                fieldsChecked: written.forms.reduce(0) { $0 + $1.fields.count }, problems: problems,
@@ -201,5 +204,23 @@ enum SyncCheck {
             if !missing.isEmpty { problems.append("choices lack \(missing.sorted().joined(separator: ", "))") }
         }
         return problems
+    }
+
+    /// Whether `alert_kind`'s `no_data_2d` choice is labelled with the silent days the rules
+    /// count (`days`): its only number must be that one, so "No data for two days" or "… 2 …"
+    /// under 3 days is a problem. A project without the choice gets "choices lack" instead.
+    static func noDataLabel(remote: JSONObject?, days: Int) -> String? {
+        guard case .string(let choices)? = remote?["select_choices_or_calculations"] else { return nil }
+        for choice in choices.split(separator: "|") {
+            let parts = choice.split(separator: ",", maxSplits: 1)
+            guard parts.first?.trimmingCharacters(in: .whitespaces) == AlertKind.noData2d.rawValue else { continue }
+            let label = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            let numbers = label.split { !$0.isNumber }.compactMap { Int($0) }
+            guard numbers != [days] else { return nil }
+            let example = Vocabulary(language: .en).noData(days: days, capitalised: true)
+            return "the no_data_2d choice is labelled \"\(label)\", which does not name the \(days) silent days the rules count "
+                + "(reminders.json missingData.noData.days): relabel it, e.g. \"\(example)\""
+        }
+        return nil
     }
 }

@@ -14,15 +14,10 @@ enum AlertWording {
     }
 
     /// The phrase for a reason code under `rules`; an unknown code is shown as itself. The short
-    /// form is the label the console and the report show (`Vocabulary.reason`), so the three
-    /// agree — except `no_data_2d`, whose label names the silent days `rules` count
-    /// (`missingData.noData.days`, docs/clinical-rules.md §8).
+    /// form is the label the console and the report show (`Vocabulary.reason`, which names the
+    /// silent days of `no_data_2d` that `rules` count), so the three agree.
     static func phrase(for code: String, rules: RuleSet) -> Phrase {
-        if code == "no_data_2d" {
-            let days = "\(rules.reminders.noDataDays) day\(rules.reminders.noDataDays == 1 ? "" : "s")"
-            return Phrase(short: "no data for \(days)", long: "no data from the patient for \(days)")
-        }
-        let short = Vocabulary(language: .en).reason(code)
+        let short = Vocabulary(language: .en).reason(code, noDataDays: rules.reminders.noDataDays)
         return Phrase(short: short, long: body(code, rules: rules) ?? short)
     }
 
@@ -47,6 +42,7 @@ enum AlertWording {
         case "possible_di": "possible diabetes insipidus (weight loss or dilute urine)"
         case "multiple_yellow": "warning signs in several signal groups"
         case "missing_checkin": "no morning or evening check by the evening deadline"
+        case "no_data_2d": "no data from the patient for \(Vocabulary(language: .en).days(rules.reminders.noDataDays))"
         default: nil
         }
     }
