@@ -58,4 +58,36 @@ import Testing
         let days = try d.request(.get, "/v1/me/days?from=\(day)&to=\(day)", token: patient)
         #expect(days.text.contains("\"weightMorningKg\":68.04") && !days.text.contains("\"steps\":3300"), "\(days.text)")
     }
+
+    @Test func aLabProposalForAFullDayIsRefusedAtItsFormInGermanWithTheLabFormsWording() throws {
+        let config = try ConfigDirectory(server: #"{"limits": {"itemsPerList": 2}}"#)
+        let d = try TestDaemon(configFile: config.serverFile)
+        defer { d.stop() }
+        let id = "IMP-FULL"
+        _ = try Study.enrollAndActivate(d, id)
+        let nurse = try Study.staff(d, "nurse.full", role: "nurse")
+        try ConsoleClient.setPassword(d, "nurse.full", Self.password)
+        let day = Study.date(-1)
+        for clock in ["07:00", "08:00"] {
+            let lab = try d.request(.post, "/v1/patients/\(id)/labs", token: nurse, body: ["sodium": 136, "time": .string(Study.time(day, clock))])
+            #expect(lab.status == 201 || lab.status == 200, "\(lab.text)")
+        }
+        #expect(try ImportFlowTests.fhir(d, nurse, ImportFlowTests.bundle([ImportFlowTests.sodium("full-1", id, date: day)])).status == 200)
+        let proposal = try #require(try ImportFlowTests.pending(d, nurse, id).first.flatMap(ImportFlowTests.id))
+
+        let c = ConsoleClient(d)
+        try c.signIn("nurse.full", Self.password)
+        let german = ConsoleConflictMessagesTests.german
+        _ = try c.get("/console/proposals", headers: german)
+        let full = "Dieser Tag hat schon 2 Laborwerte; es wurde nichts gespeichert."
+        let confirmed = try c.post("/console/proposals/\(Int(proposal))/confirm", ["note": "Labor"], headers: german)
+        #expect(confirmed.status == 409 && confirmed.text.contains("id=\"confirm-\(Int(proposal))-note-error\" role=\"alert\">\(full)</p>"),
+                "\(confirmed.status) \(confirmed.text.suffix(2000))")
+        #expect(!confirmed.text.contains("a day holds at most"), "not the API's English")
+        // The lab form says it the same way.
+        _ = try c.get("/console/patients/\(id)", headers: german)
+        let typed = try c.post("/console/patients/\(id)/labs", ["sodium": "135", "time": "\(day)T09:00"], headers: german)
+        #expect(typed.status == 409 && typed.text.contains("id=\"lab-sodium-error\">\(full)</p>"), "\(typed.status) \(typed.text.suffix(3000))")
+        #expect(try ImportFlowTests.pending(d, nurse, id).count == 1, "the proposal is still pending")
+    }
 }

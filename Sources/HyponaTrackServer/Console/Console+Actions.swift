@@ -84,9 +84,9 @@ extension Console {
             return try refused(ctx, form: "lab", fields: ["sodium", "time"], e) { try patientPage(ctx, errors: $0) }
         } catch DomainError.rejected(let e) {
             return try refused(ctx, form: "lab", fields: ["sodium", "time"], e) { try patientPage(ctx, errors: $0) }
-        } catch DomainError.limitReached(_, let limit) {
-            let e = FieldError.invalid("sodium", t.s("this day already holds \(limit) lab values", "dieser Tag hat schon \(limit) Laborwerte"))
-            return try refused(ctx, form: "lab", fields: ["sodium", "time"], e, status: .conflict) { try patientPage(ctx, errors: $0) }
+        } catch DomainError.limitReached(let list, let limit) {
+            let refusal = FormInput.refusal(limitReached: list, limit: limit, at: "sodium", language: ctx.language)
+            return try refused(ctx, form: "lab", fields: ["sodium", "time"], refusal, status: .conflict) { try patientPage(ctx, errors: $0) }
         }
     }
 
@@ -146,8 +146,14 @@ extension Console {
 
     private func refused(_ ctx: PageContext, form: String, fields: [String], _ e: FieldError, status: HTTPStatus = .badRequest,
                          render: (FormErrors) throws -> HTML) throws -> HTTPResponse {
+        try refused(ctx, form: form, fields: fields, FormInput.refusal(e, fallback: fields[0], language: ctx.language), status: status,
+                    render: render)
+    }
+
+    /// The page again (`render`) with `refusal`'s message at its field of `form` and what was typed.
+    private func refused(_ ctx: PageContext, form: String, fields: [String], _ refusal: (field: String, message: String), status: HTTPStatus,
+                         render: (FormErrors) throws -> HTML) throws -> HTTPResponse {
         var errors = FormErrors()
-        let refusal = FormInput.refusal(e, fallback: fields[0], language: ctx.language)
         errors.messages[form] = [refusal.field: refusal.message]
         errors.values[form] = FormInput.echo(ctx.form, fields)
         return WebResponse.page(status, try render(errors))

@@ -5,7 +5,8 @@ import HyponaTrackCore
 
 /// The console's proposals page and its confirm/reject forms (docs/product.md, "Imports"): a
 /// decision answers 303 back to the list; a refused one (a conflict without the override box, a
-/// note too long, already decided) shows the list again with the message at the form.
+/// note too long, already decided, a lab value for a full day) shows the list again with the
+/// message at the form.
 extension Console {
     func proposalsPage(_ ctx: PageContext, errors: FormErrors = FormErrors()) throws -> HTML {
         ProposalsPage(layout: layout(ctx), proposals: try study.proposals.list(ProposalsQuery(status: .pending, studyId: nil)),
@@ -33,6 +34,10 @@ extension Console {
             return try again(refusal.field, refusal.message, .badRequest)
         } catch DomainError.conflict(_, let field, let problem) {
             let refusal = FormInput.refusal(conflict: problem, field: field, fallback: "note", language: ctx.language)
+            return try again(refusal.field, refusal.message, .conflict)
+        } catch DomainError.limitReached(let list, let limit) {
+            // A lab proposal for a day that holds limits.itemsPerList lab values already.
+            let refusal = FormInput.refusal(limitReached: list, limit: limit, at: "note", language: ctx.language)
             return try again(refusal.field, refusal.message, .conflict)
         }
     }

@@ -67,6 +67,12 @@ enum FormInput {
         (field ?? fallback, FieldMessages(language).text(problem))
     }
 
+    /// Where a console form shows that the day's `list` is full (`DomainError.limitReached`) and
+    /// what it says there, in the page's language.
+    static func refusal(limitReached list: String, limit: Int, at field: String, language: Language) -> (field: String, message: String) {
+        (field, FieldMessages(language).limitReached(list, limit))
+    }
+
     /// How a refusal at one of the console forms' fields is worded (`FieldMessages`): the notes
     /// are texts, sodium a number, the lab's time a date and time.
     static func messageKind(_ field: String) -> FieldMessages.Kind? {

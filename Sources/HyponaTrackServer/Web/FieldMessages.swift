@@ -104,9 +104,23 @@ struct FieldMessages: Bilingual {
         }
     }
 
-    /// A day's list is full (`limits.itemsPerList`).
+    /// A day's list (`DomainError.limitReached`'s field: `labSodium`, `symptoms`, …) is full
+    /// (`limits.itemsPerList`).
     func limitReached(_ list: String, _ limit: Int) -> String {
-        s("This day already holds \(limit) \(list) entries.", "Dieser Tag hat schon \(limit) Einträge (\(list)).")
+        s("This day already holds \(limit) \(listName(list)); nothing was saved.",
+          "Dieser Tag hat schon \(limit) \(listName(list)); es wurde nichts gespeichert.")
+    }
+
+    /// What a day's list holds, in words (`DailyEntry.listCounts`); another list by its name.
+    private func listName(_ list: String) -> String {
+        switch list {
+        case "symptoms": return s("symptom entries", "Symptomeinträge")
+        case "reactionTests": return s("reaction tests", "Reaktionstests")
+        case "tappingTests": return s("tapping tests", "Tipptests")
+        case "desmopressinDoses": return s("desmopressin doses", "Desmopressin-Gaben")
+        case "labSodium": return s("lab values", "Laborwerte")
+        default: return s("\(list) entries", "Einträge (\(list))")
+        }
     }
 
     /// A right activation code for a patient whose access ended on `lastDay`
