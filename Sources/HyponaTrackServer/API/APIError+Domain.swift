@@ -6,7 +6,7 @@ extension APIError {
     init(_ error: DomainError) {
         switch error {
         case .rejected(let e): self = .from(e)
-        case .notFound(let message): self = .notFound(message)
+        case .notFound(let message, _): self = .notFound(message)
         case .conflict(let message, let field, _): self = .conflict(message, field: field)
         case .limitReached(let field, let limit):
             self = APIError(status: 409, code: "limit_reached",

@@ -125,7 +125,7 @@ final class Alerting: Sendable {
     // MARK: staff transitions
 
     func acknowledge(_ db: Connection, id: Int64, by actor: String, note: String?, at ms: Int64) throws {
-        guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)") }
+        guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)", missing: .alert(id: id)) }
         guard alert.state == .open else {
             throw DomainError.conflict("alert \(id) is already \(alert.state.rawValue)", problem: .alertAlready(id: id, alert.state))
         }
@@ -138,7 +138,7 @@ final class Alerting: Sendable {
     }
 
     func resolve(_ db: Connection, id: Int64, by actor: String, note: String, sodium: Double?, at ms: Int64) throws {
-        guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)") }
+        guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)", missing: .alert(id: id)) }
         guard alert.state != .resolved else {
             throw DomainError.conflict("alert \(id) is already resolved", problem: .alertAlready(id: id, .resolved))
         }

@@ -121,7 +121,7 @@ extension Console {
     }
 
     private func alertId(_ ctx: PageContext) throws -> Int64 {
-        guard let id = Int64(ctx.parameter("alertId")), id > 0 else { throw PageFailure(.notFound, "No such alert") }
+        guard let id = Int64(ctx.parameter("alertId")), id > 0 else { throw PageFailure.notFound(ctx.request.http.path, ctx.language) }
         return id
     }
 

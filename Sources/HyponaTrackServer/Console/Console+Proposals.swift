@@ -16,7 +16,7 @@ extension Console {
     func proposals(_ ctx: PageContext) throws -> HTTPResponse { WebResponse.page(.ok, try proposalsPage(ctx)) }
 
     func decideProposal(_ ctx: PageContext, confirm: Bool) throws -> HTTPResponse {
-        guard let id = Int64(ctx.parameter("proposalId")), id > 0 else { throw PageFailure(.notFound, "No such proposal") }
+        guard let id = Int64(ctx.parameter("proposalId")), id > 0 else { throw PageFailure.notFound(ctx.request.http.path, ctx.language) }
         let form = "\(confirm ? "confirm" : "reject")-\(id)"
         func again(_ field: String, _ message: String, _ status: HTTPStatus) throws -> HTTPResponse {
             var errors = FormErrors()

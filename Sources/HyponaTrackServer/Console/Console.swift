@@ -59,7 +59,7 @@ struct Console: Sendable {
     // MARK: pages
 
     private func stylesheet(_ ctx: PageContext) throws -> HTTPResponse {
-        guard ctx.parameter("file") == ConsoleStylesheet.fileName else { throw PageFailure(.notFound, "Not found") }
+        guard ctx.parameter("file") == ConsoleStylesheet.fileName else { throw PageFailure.notFound(ctx.request.http.path, ctx.language) }
         return WebResponse.asset(ConsoleStylesheet.css, type: "text/css; charset=utf-8", immutable: true)
     }
 

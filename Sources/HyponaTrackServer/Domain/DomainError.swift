@@ -7,8 +7,10 @@ import HyponaTrackCore
 public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Input that cannot be accepted, with the JSON path of the field (nil: the input as a whole).
     case rejected(FieldError)
-    /// The patient, alert, lab value or staff member does not exist.
-    case notFound(String)
+    /// The patient, alert, lab value or staff member does not exist. `missing` says which for a
+    /// page that words it in its language (`FieldMessages`), as a conflict's `problem` does; nil
+    /// where only the message (English, for the API) says it.
+    case notFound(String, missing: Missing? = nil)
     /// The operation does not fit the current state (already enrolled, already resolved, withdrawn…).
     /// `problem` says which for a page that words it in its language (`FieldMessages`), as a field
     /// error's `problem` does; nil where only the message (English, for the API) says it.
@@ -48,6 +50,13 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case locked(retryAfterSeconds: Int)
     }
 
+    /// What does not exist (the records a console page names in its address).
+    public enum Missing: Sendable, Equatable {
+        case patient(studyId: String)
+        case alert(id: Int64)
+        case proposal(id: Int64)
+    }
+
     /// What a conflict is about (the ones a console page can meet).
     public enum ConflictProblem: Sendable, Equatable {
         /// The alert is no longer open (acknowledge) or is resolved (resolve).
@@ -80,7 +89,7 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .rejected(let e): return "rejected: \(e)"
-        case .notFound(let m): return "not found: \(m)"
+        case .notFound(let m, _): return "not found: \(m)"
         case .conflict(let m, let field, _): return "conflict: \(m)\(field.map { " (\($0))" } ?? "")"
         case .limitReached(let field, let limit): return "limit reached: \(field) holds at most \(limit) items a day"
         case .unauthenticated: return "unauthenticated"

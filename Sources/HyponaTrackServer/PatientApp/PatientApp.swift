@@ -20,7 +20,7 @@ struct PatientApp: Sendable {
         [
             PageRoute(.get, "/app", access: .anonymous) { _ in WebResponse.redirect(Self.prefix) },
             PageRoute(.get, "/app/static/{file}", access: .anonymous) { ctx in
-                guard ctx.parameter("file") == AppAssets.cssName else { throw PageFailure(.notFound, "Not found") }
+                guard ctx.parameter("file") == AppAssets.cssName else { throw PageFailure.notFound(ctx.request.http.path, ctx.language) }
                 return WebResponse.asset(AppAssets.css, type: "text/css; charset=utf-8", immutable: true)
             },
             PageRoute(.get, "/app/manifest.webmanifest", access: .anonymous) { _ in

@@ -6,7 +6,8 @@ import HyponaTrackCore
 /// page's language. The refusal comes from the API's decoder (its ranges and codes are the only
 /// ones), whose English `message` is for the API; the page words the refusal's `problem` for the
 /// kind of field it has, so a German page never shows an English message. A conflict (the
-/// record's state refuses the action: `DomainError.conflict`) is worded from its problem the same way.
+/// record's state refuses the action: `DomainError.conflict`) is worded from its problem the same
+/// way, and so is a record the page's address names that does not exist (`DomainError.notFound`).
 struct FieldMessages: Bilingual {
     /// The kinds of field the check forms have.
     enum Kind: Equatable {
@@ -91,6 +92,18 @@ struct FieldMessages: Bilingual {
         case nil:
             return s("This does not fit the record's current state; nothing was changed. Reload the page and check it.",
                      "Das passt nicht zum aktuellen Stand der Daten; es wurde nichts geändert. Bitte laden Sie die Seite neu und prüfen Sie sie.")
+        }
+    }
+
+    /// The message for a record that does not exist (`DomainError.notFound`'s `missing`).
+    func text(_ missing: DomainError.Missing) -> String {
+        switch missing {
+        case .patient(let studyId):
+            return s("There is no patient with study ID \(studyId).", "Es gibt keinen Patienten mit der Studien-ID \(studyId).")
+        case .alert(let id):
+            return s("There is no alert \(id); nothing was changed.", "Einen Alarm \(id) gibt es nicht; es wurde nichts geändert.")
+        case .proposal(let id):
+            return s("There is no proposal \(id); nothing was changed.", "Einen Vorschlag \(id) gibt es nicht; es wurde nichts geändert.")
         }
     }
 

@@ -71,4 +71,10 @@ public struct PageFailure: Sendable, Error {
         self.message = message
         self.retryAfter = retryAfter
     }
+
+    /// 404 for an address no page answers, or one whose record number cannot be one
+    /// (`/console/alerts/x/resolve`), in the page's `language`.
+    static func notFound(_ path: String, _ language: Language) -> PageFailure {
+        PageFailure(.notFound, language.s("There is no page \(path.prefix(200)).", "Die Seite \(path.prefix(200)) gibt es nicht."))
+    }
 }

@@ -46,7 +46,7 @@ public final class WebHandler: Sendable {
         var limited: AnonymousLimit?
         var response: HTTPResponse
         do {
-            let (route, params) = try resolve(http)
+            let (route, params) = try resolve(http, request.language)
             routeName = route.path.text
             if let limit = route.limit {
                 if let seconds = limit.limiter.admit(request.clientIP) {
@@ -104,10 +104,15 @@ public final class WebHandler: Sendable {
             response = page(failure, request, session)
         } catch let error as DomainError {
             let answer = error.httpAnswer
-            // A conflict a page did not catch (acknowledging an alert a colleague acknowledged): in
-            // the page's language, worded as the forms word it, not the API's English.
-            var message = answer.message
-            if case .conflict(_, _, let problem) = error { message = FieldMessages(request.language).text(problem) }
+            // A conflict a page did not catch (acknowledging an alert a colleague acknowledged) or a
+            // record its address names that does not exist: in the page's language, worded as the
+            // forms word it, not the API's English.
+            let words = FieldMessages(request.language)
+            let message = switch error {
+            case .conflict(_, _, let problem): words.text(problem)
+            case .notFound(_, let missing?): words.text(missing)
+            default: answer.message
+            }
             response = page(PageFailure(answer.status, message, retryAfter: answer.retryAfter), request, session)
         } catch {
             logger.error("page failed", ["route": routeName, "request_id": http.requestID, "error": "\(error)"])
@@ -163,7 +168,7 @@ public final class WebHandler: Sendable {
         return r
     }
 
-    private func resolve(_ http: HTTPRequest) throws -> (PageRoute, [String: String]) {
+    private func resolve(_ http: HTTPRequest, _ language: Language) throws -> (PageRoute, [String: String]) {
         var allowed: [String] = []
         let path = PathTemplate.Segments(http.path)
         for route in routes {
@@ -171,7 +176,7 @@ public final class WebHandler: Sendable {
             if route.method == http.method || (http.method == .head && route.method == .get) { return (route, params) }
             allowed.append(route.method.rawValue)
         }
-        if allowed.isEmpty { throw PageFailure(.notFound, "Not found: \(http.path.prefix(200))") }
+        if allowed.isEmpty { throw PageFailure.notFound(http.path, language) }
         throw PageFailure(.methodNotAllowed, "Allowed: \(allowed.joined(separator: ", "))")
     }
 
@@ -191,7 +196,8 @@ public final class WebHandler: Sendable {
         func name(_ authority: Substring) -> Substring { authority.hasPrefix("[") ? authority.prefix { $0 != "]" } : authority.prefix { $0 != ":" } }
         guard let schemeEnd = origin.range(of: "://"),
               name(origin[schemeEnd.upperBound...]).lowercased() == name(host[...]).lowercased() else {
-            throw PageFailure(.forbidden, "This form was sent from another site (\(origin.prefix(100))).")
+            throw PageFailure(.forbidden, request.language.s("This form was sent from another site (\(origin.prefix(100))); nothing was changed.",
+                                                             "Dieses Formular kam von einer anderen Website (\(origin.prefix(100))); es wurde nichts geändert."))
         }
     }
 
