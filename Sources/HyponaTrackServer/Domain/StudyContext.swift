@@ -86,9 +86,7 @@ final class StudyContext: Sendable {
     }
 
     func window(_ db: Connection, _ patient: PatientRecord, _ rules: RuleSet) throws -> MonitoringWindow {
-        MonitoringWindow(profile: patient.profile, rules: rules.reminders,
-                         alertPODs: try EvaluationRepository.alertPODs(db, patient: patient, rules: rules.reminders),
-                         withdrawalDate: patient.withdrawalDate)
+        try MonitoringWindow.stored(db, patient, rules: rules.reminders)
     }
 
     func nowMilliseconds() -> (Double, Int64) {

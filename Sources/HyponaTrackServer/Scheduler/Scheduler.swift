@@ -102,9 +102,7 @@ final class Scheduler: BackgroundService {
             let today = zone.localDate(atEpochSeconds: now)
             let activatedAt = zone.timestamp(atEpochSeconds: Double(activatedMs) / 1000)
             var queued = false
-            let window = MonitoringWindow(profile: patient.profile, rules: snapshot.rules.reminders,
-                                          alertPODs: try EvaluationRepository.alertPODs(db, patient: patient, rules: snapshot.rules.reminders),
-                                          withdrawalDate: patient.withdrawalDate)
+            let window = try MonitoringWindow.stored(db, patient, rules: snapshot.rules.reminders)
             let first = max(today.adding(days: -Self.catchUpDays), activatedAt.localDate, window.first)
             guard first <= today else { return false }
             // Far enough back for no_data_2d of `first` and for the adherence days before today.

@@ -43,9 +43,7 @@ public struct PatientTokenLifetime: Sendable {
     func end(_ db: Connection, patientId: Int64) throws -> Double? {
         guard let patient = try PatientRepository.load(db, id: patientId) else { return nil }
         let zone = zoneRules(of: patient)
-        let window = MonitoringWindow(profile: patient.profile, rules: rules.snapshot.rules.reminders,
-                                      alertPODs: try EvaluationRepository.alertPODs(db, patient: patient, rules: rules.snapshot.rules.reminders),
-                                      withdrawalDate: patient.withdrawalDate)
+        let window = try MonitoringWindow.stored(db, patient, rules: rules.snapshot.rules.reminders)
         return start(ofDayAfter: window, zone)
     }
 
@@ -89,9 +87,7 @@ public struct PatientTokenLifetime: Sendable {
         // period, no evaluation needs reading (the common case, every submission).
         let shortest = MonitoringWindow(profile: patient.profile, rules: reminders, withdrawalDate: patient.withdrawalDate)
         if today <= shortest.last.adding(days: daysAfterMonitoring) { return nil }
-        let window = MonitoringWindow(profile: patient.profile, rules: reminders,
-                                      alertPODs: try EvaluationRepository.alertPODs(db, patient: patient, rules: reminders),
-                                      withdrawalDate: patient.withdrawalDate)
+        let window = try MonitoringWindow.stored(db, patient, rules: reminders)
         let lastDay = window.last.adding(days: daysAfterMonitoring)
         return today > lastDay ? Ended(monitoringEnded: window.last, lastDay: lastDay) : nil
     }

@@ -40,8 +40,7 @@ struct StoredProfileCodes: Sendable, Equatable {
                                            defaultTimeZone: String) throws -> Bool {
         let profile = patient.profile
         let zone = ZoneCache.rules(profile.timeZone) ?? ZoneCache.rules(defaultTimeZone) ?? ZoneRules(identifier: "UTC")!
-        let window = MonitoringWindow(profile: profile, rules: rules.reminders,
-                                      alertPODs: try EvaluationRepository.alertPODs(db, patient: patient, rules: rules.reminders))
+        let window = try MonitoringWindow.stored(db, patient, rules: rules.reminders)
         var last = window.last
         if let h = profile.histology, rules.riskModel.histologyPoints[h] == nil {
             last = max(last, profile.date(ofPOD: rules.reminders.extendedToPOD))
