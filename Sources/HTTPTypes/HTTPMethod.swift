@@ -27,4 +27,11 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let delete = HTTPMethod(rawValue: "DELETE")
     /// `OPTIONS`
     public static let options = HTTPMethod(rawValue: "OPTIONS")
+
+    /// Whether a route declared with this method answers a request made with `requested`: the
+    /// same method, or `HEAD` on a `GET` route (GET without the body, which libmicrohttpd leaves
+    /// out; RFC 9110 §9.3.2).
+    public func serves(_ requested: HTTPMethod) -> Bool {
+        self == requested || (requested == .head && self == .get)
+    }
 }

@@ -147,8 +147,7 @@ public final class APIHandler: Sendable {
         let path = PathTemplate.Segments(request.path)
         for (index, route) in routes.enumerated() {
             guard let params = route.match(path) else { continue }
-            // HEAD is GET without the body (libmicrohttpd leaves the body out; RFC 9110 §9.3.2).
-            if route.method == request.method || (request.method == .head && route.method == .get) { return Resolution(handler: ObjectIdentifier(self), index: index, parameters: params) }
+            if route.method.serves(request.method) { return Resolution(handler: ObjectIdentifier(self), index: index, parameters: params) }
             allowed.append(route.method.rawValue)
         }
         if allowed.isEmpty { throw APIError.notFound("no such resource: \(request.path.prefix(200))") }

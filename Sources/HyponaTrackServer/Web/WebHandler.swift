@@ -173,7 +173,7 @@ public final class WebHandler: Sendable {
         let path = PathTemplate.Segments(http.path)
         for route in routes {
             guard let params = route.path.match(path) else { continue }
-            if route.method == http.method || (http.method == .head && route.method == .get) { return (route, params) }
+            if route.method.serves(http.method) { return (route, params) }
             allowed.append(route.method.rawValue)
         }
         if allowed.isEmpty { throw PageFailure.notFound(http.path, language) }
