@@ -179,9 +179,7 @@ enum SyncCheck {
         func text(_ k: String) -> String { if case .string(let s)? = remote[k] { return s } else { return "" } }
         if text("form_name") != form { problems.append("on form \(text("form_name")), expected \(form)") }
         let type = text("field_type"), v = text("text_validation_type_or_show_slider_number")
-        let choices = Set(text("select_choices_or_calculations").split(separator: "|").compactMap {
-            $0.split(separator: ",", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces)
-        })
+        let choices = Set(Self.choices(text("select_choices_or_calculations")).map(\.code))
         switch validation {
         case .text: if type != "text" { problems.append("field type \(type), expected text") }
         case .notes: if type != "notes" && type != "text" { problems.append("field type \(type), expected notes") }
@@ -206,15 +204,21 @@ enum SyncCheck {
         return problems
     }
 
+    /// A field's choices as REDCap's metadata writes them (`code, label | code, label`), trimmed.
+    static func choices(_ text: String) -> [(code: String, label: String)] {
+        text.split(separator: "|").compactMap { choice in
+            let parts = choice.split(separator: ",", maxSplits: 1)
+            guard let code = parts.first?.trimmingCharacters(in: .whitespaces) else { return nil }
+            return (code, parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+        }
+    }
+
     /// Whether `alert_kind`'s `no_data_2d` choice is labelled with the silent days the rules
     /// count (`days`): its only number must be that one, so "No data for two days" or "… 2 …"
     /// under 3 days is a problem. A project without the choice gets "choices lack" instead.
     static func noDataLabel(remote: JSONObject?, days: Int) -> String? {
         guard case .string(let choices)? = remote?["select_choices_or_calculations"] else { return nil }
-        for choice in choices.split(separator: "|") {
-            let parts = choice.split(separator: ",", maxSplits: 1)
-            guard parts.first?.trimmingCharacters(in: .whitespaces) == AlertKind.noData2d.rawValue else { continue }
-            let label = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+        for (code, label) in Self.choices(choices) where code == AlertKind.noData2d.rawValue {
             let numbers = label.split { !$0.isNumber }.compactMap { Int($0) }
             guard numbers != [days] else { return nil }
             let example = Vocabulary(language: .en).noData(days: days, capitalised: true)
