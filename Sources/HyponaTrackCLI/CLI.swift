@@ -1,21 +1,36 @@
 import Foundation
+import HTJSON
 import HyponaTrackKit
 
-/// Where the CLI writes (injectable so tests can read what a command printed).
+/// Where the CLI writes (injectable so tests can read what a command printed). Every text line
+/// goes through `TerminalText`, so nothing a command prints can drive the terminal, whatever
+/// path the outside text took to get there.
 public struct CLIOutput: Sendable {
-    public var out: @Sendable (String) -> Void
-    public var error: @Sendable (String) -> Void
+    private let writeOut: @Sendable (String) -> Void
+    private let writeError: @Sendable (String) -> Void
     /// Bytes written to standard output as they are, no newline added (`export` and `report`
     /// without `-o` or with `-o -`).
     public var bytes: @Sendable ([UInt8]) -> Void
 
-    /// Without `bytes`, the bytes go to `out` as UTF-8 text.
+    /// `out` and `error` receive what a command printed, terminal-safe; without `bytes`, the
+    /// bytes go to `out` as UTF-8 text, as they are.
     public init(out: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void,
                 bytes: (@Sendable ([UInt8]) -> Void)? = nil) {
-        self.out = out
-        self.error = error
+        writeOut = out
+        writeError = error
         self.bytes = bytes ?? { out(String(decoding: $0, as: UTF8.self)) }
     }
+
+    /// A message, table or help for a person on standard output: control characters escaped,
+    /// the line breaks the command put there kept.
+    public func out(_ text: String) { writeOut(TerminalText.escaped(text, keepingLineBreaks: true)) }
+
+    /// The same on standard error.
+    public func error(_ text: String) { writeError(TerminalText.escaped(text, keepingLineBreaks: true)) }
+
+    /// A JSON document on standard output exactly as serialised (`--json`, `evaluate`): JSON
+    /// already escapes every C0 control in its strings, and a `\u{…}` escape would not be JSON.
+    func json(_ value: JSONValue) { writeOut(JSONSerializer.string(value, pretty: true)) }
 
     public static let standard = CLIOutput(
         out: { write(Array(($0 + "\n").utf8), to: STDOUT_FILENO) },

@@ -63,9 +63,10 @@ struct EvaluateCommand: CLICommand {
             return ExitCode.failure
         }
         let outcome = OfflineEvaluator(rules: rules).evaluate(cases)
-        io.out(JSONSerializer.string(OfflineEvaluator.resultsJSON(outcome), pretty: true))
+        io.json(OfflineEvaluator.resultsJSON(outcome))
         guard parsed.flag("check") else { return ExitCode.success }
-        for difference in outcome.differences { io.error(difference) }
+        // One line each; a case id from the file must not break it.
+        for difference in outcome.differences { io.error(TerminalText.escaped(difference)) }
         if outcome.differences.isEmpty {
             io.error("check: \(cases.count) case(s) match their expectations")
             return ExitCode.success

@@ -21,7 +21,7 @@ enum PasswordPrompt {
 
     /// Prompts on stderr and reads a line with echo off, restoring the terminal afterwards.
     private static func silently(_ prompt: String) throws(Refusal) -> String {
-        FileHandle.standardError.write(Data(prompt.utf8))
+        FileHandle.standardError.write(Data(TerminalText.escaped(prompt).utf8))   // it names the member as typed
         var saved = termios()
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { throw Refusal(message: "cannot read the terminal settings") }
         var quiet = saved

@@ -84,7 +84,8 @@ struct DaemonClient {
             if case .string(let f)? = e["field"] { text += "\(f): " }
             if case .string(let m)? = e["message"] { text += m }
             if case .string(let c)? = e["code"] { text += " (\(c))" }
-            message = text
+            // The daemon's message quotes what a file or a client sent: one line, terminal-safe.
+            message = TerminalText.escaped(text)
         }
         switch response.status {
         case 401, 403: throw Failure(exitCode: ExitCode.permission, message: message)

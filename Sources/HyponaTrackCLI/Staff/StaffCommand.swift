@@ -54,7 +54,7 @@ struct StaffCommand: GroupMember {
             }
             let client = DaemonClient(server: parsed.value("server"), token: try GlobalOptions.token(parsed))
             let reply = try body(parsed, client)
-            if parsed.flag("json") { io.out(JSONSerializer.string(reply.json, pretty: true)) } else { reply.show(io) }
+            if parsed.flag("json") { io.json(reply.json) } else { reply.show(io) }
             return reply.status
         } catch {
             return failed(error, io: io)
@@ -109,16 +109,19 @@ extension Arguments {
     }
 }
 
-/// Small formatting helpers for human-readable output.
+/// Small formatting helpers for human-readable output. Everything here holds the daemon's
+/// words, which carry what uploaded files and other clients sent: each value comes out
+/// terminal-safe and on one line (`TerminalText`), so it cannot forge a line or a table row.
 enum Show {
     static func string(_ v: JSONValue?) -> String {
         switch v {
-        case .string(let s)?: return s
+        case .string(let s)?: return TerminalText.escaped(s)
         case .number(let d)?: return JSONSerializer.format(d)
         case .bool(let b)?: return b ? "yes" : "no"
         case .null?, nil: return "-"
         case .array(let items)?: return items.map { string($0) }.joined(separator: ",")
-        case .object?: return JSONSerializer.string(v!)
+        // JSON escapes the C0 controls but not DEL, C1 or the bidi overrides.
+        case .object?: return TerminalText.escaped(JSONSerializer.string(v!))
         }
     }
 
@@ -130,8 +133,10 @@ enum Show {
         return nil
     }
 
-    /// Left-aligned columns.
+    /// Left-aligned columns, one line per row: a cell cannot hold a line break or a control
+    /// character, whoever built it (escaped cells also measure their real width).
     static func table(_ header: [String], _ rows: [[String]]) -> String {
+        let rows = rows.map { $0.map { TerminalText.escaped($0) } }
         var widths = header.map(\.count)
         for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
         func line(_ cells: [String]) -> String {
