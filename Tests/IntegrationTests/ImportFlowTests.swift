@@ -39,7 +39,7 @@ import Testing
 
     static func pending(_ d: TestDaemon, _ token: String, _ studyId: String) throws -> [JSONObject] {
         let r = try d.request(.get, "/v1/proposals?status=pending&studyId=\(studyId)", token: token)
-        guard case .array(let list) = r.json else { return [] }
+        guard case .array(let list)? = r["proposals"] else { return [] }
         return list.compactMap { if case .object(let o) = $0 { o } else { nil } }
     }
 

@@ -34,22 +34,40 @@ enum ImportCommands {
         return Reply(json: r) { io in report(r, io) }
     }
 
-    static let proposals = StaffCommand(name: "proposals", usage: ["proposals [ID] [--status S] [--json]"], about: """
+    /// How many proposals `proposals` lists at once (the API's default page).
+    static let page = 500
+
+    static let proposals = StaffCommand(name: "proposals", usage: ["proposals [ID] [--status S] [--before PROPOSAL] [--json]"], about: """
         Imported values waiting for a decision (--status pending, the default; or confirmed,
-        rejected, superseded, withdrawn): source, field, date, the value, the value it would
-        replace and the value stored now. CONFLICT marks a value that changed since the proposal
-        was made (a later entry by the patient): confirming it needs --override.
-        """, repeatsLast: true, spec: .init(options: ["status"])) { a, client in
+        rejected, superseded, withdrawn), newest first: source, field, date, the value, the value
+        it would replace and the value stored now. CONFLICT marks a value that changed since the
+        proposal was made (a later entry by the patient): confirming it needs --override. At most
+        500 at once; when there are older ones the last lines say how many in all and how to list
+        them (--before PROPOSAL: only proposals older than that one).
+        """, repeatsLast: true, spec: .init(options: ["status", "before"])) { a, client in
         guard a.positionals.count <= 1 else { throw UsageError("unexpected argument \(a.positionals[1])") }
-        var query = "?status=\(DaemonClient.segment(a.value("status") ?? "pending"))"
+        var query = "?status=\(DaemonClient.segment(a.value("status") ?? "pending"))&limit=\(page + 1)"
         if let id = a.positionals.first { query += "&studyId=\(DaemonClient.segment(id))" }
+        if let before = a.value("before") {
+            guard let id = Int64(before), id > 0 else { throw UsageError("--before needs a proposal id") }
+            query += "&before=\(id)"
+        }
         let r = try client.get("/v1/proposals" + query)
-        return Reply(json: r) { io in
-            guard case .array(let items) = r, !items.isEmpty else { io.out("No proposals."); return }
+        guard case .array(var items)? = Show.field(r, "proposals") else { return Reply(json: r) { _ in } }
+        let more = items.count > page
+        if more { items.removeLast(items.count - page) }
+        let older = more ? Show.string(Show.field(items[items.count - 1], "id")) : nil
+        return Reply(json: .array(items)) { io in
+            guard !items.isEmpty else { io.out("No proposals."); return }
             io.out(Show.table(["ID", "STUDY ID", "SOURCE", "FIELD", "DATE", "VALUE", "REPLACES", "NOW", "STATUS"], items.map { p in
                 ["id", "studyId", "source", "field", "date", "value", "replaces", "current"].map { Show.text(p, $0) }
                     + [Show.text(p, "status") + (Show.field(p, "conflict") == .bool(true) ? " CONFLICT" : "")]
             }))
+            if let older {
+                io.out("\(Show.text(r, "total")) in all. Older proposals: hyponatrack proposals"
+                       + (a.positionals.first.map { " \($0)" } ?? "") + (a.value("status").map { " --status \($0)" } ?? "")
+                       + " --before \(older)")
+            }
         }
     }
 

@@ -122,7 +122,12 @@ public enum OpenAPIDocument {
         case ("GET", "/v1/proposals"):
             return [["name": "status", "in": "query", "required": false, "schema": S.oneOf(ProposalStatus.allCases.map(\.rawValue))],
                     ["name": "studyId", "in": "query", "required": false, "schema": S.studyId,
-                     "description": "only this patient's (absent: every patient's)"]]
+                     "description": "only this patient's (absent: every patient's)"],
+                    ["name": "limit", "in": "query", "required": false,
+                     "schema": S.integer(ProposalsQuery.limits.lowerBound, ProposalsQuery.limits.upperBound),
+                     "description": .string("at most this many, newest first (absent: \(ProposalsQuery.defaultLimit))")],
+                    ["name": "before", "in": "query", "required": false, "schema": S.string("^[1-9][0-9]{0,17}$"),
+                     "description": "only proposals older than this one (the Link rel=next header names the next page)"]]
         case ("GET", "/v1/audit"): return AuditParameters.spec
         case ("GET", "/v1/audit/verify"): return AuditParameters.verifySpec
         default: return []

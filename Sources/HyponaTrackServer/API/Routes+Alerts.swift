@@ -61,16 +61,9 @@ enum AlertBodies {
         case "true": query = AlertsQuery(openOnly: true)
         default: throw APIError.invalid("open", "true or false")
         }
-        if let text = ctx.query("before") {
-            guard let id = Int64(text), id > 0 else { throw APIError.invalid("before", "not an alert id") }
-            query.before = id
-        }
-        if let text = ctx.query("limit") {
-            guard let n = Int(text), AlertsQuery.limits.contains(n) else {
-                throw APIError.invalid("limit", "an integer \(AlertsQuery.limits.lowerBound)–\(AlertsQuery.limits.upperBound)")
-            }
-            query.limit = n
-        }
+        let page = try PageParameters.read(ctx, limits: AlertsQuery.limits, refusal: "not an alert id")
+        if let before = page.before { query.before = before }
+        if let limit = page.limit { query.limit = limit }
         return query
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTJSON
+import HTML
 import HTTPServer
 import HyponaTrackCore
 
@@ -39,17 +40,19 @@ extension Routes {
                     return .json(.ok, ImportJSON.report(try service.imports.appleHealth(command)))
                 }
             },
-            Route(.get, "/v1/proposals", access: .staff(.read), summary: "Imported values with the value each would replace and the current one",
-                  responses: with([200: ("proposals, oldest first", S.array(S.ref("Proposal")))])) { ctx in
-                var status: ProposalStatus?
-                if let s = ctx.query("status") {
-                    guard let parsed = ProposalStatus(rawValue: s) else {
-                        throw APIError.invalid("status", "one of \(ProposalStatus.allCases.map(\.rawValue).joined(separator: ", "))")
-                    }
-                    status = parsed
+            Route(.get, "/v1/proposals", access: .staff(.read),
+                  summary: "Imported values with the value each would replace and the current one, newest first: at most limit "
+                      + "(default \(ProposalsQuery.defaultLimit)), before=ID for older (a Link rel=next header names the next page); "
+                      + "total counts every match",
+                  responses: with([200: ("a page of proposals, newest first, and how many match in all", ImportJSON.pageSchema)])) { ctx in
+                let query = try ImportBodies.query(ctx)
+                let page = try service.proposals.list(query)
+                var response = APIHandler.json(.ok, ImportJSON.page(page))
+                // The next page, as RFC 8288 says it and as the alert list does, with the filters kept.
+                if let before = page.olderBefore {
+                    response.headers.add(name: "Link", value: "<\(ImportBodies.path(query, before: before))>; rel=\"next\"")
                 }
-                let query = ProposalsQuery(status: status, studyId: ctx.query("studyId"))
-                return .json(.ok, .array(try service.proposals.list(query).map(ImportJSON.proposal)))
+                return .raw(response)
             },
             Route(.post, "/v1/proposals/{proposalId}/confirm", access: .staff(.write),
                   summary: "Confirm a proposal: applied as a staff correction (re-evaluation, alerts, REDCap, audit)", request: decision,
@@ -72,6 +75,31 @@ extension Routes {
 enum ImportBodies {
     static let note = BodyField.text("note", length: 1...1000)
     static let override = BodyField.bool("override")
+
+    /// `status` (a proposal status), `studyId`, `before` (a proposal id), `limit` (1–5000,
+    /// default 500): the alert list's paging (`AlertBodies.query`).
+    static func query(_ ctx: RequestContext) throws -> ProposalsQuery {
+        var query = ProposalsQuery(studyId: ctx.query("studyId"))
+        if let s = ctx.query("status") {
+            guard let parsed = ProposalStatus(rawValue: s) else {
+                throw APIError.invalid("status", "one of \(ProposalStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            query.status = parsed
+        }
+        let page = try PageParameters.read(ctx, limits: ProposalsQuery.limits, refusal: "not a proposal id")
+        query.before = page.before
+        query.limit = page.limit ?? ProposalsQuery.defaultLimit
+        return query
+    }
+
+    /// The address of the page of `query` older than `before` (its filters kept).
+    static func path(_ query: ProposalsQuery, before: Int64) -> String {
+        var parts: [String] = []
+        if let status = query.status { parts.append("status=\(status.rawValue)") }
+        if let studyId = query.studyId { parts.append("studyId=\(URLComponentEncoding.queryValue(studyId))") }
+        parts += ["limit=\(query.limit)", "before=\(before)"]
+        return "/v1/proposals?" + parts.joined(separator: "&")
+    }
 
     /// `{"note", "override"}` (confirm) or `{"note"}` (reject: `override` is an unknown member there).
     static func decision(_ ctx: RequestContext, overridable: Bool = true) throws -> DecideProposal {
@@ -117,6 +145,14 @@ enum ImportJSON {
                 "status": .string(p.status.rawValue), "createdAt": time(p.createdAt), "createdBy": .string(p.createdBy),
                 "decidedAt": time(p.decidedAt), "decidedBy": .string(p.decidedBy), "note": .string(p.note)]
     }
+
+    /// `GET /v1/proposals`: the page and how many match in all.
+    static func page(_ page: ProposalPage) -> JSONValue {
+        ["proposals": .array(page.proposals.map(proposal)), "total": .int(page.total)]
+    }
+
+    static let pageSchema = S.object([("proposals", S.array(S.ref("Proposal"))), ("total", S.anyInteger)],
+                                     required: ["proposals", "total"])
 
     static func report(_ r: ImportReport) -> JSONValue {
         ["proposed": .array(r.proposed.map { .number(Double($0)) }), "withdrawn": .array(r.withdrawn.map { .number(Double($0)) }),

@@ -8,9 +8,20 @@ import HyponaTrackCore
 /// note too long, already decided, a lab value for a full day) shows the list again with the
 /// message at the form.
 extension Console {
+    /// The pending proposals, newest first, a page of `ProposalsQuery.defaultLimit` (`before`:
+    /// the older ones), with how many are pending in all.
     func proposalsPage(_ ctx: PageContext, errors: FormErrors = FormErrors()) throws -> HTML {
-        ProposalsPage(layout: layout(ctx), proposals: try study.proposals.list(ProposalsQuery(status: .pending, studyId: nil)),
-                      errors: errors).render()
+        var query = ProposalsQuery(status: .pending)
+        if let text = ctx.query("before") {
+            // A malformed page link is refused, not answered with the first page (as the alert list).
+            guard let id = Int64(text), id > 0 else {
+                throw PageFailure(.badRequest, ctx.language.s("\"before\" is not a proposal number.", "\"before\" ist keine Vorschlagsnummer."))
+            }
+            query.before = id
+        }
+        let page = try study.proposals.list(query)
+        return ProposalsPage(layout: layout(ctx), proposals: page.proposals, total: page.total, olderBefore: page.olderBefore,
+                             errors: errors).render()
     }
 
     func proposals(_ ctx: PageContext) throws -> HTTPResponse { WebResponse.page(.ok, try proposalsPage(ctx)) }

@@ -2,12 +2,18 @@ import Charts
 import HTML
 import HyponaTrackCore
 
-/// `/console/proposals`: imported values waiting for a nurse, oldest first, each with the value
-/// it would replace and the value stored now side by side; a conflict (the patient entered a
-/// value since) is marked, and confirming it needs the override box ticked. Viewers see no forms.
+/// `/console/proposals`: imported values waiting for a nurse, newest first, a page at a time
+/// with how many wait in all and a link to the older ones (an import can propose thousands), each
+/// with the value it would replace and the value stored now side by side; a conflict (the patient
+/// entered a value since) is marked, and confirming it needs the override box ticked. Viewers see
+/// no forms.
 struct ProposalsPage {
     let layout: ConsoleLayout
     let proposals: [ProposalView]
+    /// How many proposals are waiting in all (on every page).
+    var total = 0
+    /// The `before` of the next page when older proposals wait.
+    var olderBefore: Int64? = nil
     var errors = FormErrors()
 
     var t: ConsoleText { layout.t }
@@ -25,7 +31,23 @@ struct ProposalsPage {
             <th scope="col">\(t.s("Would replace", "Ersetzt"))</th><th scope="col">\(t.s("Stored now", "Jetzt gespeichert"))</th>\
             <th scope="col">\(t.s("Decision", "Entscheidung"))</th></tr></thead><tbody>
             """
-        return layout.page(title, notice + header + proposals.map(row).joined() + "</tbody></table>")
+        return layout.page(title, notice + count + header + proposals.map(row).joined() + "</tbody></table>" + older)
+    }
+
+    /// How many wait in all, and how many of them this page shows when it is not all.
+    private var count: HTML {
+        var text = total == 1 ? t.s("1 proposal is waiting.", "1 Vorschlag ist offen.")
+            : t.s("\(total) proposals are waiting, newest first.", "\(total) Vorschläge sind offen, die neuesten zuerst.")
+        if proposals.count < total {
+            text += " " + t.s("This page shows \(proposals.count) of them.", "Diese Seite zeigt \(proposals.count) davon.")
+        }
+        return "<p id=\"proposal-count\">\(text)</p>"
+    }
+
+    private var older: HTML {
+        olderBefore.map { id in
+            "<p><a href=\"/console/proposals?before=\(String(id))\">\(t.s("Older proposals", "Ältere Vorschläge"))</a></p>"
+        } ?? HTML()
     }
 
     /// A refusal for a proposal that is no longer listed (decided meanwhile, in another tab or by

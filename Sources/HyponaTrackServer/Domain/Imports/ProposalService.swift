@@ -2,10 +2,26 @@ import HTJSON
 import HyponaTrackCore
 import SQLite
 
-/// `GET /v1/proposals`: nil filters list every status, every patient.
-public struct ProposalsQuery: Sendable {
+/// `GET /v1/proposals`: nil filters list every status, every patient; newest first, at most
+/// `limit`, `before`: only proposals with a lower id (the next page), as `AlertsQuery` pages.
+public struct ProposalsQuery: Sendable, Equatable {
     public var status: ProposalStatus?
     public var studyId: String?
+    public var before: Int64? = nil
+    public var limit: Int = ProposalsQuery.defaultLimit
+
+    /// The page size when none is asked for (the alert list's).
+    public static let defaultLimit = AlertsQuery.defaultLimit
+    public static let limits = AlertsQuery.limits
+}
+
+/// A page of proposals. `total`: how many match the filters on every page (a listing that
+/// stops at a page says how much it left out); `olderBefore`: when older ones exist, the
+/// `before` that lists them.
+public struct ProposalPage: Sendable {
+    public var proposals: [ProposalView]
+    public var total: Int
+    public var olderBefore: Int64?
 }
 
 /// `POST /v1/proposals/{id}/confirm` and `…/reject`.
@@ -30,12 +46,21 @@ public final class ProposalService: Sendable {
         self.corrections = corrections
     }
 
-    public func list(_ query: ProposalsQuery) throws -> [ProposalView] {
+    /// A page of proposals, newest first, and how many match in all (one read, so the count
+    /// and the page agree).
+    public func list(_ query: ProposalsQuery) throws -> ProposalPage {
         try context.read { db in
             let patientId = try query.studyId.map { try context.patient(db, studyId: $0).id }
-            return try ProposalRepository.list(db, status: query.status, patientId: patientId, limit: 5_000).map { p in
-                ProposalView(proposal: p, current: try Self.current(db, p))
+            var found = try ProposalRepository.list(db, status: query.status, patientId: patientId, before: query.before,
+                                                    limit: query.limit + 1)
+            var olderBefore: Int64?
+            if found.count > query.limit {
+                found.removeLast(found.count - query.limit)
+                olderBefore = found.last?.id
             }
+            return ProposalPage(proposals: try found.map { p in ProposalView(proposal: p, current: try Self.current(db, p)) },
+                                total: try ProposalRepository.count(db, status: query.status, patientId: patientId),
+                                olderBefore: olderBefore)
         }
     }
 
