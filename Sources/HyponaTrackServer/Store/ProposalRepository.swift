@@ -67,9 +67,11 @@ enum ProposalRepository {
             """, [patientId, source.rawValue, field.rawValue, date.description, status.rawValue]).map(proposal)
     }
 
-    /// Marks a pending proposal decided; false when it was no longer pending.
+    /// Marks a pending proposal decided; false when it was no longer pending. Every decision
+    /// names who made it: the nurse who confirmed, rejected, or the staff member whose import
+    /// superseded or withdrew it.
     @discardableResult
-    static func decide(_ db: Connection, id: Int64, status: ProposalStatus, by actor: String?, note: String?, labId: Int64? = nil,
+    static func decide(_ db: Connection, id: Int64, status: ProposalStatus, by actor: String, note: String?, labId: Int64? = nil,
                        at ms: Int64) throws -> Bool {
         try db.execute("""
             UPDATE import_proposals SET status = ?, decided_at = ?, decided_by = ?, note = ?, lab_id = COALESCE(?, lab_id)

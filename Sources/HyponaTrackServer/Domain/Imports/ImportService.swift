@@ -38,6 +38,7 @@ public final class ImportService: Sendable {
             var report = ImportReport()
             report.refused = result.refused
             var patients: [String: PatientRecord?] = [:]
+            var named = ImportAudit()
             for o in result.observations {
                 guard let studyId = o.studyId else { continue }
                 let key = PatientRecord.key(studyId)
@@ -48,19 +49,25 @@ public final class ImportService: Sendable {
                     report.refuse(o.entry, .unknownPatient, "no patient with study ID \(studyId.prefix(64))", position: o.position)
                     continue
                 }
-                // As the Apple Health import refuses up front: nothing is proposed for a withdrawn
-                // patient (a proposal could not be confirmed anyway).
-                guard !patient.isWithdrawn else {
-                    report.refuse(o.entry, .unknownPatient, "the patient with study ID \(patient.studyId) is withdrawn", position: o.position)
-                    continue
+                try named.record(patient.studyId, in: &report) { report in
+                    // As the Apple Health import refuses up front: nothing is proposed for a withdrawn
+                    // patient (a proposal could not be confirmed anyway).
+                    guard !patient.isWithdrawn else {
+                        return report.refuse(o.entry, .unknownPatient, "the patient with study ID \(patient.studyId) is withdrawn",
+                                             position: o.position)
+                    }
+                    let window = try context.window(db, patient, snapshot.rules)
+                    try LabProposals.propose(db, o, source: .fhir, patient: patient, window: window, context: context,
+                                             actor: command.actor, now: now, at: ms, into: &report)
                 }
-                let window = try context.window(db, patient, snapshot.rules)
-                try LabProposals.propose(db, o, source: .fhir, patient: patient, window: window, context: context,
-                                         actor: command.actor, now: now, at: ms, into: &report)
             }
             report.refused = report.refused.enumerated().sorted { ($0.element.position, $0.offset) < ($1.element.position, $1.offset) }
                 .map(\.element)
-            try AuditLog.append(db, at: ms, actor: command.actor, action: .importFhir, subject: nil, details: Self.audit(report))
+            // One row per patient the file named, so each patient's audit trail (`GET /v1/audit?subject=ID`)
+            // shows the import; a file that named none still leaves one row without a subject.
+            for row in named.rows(report) {
+                try AuditLog.append(db, at: ms, actor: command.actor, action: .importFhir, subject: row.studyId, details: row.details)
+            }
             return report
         }
     }

@@ -19,7 +19,9 @@ enum DayProposals {
             .contains(where: { $0.value == value }) {
             return report.refuse(entry, .duplicate, "proposed before and rejected")
         }
-        for p in pending { try ProposalRepository.decide(db, id: p.id, status: .superseded, by: nil, note: nil, at: ms) }
+        // Superseded by this import: the staff member who sent it is who decided (the audit trail
+        // and the proposal list name them, as for every other decision).
+        for p in pending { try ProposalRepository.decide(db, id: p.id, status: .superseded, by: actor, note: nil, at: ms) }
         report.proposed.append(try ProposalRepository.insert(db, Proposal(
             id: 0, patientId: patientId, studyId: "", source: source, field: field, date: date, value: value, replaces: current,
             status: .pending, createdAt: ms, createdBy: actor)))
@@ -77,7 +79,7 @@ enum LabProposals {
                                  position: o.position)
         }
         for p in earlier where p.status == .pending {
-            try ProposalRepository.decide(db, id: p.id, status: .superseded, by: nil, note: nil, at: ms)
+            try ProposalRepository.decide(db, id: p.id, status: .superseded, by: actor, note: nil, at: ms)
         }
         // What it would replace: the value a confirmed import of this Observation put in force.
         var target: Int64?, replaces: Double?
