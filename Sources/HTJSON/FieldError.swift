@@ -30,6 +30,9 @@ public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
         case dateBefore(first: String)
         /// A text whose length in characters is outside `lower`…`upper`.
         case length(lower: Int, upper: Int)
+        /// A free text holding a character it may not: a control character other than a line
+        /// break or tab, or one that reorders the text around it (`codePoint`, e.g. 0x202E).
+        case forbiddenCharacter(codePoint: UInt32)
     }
 
     public let code: Code

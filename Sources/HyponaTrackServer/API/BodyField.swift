@@ -27,7 +27,19 @@ struct BodyMember: Sendable {
 }
 
 extension BodyField where Value == String {
+    /// A free text people type for other people to read (a note, a reason): every one is
+    /// declared here, so each refuses what `FreeText` refuses, with the field named.
     static func text(_ name: String, length: ClosedRange<Int>) -> BodyField {
+        BodyField(name: name,
+                  read: JSONRead.string(length: length).map { text, path throws(FieldError) in
+                      try FreeText.check(text, path: path)
+                      return text
+                  },
+                  schema: S.string(min: length.lowerBound, max: length.upperBound), isRequired: false)
+    }
+    /// A string only compared, never shown to anyone (a password, an activation code): any
+    /// characters, as typed.
+    static func secret(_ name: String, length: ClosedRange<Int>) -> BodyField {
         BodyField(name: name, read: .string(length: length), schema: S.string(min: length.lowerBound, max: length.upperBound),
                   isRequired: false)
     }

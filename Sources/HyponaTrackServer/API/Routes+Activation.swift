@@ -30,7 +30,7 @@ extension Routes {
 enum ActivationBodies {
     static let studyId = BodyField.pattern("studyId", "^[A-Za-z0-9_-]{1,64}$", length: 1...64, expected: "a study ID",
                                            ValueRanges.isValidStudyId)
-    static let code = BodyField.text("code", length: 1...64)
+    static let code = BodyField.secret("code", length: 1...64)
     static let activation = [studyId.required.member, code.required.member]
 }
 

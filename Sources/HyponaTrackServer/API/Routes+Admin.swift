@@ -97,7 +97,7 @@ enum StaffBodies {
     }()
     static let addition = [name.required.member, role.required.member]
     /// A console password: 12–1024 characters (never logged, stored as a PBKDF2 hash).
-    static let password = BodyField.text("password", length: StaffPasswords.minimumLength...StaffPasswords.maximumLength)
+    static let password = BodyField.secret("password", length: StaffPasswords.minimumLength...StaffPasswords.maximumLength)
 
     /// The `{name}` path parameter.
     static func name(_ ctx: RequestContext) throws -> String {

@@ -37,6 +37,10 @@ struct FieldMessages: Bilingual {
             return s("Please fill in this field.", "Bitte füllen Sie dieses Feld aus.")
         case (.text?, .length(_, let upper)?):
             return s("Please write at most \(upper) characters.", "Bitte schreiben Sie höchstens \(upper) Zeichen.")
+        case (.text?, .forbiddenCharacter(let codePoint)?):
+            let name = FreeText.name(codePoint)
+            return s("This text contains an invisible control or text-direction character (\(name)); please remove it. Line breaks and tabs are fine. Nothing was saved.",
+                     "Dieser Text enthält ein unsichtbares Steuer- oder Textrichtungszeichen (\(name)); bitte entfernen Sie es. Zeilenumbrüche und Tabulatoren sind erlaubt. Es wurde nichts gespeichert.")
         case (.number?, .notANumber?), (.number?, .notAnInteger?):
             return s("Please enter a number (digits, with a point or a comma for decimals).",
                      "Bitte geben Sie eine Zahl ein (Ziffern, Nachkommastellen mit Komma oder Punkt).")
