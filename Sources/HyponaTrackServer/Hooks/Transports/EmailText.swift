@@ -146,12 +146,12 @@ public enum EmailText {
         return [line]
     }
 
-    /// Free text from staff or a library, safe for a plain-text mail: one line, printable, no
-    /// clickable scheme ("https://x" becomes "https[:]//x"), at most 500 characters.
+    /// Free text from staff or a library, safe for a plain-text mail: one line, printable,
+    /// nothing a mail client links (`EmailDelinking`: "https://x" becomes "https[:]//x",
+    /// "evil.example" "evil[.]example"), at most 500 characters.
     static func plain(_ text: String) -> String {
         let printable = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
-        let delinked = printable.replacing("://", with: "[:]//")
-        return shortened(delinked, to: 500)
+        return shortened(EmailDelinking.delinked(printable), to: 500)
     }
 
     static func shortened(_ text: String, to limit: Int) -> String {
