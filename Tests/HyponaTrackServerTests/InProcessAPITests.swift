@@ -54,8 +54,16 @@ import Testing
             guard send(.put, "/v1/staff/\(name)/password", body: ["password": .string(password)]).status == 204 else {
                 throw TestError("the admin's password was not set")
             }
-            let signedIn = console.send(.post, "/console/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                        body: "name=\(name)&password=\(password.replacingOccurrences(of: " ", with: "+"))")
+            // The form first, as a browser: its pre-session cookie and the token the post must carry.
+            let form = console.send(.get, "/console/login")
+            guard let formCookie = form.headers["set-cookie"]?.split(separator: ";").first,
+                  let html = form.bodyText, let mark = html.range(of: "name=\"csrf\" value=\"") else {
+                throw TestError("sign-in form: \(form.status) \(form.headers)")
+            }
+            let token = html[mark.upperBound...].prefix { $0 != "\"" }
+            let signedIn = console.send(.post, "/console/login", headers: ["Content-Type": "application/x-www-form-urlencoded",
+                                                                           "Cookie": String(formCookie)],
+                                        body: "name=\(name)&password=\(password.replacingOccurrences(of: " ", with: "+"))&csrf=\(token)")
             guard signedIn.status == .seeOther, let cookie = signedIn.headers["set-cookie"]?.split(separator: ";").first else {
                 throw TestError("sign-in: \(signedIn.status) \(signedIn.headers)")
             }

@@ -52,8 +52,7 @@ import HTJSON
 
     @Test func pagesCarryTheSecurityHeadersAndTheCookieItsFlags() throws {
         let s = try Self.scenario()
-        let r = try s.d.request(.post, "/console/login", raw: Array("name=-ward&password=correct+horse+battery".utf8),
-                                contentType: "application/x-www-form-urlencoded")
+        let r = try ConsoleClient(s.d).postSignIn("/console/login", ["name": "-ward", "password": "correct horse battery"])
         #expect(r.status == 303 && r.headers["location"] == "/console/")
         let cookie = r.headers["set-cookie"] ?? ""
         for flag in ["HttpOnly", "SameSite=Strict", "Path=/"] { #expect(cookie.contains(flag), "\(flag) in \(cookie)") }
@@ -71,9 +70,9 @@ import HTJSON
         let r = try s.d.request(.get, "/console/patients/EXP-A", contentType: nil)
         #expect(r.status == 303 && r.headers["location"] == "/console/login?next=%2Fconsole%2Fpatients%2FEXP-A")
         let c = ConsoleClient(s.d)
-        let signIn = try c.post("/console/login", ["name": "-ward", "password": Self.password, "next": "/console/patients/EXP-A"], csrf: false)
+        let signIn = try c.postSignIn("/console/login", ["name": "-ward", "password": Self.password, "next": "/console/patients/EXP-A"])
         #expect(signIn.headers["location"] == "/console/patients/EXP-A")
-        let evil = try c.post("/console/login", ["name": "-ward", "password": Self.password, "next": "//evil.example/x"], csrf: false)
+        let evil = try c.postSignIn("/console/login", ["name": "-ward", "password": Self.password, "next": "//evil.example/x"])
         #expect(evil.headers["location"] == "/console/", "never back to another site")
     }
 
@@ -81,13 +80,13 @@ import HTJSON
         let s = try Self.scenario()
         let c = ConsoleClient(s.d)
         for n in 1...5 {
-            let r = try c.post("/console/login", ["name": "-ward", "password": "wrong password \(n)"], csrf: false)
+            let r = try c.postSignIn("/console/login", ["name": "-ward", "password": "wrong password \(n)"])
             #expect(r.status == 401 && r.text.contains("The name or password is not right."), "try \(n): \(r.status)")
             #expect(r.headers["set-cookie"] == nil)
         }
-        let locked = try c.post("/console/login", ["name": "-ward", "password": Self.password], csrf: false)
+        let locked = try c.postSignIn("/console/login", ["name": "-ward", "password": Self.password])
         #expect(locked.status == 429 && locked.headers["retry-after"] != nil, "even the right password waits out the lock")
-        let unknown = try c.post("/console/login", ["name": "nobody", "password": Self.password], csrf: false)
+        let unknown = try c.postSignIn("/console/login", ["name": "nobody", "password": Self.password])
         #expect(unknown.status == 401, "an unknown name reads like a wrong password")
         let trail = try s.d.request(.get, "/v1/audit?subject=staff:-ward", token: s.d.adminToken).text
         #expect(trail.components(separatedBy: "console.lockout").count - 1 == 1, "one audit row per lockout, none per failure")
@@ -117,11 +116,11 @@ import HTJSON
         let s = try Self.scenario()
         let attempts = 24   // above the 16 handler threads, below the address's bucket of 30 and its 32 connections
         let tally = try Self.burst(attempts) { n in
-            let r = try ConsoleClient(s.d).post("/console/login", ["name": "-ward", "password": "wrong password \(n)"], csrf: false)
+            let r = try ConsoleClient(s.d).postSignIn("/console/login", ["name": "-ward", "password": "wrong password \(n)"])
             return r.status == 429 && r.text.contains("for this name") ? "locked" : "\(r.status)"
         }
         #expect(tally == ["401": 5, "locked": attempts - 5], "five passwords checked, every other attempt refused unchecked: \(tally)")
-        let locked = try ConsoleClient(s.d).post("/console/login", ["name": "-ward", "password": Self.password], csrf: false)
+        let locked = try ConsoleClient(s.d).postSignIn("/console/login", ["name": "-ward", "password": Self.password])
         #expect(locked.status == 429 && locked.headers["set-cookie"] == nil, "the right password during the lock opens no session")
         let trail = try s.d.request(.get, "/v1/audit?subject=staff:-ward", token: s.d.adminToken).text
         #expect(trail.components(separatedBy: "console.lockout").count - 1 == 1, "one audit row for the one lockout")
@@ -135,7 +134,7 @@ import HTJSON
         let s = try Self.scenario()
         let attempts = 24   // above the gate's eight places at most, below the address's bucket of 30 and its 32 connections
         let tally = try Self.burst(attempts) { n in
-            let r = try ConsoleClient(s.d).post("/console/login", ["name": "nobody-\(n)", "password": "wrong password"], csrf: false)
+            let r = try ConsoleClient(s.d).postSignIn("/console/login", ["name": "nobody-\(n)", "password": "wrong password"])
             return r.status == 503 && r.headers["retry-after"] != nil && r.text.contains("Too many sign-ins") ? "busy" : "\(r.status)"
         }
         #expect((tally["busy"] ?? 0) >= 1 && (tally["401"] ?? 0) >= 1 && tally.count == 2,

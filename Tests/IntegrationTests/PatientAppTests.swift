@@ -16,7 +16,7 @@ import HTJSON
         let c = ConsoleClient(d)
         var fields = ["studyId": id, "code": code]
         if webOnly { fields["webOnly"] = "1" }
-        let r = try c.post("/app/activate", fields, csrf: false)
+        let r = try c.postSignIn("/app/activate", fields)
         guard r.status == 303, let set = r.headers["set-cookie"], set.hasPrefix("ht_patient=") else {
             throw TestFailure("activation: \(r.status) \(r.text.prefix(300))")
         }
@@ -69,13 +69,13 @@ import HTJSON
         _ = try Self.enroll(d, "APP-2")
         let c = ConsoleClient(d)
         for n in 1...4 {
-            let r = try c.post("/app/activate", ["studyId": "APP-2", "code": "WRONG-\(n)XXXX"], csrf: false)
+            let r = try c.postSignIn("/app/activate", ["studyId": "APP-2", "code": "WRONG-\(n)XXXX"])
             #expect(r.status == 401 && r.text.contains("id=\"code-error\"") && r.headers["set-cookie"] == nil, "try \(n): \(r.status)")
         }
-        _ = try c.post("/app/activate", ["studyId": "APP-2", "code": "WRONG-5XXXX"], csrf: false)   // the fifth locks
-        let locked = try c.post("/app/activate", ["studyId": "APP-2", "code": "WRONG-6XXXX"], csrf: false)
+        _ = try c.postSignIn("/app/activate", ["studyId": "APP-2", "code": "WRONG-5XXXX"])   // the fifth locks
+        let locked = try c.postSignIn("/app/activate", ["studyId": "APP-2", "code": "WRONG-6XXXX"])
         #expect(locked.status == 429 && locked.headers["retry-after"] != nil, "the API's lockout applies: \(locked.status)")
-        let blank = try c.post("/app/activate", ["studyId": "", "code": ""], csrf: false)
+        let blank = try c.postSignIn("/app/activate", ["studyId": "", "code": ""])
         #expect(blank.status == 400 && blank.text.contains("id=\"studyId-error\"") && blank.text.contains("id=\"code-error\""))
     }
 
@@ -231,8 +231,8 @@ import HTJSON
         let e = try d.request(.post, "/v1/patients", token: d.adminToken, body: Study.profile("APP-12", surgeryDaysAgo: 40))
         guard e.status == 201, case .string(let code)? = e["activationCode"] else { Issue.record("enrol: \(e.text)"); return }
         let lastDay = Study.date(-6).split(separator: "-")
-        let r = try ConsoleClient(d).post("/app/activate", ["studyId": "APP-12", "code": code], csrf: false,
-                                          headers: [("Accept-Language", "de-DE,de;q=0.9")])
+        let r = try ConsoleClient(d).postSignIn("/app/activate", ["studyId": "APP-12", "code": code],
+                                                headers: [("Accept-Language", "de-DE,de;q=0.9")])
         #expect(r.status == 410 && r.headers["set-cookie"] == nil, "\(r.status)")
         #expect(Self.message(r.text, at: "code") == "Ihr Beobachtungszeitraum in der Studie ist vorbei, die App kann daher nicht "
                 + "mehr aktiviert werden (Zugang endete am \(lastDay[2]).\(lastDay[1]).\(lastDay[0])).", "\(r.text.prefix(2000))")

@@ -36,4 +36,21 @@ import HTJSON
         let crossSite = try unknown.post("/app/signout", [:], csrf: false, headers: [("Origin", "https://evil.example")])
         #expect(crossSite.status == 403, "a form from another site is still refused")
     }
+
+    /// Security review, finding 4: a loan phone handed on after sign-out keeps no working token.
+    @Test func signingOutRevokesTheBrowsersTokenForTheCheckInAndTheAPIAndAuditsIt() throws {
+        let d = try TestDaemon()
+        let (c, _) = try PatientAppTests.activate(d, "OUT-3", code: try PatientAppTests.enroll(d, "OUT-3"))
+        let cookie = try #require(c.cookie)
+        let token = String(cookie.dropFirst("ht_patient=".count))
+        #expect(try d.request(.get, "/v1/me/today", token: token).status == 200, "the web token works on the API too")
+        _ = try c.get("/app/")
+        #expect(Self.clearsTheCookie(try c.post("/app/signout", [:])))
+        c.cookie = cookie
+        #expect(try c.get("/app/").status == 303, "the old cookie no longer signs in")
+        let api = try d.request(.get, "/v1/me/today", token: token)
+        #expect(api.status == 401, "the old token is revoked for /v1/me/*: \(api.status)")
+        let trail = try d.request(.get, "/v1/audit?subject=OUT-3", token: d.adminToken).text
+        #expect(trail.contains("patient.sign_out") && trail.contains("127.0.0.1"), "\(trail.prefix(1500))")
+    }
 }

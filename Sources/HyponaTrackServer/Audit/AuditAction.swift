@@ -24,6 +24,9 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case activationSuccess = "activation.success"
     /// Written one row per refused attempt by earlier releases; now counted and summarised.
     case activationFailure = "activation.failure"
+    /// A patient signed out of the web check-in (or switched the browser to another study ID):
+    /// the cookie's token is revoked, so a loan phone keeps no working token.
+    case patientSignOut = "patient.sign_out"
     /// The failure that locked an enrolled study ID (once per lockout).
     case activationLockout = "activation.lockout"
     /// Refused attempts from one address since the last summary (at most once a minute each).

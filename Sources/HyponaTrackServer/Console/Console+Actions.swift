@@ -9,13 +9,14 @@ import HyponaTrackCore
 extension Console {
     func signInPage(_ ctx: PageContext) -> HTTPResponse {
         if ctx.session != nil { return WebResponse.redirect(Self.prefix) }
-        return WebResponse.page(.ok, SignInPage(layout: layout(ctx), next: nextPath(ctx.query("next"))).render())
+        return WebResponse.page(.ok, SignInPage(layout: layout(ctx), next: nextPath(ctx.query("next")), formToken: ctx.signInFormToken).render())
     }
 
     func signIn(_ ctx: PageContext) throws -> HTTPResponse {
         let t = ConsoleText(ctx.language)
         let next = nextPath(ctx.form["next"])
-        var page = SignInPage(layout: ConsoleLayout(request: ctx.request, session: nil), next: next, name: ctx.form["name"] ?? "")
+        var page = SignInPage(layout: ConsoleLayout(request: ctx.request, session: nil), next: next, formToken: ctx.signInFormToken,
+                              name: ctx.form["name"] ?? "")
         guard let name = ctx.field("name"), StaffDirectory.isValidName(name) else {
             page.message = t.s("Enter your staff name.", "Bitte den Staff-Namen eingeben.")
             page.field = "name"
@@ -86,6 +87,10 @@ extension Console {
             return try refused(ctx, form: "lab", fields: ["sodium", "time"], e) { try patientPage(ctx, errors: $0) }
         } catch DomainError.limitReached(let list, let limit) {
             let refusal = FormInput.refusal(limitReached: list, limit: limit, at: "sodium", language: ctx.language)
+            return try refused(ctx, form: "lab", fields: ["sodium", "time"], refusal, status: .conflict) { try patientPage(ctx, errors: $0) }
+        } catch DomainError.conflict(_, let field, let problem) {
+            // A withdrawn patient: said at the form, in the page's language, nothing stored.
+            let refusal = FormInput.refusal(conflict: problem, field: field, fallback: "sodium", language: ctx.language)
             return try refused(ctx, form: "lab", fields: ["sodium", "time"], refusal, status: .conflict) { try patientPage(ctx, errors: $0) }
         }
     }

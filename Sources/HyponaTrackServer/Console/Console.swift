@@ -19,8 +19,8 @@ struct Console: Sendable {
         [
             PageRoute(.get, "/console", access: .anonymous) { _ in WebResponse.redirect(Self.prefix) },
             PageRoute(.get, "/console/static/{file}", access: .anonymous) { ctx in try stylesheet(ctx) },
-            PageRoute(.get, "/console/login", access: .anonymous) { ctx in signInPage(ctx) },
-            PageRoute(.post, "/console/login", access: .anonymous, limit: signInLimit) { ctx in try signIn(ctx) },
+            PageRoute(.get, "/console/login", access: .signIn) { ctx in signInPage(ctx) },
+            PageRoute(.post, "/console/login", access: .signIn, limit: signInLimit) { ctx in try signIn(ctx) },
             PageRoute(.post, "/console/logout", access: .staffSignOut) { ctx in try signOut(ctx) },
             PageRoute(.get, "/console/language", access: .anonymous) { ctx in WebResponse.languageSwitch(ctx, prefix: "/console", home: Self.prefix) },
             PageRoute(.get, "/console/", access: .staff(.read)) { ctx in try board(ctx) },

@@ -51,7 +51,7 @@ struct ConsoleLayout {
 
     /// The hidden CSRF field every state-changing form carries.
     static func csrf(_ session: WebSession) -> HTML {
-        "<input type=\"hidden\" name=\"csrf\" value=\"\(session.csrfToken)\">"
+        CSRFField.html(session.csrfToken)
     }
 
     /// The level as a word in a coloured badge (colour is never the only carrier).

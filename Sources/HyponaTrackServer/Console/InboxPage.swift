@@ -40,6 +40,8 @@ struct InboxPage {
 struct SignInPage {
     let layout: ConsoleLayout
     let next: String
+    /// The pre-session CSRF token (`SignInFormToken`).
+    let formToken: String?
     var name = ""
     var message: String?
     var field: String?
@@ -51,7 +53,7 @@ struct SignInPage {
         func described(_ f: String) -> HTML { field == f || (field == nil && message != nil) ? " aria-invalid=\"true\" aria-describedby=\"signin-error\"" : HTML() }
         return layout.page(t.signIn, """
             <form method="post" action="/console/login" class="login" id="signin">
-            <input type="hidden" name="next" value="\(next)">
+            <input type="hidden" name="next" value="\(next)">\(CSRFField.html(formToken))
             <div class="field"><label for="name">\(t.name)</label>
             <input type="text" id="name" name="name" autocomplete="username" required maxlength="64" value="\(name)"\(described("name"))></div>
             <div class="field"><label for="password">\(t.password)</label>

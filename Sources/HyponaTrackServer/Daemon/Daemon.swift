@@ -20,6 +20,8 @@ public final class Daemon: Sendable {
     public let api: APIHandler
     /// The browser console's pages (`/console/…`).
     public let web: WebHandler
+    /// The web check-in's pages (`/app/`).
+    public let appWeb: WebHandler
     public let logger: Logger
     let metrics: Metrics
     let sync: SyncService?
@@ -134,6 +136,7 @@ public final class Daemon: Sendable {
         let app = PatientApp(study: service, activation: activation, patients: patientSessions, activateLimit: anonymousLimit)
         let appWeb = WebHandler(routes: app.routes(), patients: patientSessions, trustedProxies: Set(configuration.trustedProxies),
                                 metrics: metrics, logger: logger, signInPath: "/app/activate", errorPage: app.errorPage)
+        self.appWeb = appWeb
         var http = HTTPServerConfiguration()
         http.host = configuration.listenHost
         http.port = UInt16(configuration.listenPort)

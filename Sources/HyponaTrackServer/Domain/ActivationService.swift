@@ -79,8 +79,10 @@ public final class ActivationService: Sendable {
                                                  policy: policy, unenrolled: unenrolled, lifetime: tokenLifetime)
             switch result {
             case .activated(let patientId, let sid, _):
+                // The client's address, as a lockout records it: who took over a study ID is traceable.
                 try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: .activationSuccess, subject: sid,
-                                    details: command.webOnly ? ["webOnly": true] : [:])
+                                    details: command.webOnly ? ["ip": .string(command.clientIP), "webOnly": true]
+                                        : ["ip": .string(command.clientIP)])
                 var patient = try PatientRepository.load(db, id: patientId)
                 if command.webOnly, var p = patient, !p.profile.webOnly {
                     p.profile.webOnly = true

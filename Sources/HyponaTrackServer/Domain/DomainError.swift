@@ -69,6 +69,9 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case proposalWithoutValue
         /// The patient has withdrawn from the study.
         case patientWithdrawn
+        /// A profile field that dates the patient's data (`surgeryDate`, `timeZone`) cannot change
+        /// once days or lab values are stored: they were dated with the old value.
+        case fixedOnceDataExists(field: String)
     }
 
     /// What a `busy` refusal was bounding.

@@ -16,6 +16,9 @@ struct AppLayout {
         let signOut: HTML = patient.map { p in
             "<form method=\"post\" action=\"/app/signout\">\(Self.csrf(p))<button type=\"submit\" class=\"secondary\">\(t.signOut)</button></form>"
         } ?? HTML()
+        // Whose check-in this is, on every signed-in page: a browser signed in for another study
+        // ID would otherwise file the patient's checks under it without anyone seeing.
+        let who: HTML = patient.map { p in "<span class=\"who\" id=\"study-id\">\(t.studyIdLine(p.studyId))</span>" } ?? HTML()
         return """
             <!DOCTYPE html>
             <html lang="\(request.language.rawValue)"><head><meta charset="utf-8">
@@ -23,7 +26,7 @@ struct AppLayout {
             <title>\(title) · \(t.title)</title><link rel="manifest" href="/app/manifest.webmanifest">
             <link rel="icon" href="/app/icon.svg" type="image/svg+xml"><link rel="stylesheet" href="\(AppAssets.cssPath)"></head>
             <body><a class="skip" href="#main">\(t.skip)</a>
-            <header><strong>\(t.title)</strong><a href="/app/language?to=\(other.rawValue)&amp;back=\(URLComponentEncoding.queryValue(back))" lang="\(other.rawValue)" hreflang="\(other.rawValue)">\(t.languageSwitch)</a></header>
+            <header><strong>\(t.title)</strong>\(who)<a href="/app/language?to=\(other.rawValue)&amp;back=\(URLComponentEncoding.queryValue(back))" lang="\(other.rawValue)" hreflang="\(other.rawValue)">\(t.languageSwitch)</a></header>
             <main id="main"><h1>\(title)</h1>
             \(content)
             </main>
@@ -32,7 +35,7 @@ struct AppLayout {
             """
     }
 
-    static func csrf(_ p: PatientWebSession) -> HTML { "<input type=\"hidden\" name=\"csrf\" value=\"\(p.csrfToken)\">" }
+    static func csrf(_ p: PatientWebSession) -> HTML { CSRFField.html(p.csrfToken) }
 
     /// An input's error message, next to it, and the attributes that tie the two together.
     static func error(_ errors: [String: String], _ field: String) -> HTML {

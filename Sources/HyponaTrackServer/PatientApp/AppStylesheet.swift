@@ -12,9 +12,10 @@ enum AppAssets {
         a:focus, button:focus, input:focus, label:focus-within { outline: 3px solid #f29d00; outline-offset: 2px; }
         .skip { position: absolute; left: -9999px; }
         .skip:focus { left: 8px; top: 8px; background: #fff; padding: 4px 8px; }
-        header { display: flex; justify-content: space-between; align-items: center; gap: 8px; padding: 8px 12px;
+        header { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: 4px 8px; padding: 8px 12px;
                  border-bottom: 2px solid #c8c8c8; background: #f4f6f8; }
         header strong { font-size: 20px; }
+        header .who { font-weight: bold; font-size: 16px; white-space: nowrap; }
         main { padding: 8px 12px 24px; max-width: 640px; margin: 0 auto; }
         footer { padding: 12px; color: var(--muted); font-size: 15px; border-top: 1px solid #c8c8c8; max-width: 640px; margin: 0 auto; }
         h1 { font-size: 26px; margin: 12px 0; }
@@ -48,6 +49,7 @@ enum AppAssets {
         .choices input { width: 24px; height: 24px; }
         .error { color: #8a0017; font-weight: bold; margin: 6px 0; }
         .notice { background: #eef6ee; border: 2px solid #1b6e35; border-radius: 8px; padding: 10px 12px; }
+        .notice.warn { background: #fff8e1; border-color: #8a6d00; }
         .muted { color: var(--muted); }
         """
 

@@ -12,6 +12,20 @@ struct AppText: Sendable, Bilingual {
     var today: String { s("Today", "Heute") }
     var activate: String { s("Start with your study code", "Mit Ihrem Studiencode beginnen") }
     var studyId: String { s("Study ID", "Studien-ID") }
+    /// The header of every signed-in page: whose check-in this is.
+    func studyIdLine(_ id: String) -> String { s("Study ID \(id)", "Studien-ID \(id)") }
+    func signedInAs(_ id: String) -> String {
+        s("This browser is signed in for study ID \(id). Activating another study ID signs \(id) out here.",
+          "Dieser Browser ist für die Studien-ID \(id) angemeldet. Wenn Sie eine andere Studien-ID aktivieren, wird \(id) hier abgemeldet.")
+    }
+    func confirmSwitch(from id: String) -> String {
+        s("Yes, sign out \(id) and use the study ID above in this browser",
+          "Ja, \(id) abmelden und die oben eingegebene Studien-ID in diesem Browser nutzen")
+    }
+    var confirmSwitchMissing: String {
+        s("Please tick the box to confirm, or go back to today's page.",
+          "Bitte bestätigen Sie mit dem Häkchen, oder gehen Sie zurück zur heutigen Seite.")
+    }
     var code: String { s("Activation code (from the study nurse)", "Aktivierungscode (von der Studienschwester)") }
     var webOnly: String { s("I will use only this web page, not the HyponaTrack app", "Ich nutze nur diese Webseite, nicht die HyponaTrack-App") }
     var start: String { s("Start", "Starten") }

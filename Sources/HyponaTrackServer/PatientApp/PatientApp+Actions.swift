@@ -8,16 +8,28 @@ import HyponaTrackCore
 extension PatientApp {
     func activate(_ ctx: PageContext) throws -> HTTPResponse {
         let t = AppText(ctx.language)
-        var page = ActivatePage(layout: layout(ctx.request, nil), studyId: ctx.form["studyId"] ?? "", webOnly: ctx.form["webOnly"] == "1")
+        var page = ActivatePage(layout: layout(ctx.request, nil), formToken: ctx.signInFormToken, studyId: ctx.form["studyId"] ?? "",
+                                webOnly: ctx.form["webOnly"] == "1")
         let studyId = ctx.field("studyId") ?? ""
         let code = ctx.field("code") ?? ""
         if !ValueRanges.isValidStudyId(studyId) { page.errors["studyId"] = t.s("Enter the study ID from your card.", "Bitte die Studien-ID von Ihrer Karte eingeben.") }
         if code.isEmpty || code.count > 40 { page.errors["code"] = t.s("Enter the activation code.", "Bitte den Aktivierungscode eingeben.") }
+        // A browser signed in for another study ID is never switched silently: its checks would
+        // be filed under the new ID without anyone noticing. The patient confirms first, and
+        // nothing (not the code either) is used until then.
+        let current = ctx.patient.flatMap { PatientRecord.key($0.studyId) == PatientRecord.key(studyId) ? nil : $0 }
+        if let current, ctx.form["switch"] != "1" {
+            page.signedInAs = current.studyId
+            page.code = code
+            if page.errors.isEmpty { page.errors["switch"] = t.confirmSwitchMissing }
+            return WebResponse.page(.conflict, page.render())
+        }
         guard page.errors.isEmpty else { return WebResponse.page(.badRequest, page.render()) }
         do {
             let activated = try activation.activate(Activate(studyId: studyId, code: code, clientIP: ctx.request.clientIP,
                                                              webOnly: page.webOnly))
             guard let session = try patients.session(token: activated.token) else { throw PageFailure(.internalServerError, "activation") }
+            if let old = ctx.patient { try patients.signOut(old, ip: ctx.request.clientIP, switchedTo: activated.studyId) }
             let maxAge = try patients.secondsLeft(patientId: session.patientId)
             return WebResponse.redirect(Self.prefix, cookies: [WebResponse.cookie("ht_patient", activated.token, path: Self.prefix,
                                                                                   maxAge: maxAge, secure: ctx.request.isSecure)])

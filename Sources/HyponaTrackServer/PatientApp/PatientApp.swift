@@ -28,18 +28,19 @@ struct PatientApp: Sendable {
             },
             PageRoute(.get, "/app/icon.svg", access: .anonymous) { _ in WebResponse.asset(AppAssets.icon, type: "image/svg+xml", immutable: false) },
             PageRoute(.get, "/app/language", access: .anonymous) { ctx in WebResponse.languageSwitch(ctx, prefix: "/app", home: Self.prefix) },
-            PageRoute(.get, "/app/activate", access: .anonymous) { ctx in
+            PageRoute(.get, "/app/activate", access: .signIn) { ctx in
                 if ctx.patient != nil { return WebResponse.redirect(Self.prefix) }
-                return WebResponse.page(.ok, ActivatePage(layout: layout(ctx)).render())
+                return WebResponse.page(.ok, ActivatePage(layout: layout(ctx), formToken: ctx.signInFormToken).render())
             },
-            PageRoute(.post, "/app/activate", access: .anonymous, limit: activateLimit) { ctx in try activate(ctx) },
+            PageRoute(.post, "/app/activate", access: .signIn, limit: activateLimit) { ctx in try activate(ctx) },
             PageRoute(.get, "/app/", access: .patient) { ctx in try todayPage(ctx) },
             PageRoute(.get, "/app/morning", access: .patient) { ctx in try checkPage(ctx, .morning) },
             PageRoute(.post, "/app/morning", access: .patient) { ctx in try submit(ctx, .morning) },
             PageRoute(.get, "/app/evening", access: .patient) { ctx in try checkPage(ctx, .evening) },
             PageRoute(.post, "/app/evening", access: .patient) { ctx in try submit(ctx, .evening) },
             PageRoute(.post, "/app/signout", access: .patientSignOut) { ctx in
-                WebResponse.redirect("/app/activate", cookies: [WebResponse.cookie("ht_patient", "", path: Self.prefix, maxAge: 0,
+                if let p = ctx.patient { try patients.signOut(p, ip: ctx.request.clientIP) }
+                return WebResponse.redirect("/app/activate", cookies: [WebResponse.cookie("ht_patient", "", path: Self.prefix, maxAge: 0,
                                                                                    secure: ctx.request.isSecure)])
             },
         ]

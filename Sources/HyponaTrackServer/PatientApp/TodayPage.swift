@@ -56,22 +56,35 @@ struct TodayPage {
 /// `/app/activate`: study ID and code, and the choice to use only the web check-in.
 struct ActivatePage {
     let layout: AppLayout
+    /// The pre-session CSRF token (`SignInFormToken`).
+    let formToken: String?
     var studyId = ""
     var webOnly = false
+    /// Shown again only when the switch to another study ID is to be confirmed.
+    var code = ""
+    /// This browser is signed in already, for this study ID: activating another one asks first.
+    var signedInAs: String?
     var errors: [String: String] = [:]
 
     var t: AppText { layout.t }
 
     func render() -> HTML {
         let checked: HTML = webOnly ? " checked" : HTML()
+        // The confirmation a switch needs: the box, its question, and the problem beside it.
+        let confirm: HTML = signedInAs.map { current in
+            """
+            <div class="field choices"><p class="notice warn" id="switch-notice">\(t.signedInAs(current))</p>
+            <label for="switch"><input type="checkbox" id="switch" name="switch" value="1"\(AppLayout.invalid(errors, "switch"))>\(t.confirmSwitch(from: current))</label>\(AppLayout.error(errors, "switch"))</div>
+            """
+        } ?? HTML()
         return layout.page(t.activate, """
-            <form method="post" action="/app/activate" novalidate>
+            <form method="post" action="/app/activate" novalidate>\(CSRFField.html(formToken))
             <div class="field"><label for="studyId">\(t.studyId)</label>
             <input type="text" id="studyId" name="studyId" autocomplete="username" autocapitalize="characters" required value="\(studyId)"\(AppLayout.invalid(errors, "studyId"))>\(AppLayout.error(errors, "studyId"))</div>
             <div class="field"><label for="code">\(t.code)</label>
-            <input type="text" id="code" name="code" autocomplete="one-time-code" autocapitalize="characters" required\(AppLayout.invalid(errors, "code"))>\(AppLayout.error(errors, "code"))</div>
+            <input type="text" id="code" name="code" autocomplete="one-time-code" autocapitalize="characters" required value="\(code)"\(AppLayout.invalid(errors, "code"))>\(AppLayout.error(errors, "code"))</div>
             <div class="field choices"><label for="webOnly"><input type="checkbox" id="webOnly" name="webOnly" value="1"\(checked)>\(t.webOnly)</label></div>
-            <button type="submit">\(t.start)</button></form>
+            \(confirm)<button type="submit">\(t.start)</button></form>
             """)
     }
 }

@@ -36,6 +36,13 @@ enum TokenRepository {
         try db.execute("UPDATE patient_tokens SET revoked_at = ? WHERE patient_id = ? AND revoked_at IS NULL", [ms, patientId])
     }
 
+    /// Revokes the one patient token with this hash (a web sign-out); false if it was not live.
+    static func revokePatientToken(_ db: Connection, hash: String, at ms: Int64) throws -> Bool {
+        TokenCache.credentialsChanged(db)
+        try db.execute("UPDATE patient_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL", [ms, hash])
+        return db.changes > 0
+    }
+
     /// The staff token with this hash if it is unrevoked, unexpired and its member unrevoked.
     static func staffOwner(_ db: Connection, hash: String, now ms: Int64) throws -> StaffOwner? {
         guard let row = try db.queryOne("""

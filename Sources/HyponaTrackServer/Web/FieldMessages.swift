@@ -60,6 +60,9 @@ struct FieldMessages: Bilingual {
                      "Checks können nur in Ihrem Beobachtungszeitraum gespeichert werden, \(date(first)) bis \(date(last)). Es wurde nichts gespeichert.")
         case (.time?, .dateInFuture?):
             return s("This time is in the future.", "Dieser Zeitpunkt liegt in der Zukunft.")
+        case (.time?, .dateOutside(_, let last)?):
+            return s("This time is after the monitoring period, which ended on \(date(last)). Nothing was saved.",
+                     "Dieser Zeitpunkt liegt nach dem Beobachtungszeitraum, der am \(date(last)) endete. Es wurde nichts gespeichert.")
         case (.time?, .dateBefore(let first)?):
             return s("This time is before the surgery date, \(date(first)).", "Dieser Zeitpunkt liegt vor dem Operationsdatum, \(date(first)).")
         case (.day?, .dateInFuture?):
@@ -93,6 +96,10 @@ struct FieldMessages: Bilingual {
         case .patientWithdrawn?:
             return s("The patient has withdrawn from the study; nothing can be changed for them any more.",
                      "Der Patient ist aus der Studie ausgeschieden; für ihn kann nichts mehr geändert werden.")
+        case .fixedOnceDataExists(let field)?:
+            let what = field == "timeZone" ? s("time zone", "Zeitzone") : s("surgery date", "Operationsdatum")
+            return s("The \(what) cannot change once the patient has data: their days were dated with it. Record the change in a note; nothing was changed.",
+                     "\(language == .de && field == "timeZone" ? "Die" : "Das") \(what) kann nicht mehr geändert werden, weil schon Daten gespeichert sind: ihre Tage wurden damit datiert. Bitte die Änderung in einer Notiz festhalten; es wurde nichts geändert.")
         case nil:
             return s("This does not fit the record's current state; nothing was changed. Reload the page and check it.",
                      "Das passt nicht zum aktuellen Stand der Daten; es wurde nichts geändert. Bitte laden Sie die Seite neu und prüfen Sie sie.")

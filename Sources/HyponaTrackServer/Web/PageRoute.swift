@@ -4,8 +4,12 @@ import HTTPServer
 
 /// Who may open a page.
 public enum PageAccess: Sendable, Equatable {
-    /// Anyone (the sign-in page, the stylesheet).
+    /// Anyone (the stylesheet, the language switch).
     case anonymous
+    /// The two forms that sign someone in (`/console/login`, `/app/activate`): anyone may use
+    /// them, but a post must carry the pre-session token of `SignInFormToken`, which showing the
+    /// form sets up (`PageContext.signInFormToken`).
+    case signIn
     /// A signed-in staff member with at least this capability (the API's roles).
     case staff(StaffCapability)
     /// Signing out of the console: a live staff session is ended, its CSRF token checked as on
@@ -29,6 +33,8 @@ public struct PageContext: Sendable {
     public let form: HTTPQueryParameters
     /// The patient of a web check-in page.
     public var patient: PatientWebSession? = nil
+    /// For a `.signIn` page: the token its form carries (`<input name="csrf">`).
+    var signInFormToken: String? = nil
 
     public var language: Language { request.language }
     public func parameter(_ name: String) -> String { parameters[name] ?? "" }

@@ -1,4 +1,5 @@
 import Crypto
+import HTJSON
 import HyponaTrackCore
 import SQLite
 
@@ -8,6 +9,8 @@ public struct PatientWebSession: Sendable {
     public var studyId: String
     /// Bound to the token: SHA-256 over it, never stored.
     public var csrfToken: String
+    /// The stored form of the cookie's token (`Secrets.tokenHash`): what a sign-out revokes.
+    var tokenHash: String
 
     public var actor: String { "patient:\(studyId)" }
 }
@@ -29,7 +32,21 @@ final class PatientWebSessions: Sendable {
         let now = clock.now()
         guard case .valid(.patient(let id, let studyId)) = try Authenticator.check(database, bearer: token, now: now,
                                                                                     patientTokens: lifetime) else { return nil }
-        return PatientWebSession(patientId: id, studyId: studyId, csrfToken: Self.csrfToken(token))
+        return PatientWebSession(patientId: id, studyId: studyId, csrfToken: Self.csrfToken(token), tokenHash: Secrets.tokenHash(token))
+    }
+
+    /// Ends a web sign-in for good: the cookie's token is revoked (audited with the client's
+    /// address and why), so a loan phone handed on keeps no working token for `/app/` or
+    /// `/v1/me/*`. Only this token: the patient's app, signed in with its own, is unaffected.
+    func signOut(_ session: PatientWebSession, ip: String, switchedTo: String? = nil) throws {
+        let ms = epochMilliseconds(clock.now())
+        try database.write { db in
+            guard try TokenRepository.revokePatientToken(db, hash: session.tokenHash, at: ms) else { return }
+            var details = JSONObject([("ip", .string(ip)), ("token", .string("web check-in"))])
+            if let switchedTo { details["switchedTo"] = .string(switchedTo) }
+            try AuditLog.append(db, at: ms, actor: session.actor, action: .patientSignOut, subject: session.studyId,
+                                details: .object(details))
+        }
     }
 
     /// Seconds until the token stops working (the cookie's `Max-Age`); 30 days without a lifetime.

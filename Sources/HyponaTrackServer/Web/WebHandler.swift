@@ -44,6 +44,7 @@ public final class WebHandler: Sendable {
         var routeName = "unmatched"
         var session: WebSession?
         var limited: AnonymousLimit?
+        var signInForm: SignInFormToken?, newSignInForm: SignInFormToken?
         var response: HTTPResponse
         do {
             let (route, params) = try resolve(http, request.language)
@@ -56,6 +57,14 @@ public final class WebHandler: Sendable {
                                       retryAfter: seconds)
                 }
                 limited = limit
+            }
+            // A sign-in form's pre-session token: the browser's, or a new one the answer sets.
+            if route.access == .signIn || (route.access == .anonymous && http.method == .post) {
+                signInForm = SignInFormToken(cookie: request.cookies[SignInFormToken.cookieName])
+                if signInForm == nil && http.method != .post {
+                    signInForm = try SignInFormToken.fresh()
+                    newSignInForm = signInForm
+                }
             }
             if let sessions, let cookie = request.cookies["ht_session"] { session = try sessions.session(cookie: cookie) }
             var patient: PatientWebSession?
@@ -84,13 +93,16 @@ public final class WebHandler: Sendable {
                                                              "Das Formular ist nicht lesbar: \(error.message)"))
                 }
                 // A sign-out without a live session: no token to bind to, and nothing to change.
+                // A form posted before anyone is signed in needs the pre-session token; without
+                // its cookie (another site's form, cookies off, a form older than the browser
+                // session) it is refused like a missing token.
                 let expected: String? = switch route.access {
-                case .anonymous: nil
+                case .anonymous, .signIn: signInForm?.formToken ?? ""
                 case .patient, .patientSignOut: patient?.csrfToken
                 case .staff, .staffSignOut: session?.csrfToken
                 }
                 if let expected {
-                    guard let token = form["csrf"], Crypto.constantTimeEquals(Array(token.utf8), Array(expected.utf8)) else {
+                    guard !expected.isEmpty, let token = form["csrf"], Crypto.constantTimeEquals(Array(token.utf8), Array(expected.utf8)) else {
                         throw PageFailure(.forbidden, request.language.s(
                                                                 "The form is missing its security token. Reload the page and try again.",
                                                                 "Dem Formular fehlt das Sicherheitsmerkmal. Seite neu laden und erneut versuchen."))
@@ -99,6 +111,7 @@ public final class WebHandler: Sendable {
             }
             var context = PageContext(request: request, parameters: params, session: session, form: form)
             context.patient = patient
+            context.signInFormToken = signInForm?.formToken
             response = try route.handler(context)
         } catch let failure as PageFailure {
             response = page(failure, request, session)
@@ -122,6 +135,11 @@ public final class WebHandler: Sendable {
                             request, session)
         }
         limited?.settle(request.clientIP, status: response.status.rawValue)
+        if let newSignInForm {
+            // A browser-session cookie for every path: the console's and the check-in's sign-in share it.
+            response.headers.add(name: "Set-Cookie", value: WebResponse.cookie(SignInFormToken.cookieName, newSignInForm.cookieValue,
+                                                                               secure: request.isSecure))
+        }
         return Self.finish(response, self, request, routeName, started, session)
     }
 
@@ -186,18 +204,15 @@ public final class WebHandler: Sendable {
         return signInPath + "?next=" + URLComponentEncoding.queryValue(back)
     }
 
-    /// A browser names the page a form came from; one from elsewhere is refused (with the
-    /// SameSite cookie and the CSRF token, a third guard).
+    /// A form posted from another site is refused (with the SameSite cookies and the CSRF
+    /// tokens, a third guard): the browser's fetch metadata and `Origin` must name this site.
     private func checkOrigin(_ request: WebRequest) throws {
-        guard let origin = request.http.headers["origin"], origin != "null" else { return }
         let host = request.http.headers["x-forwarded-host"].flatMap { trustedProxies.contains(request.http.clientAddress) ? $0 : nil }
             ?? request.http.headers["host"] ?? ""
-        // Host names only: a proxy may pass `Host` without the port the browser used.
-        func name(_ authority: Substring) -> Substring { authority.hasPrefix("[") ? authority.prefix { $0 != "]" } : authority.prefix { $0 != ":" } }
-        guard let schemeEnd = origin.range(of: "://"),
-              name(origin[schemeEnd.upperBound...]).lowercased() == name(host[...]).lowercased() else {
-            throw PageFailure(.forbidden, request.language.s("This form was sent from another site (\(origin.prefix(100))); nothing was changed.",
-                                                             "Dieses Formular kam von einer anderen Website (\(origin.prefix(100))); es wurde nichts geändert."))
+        if let refused = FormSource.refusal(origin: request.http.headers["origin"], fetchSite: request.http.headers["sec-fetch-site"],
+                                            host: host) {
+            throw PageFailure(.forbidden, request.language.s("This form was sent from another site (\(refused.prefix(100))); nothing was changed.",
+                                                             "Dieses Formular kam von einer anderen Website (\(refused.prefix(100))); es wurde nichts geändert."))
         }
     }
 

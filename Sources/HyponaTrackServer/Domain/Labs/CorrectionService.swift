@@ -52,7 +52,8 @@ public final class CorrectionService: Sendable {
         let snapshot = context.rules.snapshot
         let (now, ms) = context.nowMilliseconds()
         return try context.write { db in
-            let patient = try context.patient(db, studyId: command.studyId)
+            let patient = try context.activePatient(db, studyId: command.studyId,
+                                                    withdrawnMessage: "the patient has withdrawn; no lab value can be added")
             let zone = context.zone(patient.profile)
             let time: Timestamp
             if let t = command.time {
@@ -74,6 +75,13 @@ public final class CorrectionService: Sendable {
             throw DomainError.invalid("time", "the lab time is before the surgery date",
                                       problem: .dateBefore(first: patient.profile.surgeryDate.description))
         }
+        // After the window nothing is evaluated or watched: a value there would open alerts and
+        // page on-call for a patient the study no longer follows.
+        let window = try context.window(db, patient, snapshot.rules)
+        guard date <= window.last else {
+            throw DomainError.invalid("time", "the lab date \(date) is after the monitoring window's last day \(window.last)",
+                                      problem: .dateOutside(first: window.first.description, last: window.last.description))
+        }
         let limit = context.configuration.limits.itemsPerList
         guard try DayRepository.labCount(db, patientId: patient.id, date: date) < limit else {
             throw DomainError.limitReached(field: "labSodium", limit: limit)
@@ -92,7 +100,8 @@ public final class CorrectionService: Sendable {
         let snapshot = context.rules.snapshot
         let (_, ms) = context.nowMilliseconds()
         return try context.write { db in
-            let patient = try context.patient(db, studyId: command.studyId)
+            let patient = try context.activePatient(db, studyId: command.studyId,
+                                                    withdrawnMessage: "the patient has withdrawn; their lab values can no longer change")
             return try deleteLab(db, patient, labId: command.labId, reason: command.reason, actor: command.actor,
                                  snapshot: snapshot, at: ms)
         }
@@ -118,7 +127,8 @@ public final class CorrectionService: Sendable {
         let (_, ms) = context.nowMilliseconds()
         let date = command.date, list = command.list.rawValue
         try context.write { db in
-            let patient = try context.patient(db, studyId: command.studyId)
+            let patient = try context.activePatient(db, studyId: command.studyId,
+                                                    withdrawnMessage: "the patient has withdrawn; their data can no longer change")
             let before = try DayRepository.load(db, patientId: patient.id, date: date)
             guard try DayRepository.deleteItem(db, kind: command.list, patientId: patient.id, date: date, clientId: command.itemId,
                                                by: command.actor, reason: command.reason, at: ms)

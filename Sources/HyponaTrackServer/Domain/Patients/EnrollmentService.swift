@@ -105,9 +105,16 @@ public final class EnrollmentService: Sendable {
             if profile.surgeryDate != patient.profile.surgeryDate {
                 guard try !hasClinicalRecord(db, patient.id) else {
                     throw DomainError.conflict("the surgery date cannot change once the patient has data (days, lab values or alerts)",
-                                               field: "surgeryDate")
+                                               field: "surgeryDate", problem: .fixedOnceDataExists(field: "surgeryDate"))
                 }
                 try checkSurgeryDate(profile, now: now)
+            }
+            // Stored days and lab values carry local dates of the old zone: in another zone "today"
+            // moves, the stored day can become "in the future", and labs keep the old dates.
+            if profile.timeZone != patient.profile.timeZone, try hasClinicalRecord(db, patient.id) {
+                throw DomainError.conflict("the time zone cannot change once the patient has data (days, lab values or alerts): "
+                                           + "they are dated in \(patient.profile.timeZone); record the move in a note instead",
+                                           field: "timeZone", problem: .fixedOnceDataExists(field: "timeZone"))
             }
             try checkConsent(profile, previous: patient.profile, now: now)
             let afterJSON = ModelJSON.profile(profile)
