@@ -22,10 +22,12 @@ public struct Chart: Sendable, Equatable {
     public var noDataText: String
     /// "." in English, "," in German.
     public var decimalSeparator: String
+    /// The words for a point's flag in the page's language ("Gelb"); the flag's name without one.
+    public var flagWords: [ThresholdKind: String]
 
     public init(id: String, title: String, summary: String, xAxis: ChartXAxis, yAxis: ChartYAxis,
                 series: [ChartSeries], thresholds: [ChartThreshold] = [], markers: [ChartMarker] = [],
-                noDataText: String = "No data recorded", decimalSeparator: String = ".") {
+                noDataText: String = "No data recorded", decimalSeparator: String = ".", flagWords: [ThresholdKind: String] = [:]) {
         self.id = id
         self.title = title
         self.summary = summary
@@ -36,7 +38,11 @@ public struct Chart: Sendable, Equatable {
         self.markers = markers
         self.noDataText = noDataText
         self.decimalSeparator = decimalSeparator
+        self.flagWords = flagWords
     }
+
+    /// A point's flag as people read it (`flagWords`, else "yellow", "red").
+    public func word(for flag: ThresholdKind) -> String { flagWords[flag] ?? flag.rawValue }
 
     /// True when no series holds a point.
     public var hasData: Bool { series.contains { !$0.points.isEmpty } }

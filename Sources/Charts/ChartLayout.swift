@@ -136,7 +136,7 @@ public enum ChartLayout {
         text += ": " + chart.format(p.y)
         if !chart.yAxis.unit.isEmpty { text += " " + chart.yAxis.unit }
         if chart.series.count > 1 { text = s.name + ", " + text }
-        if let flag = p.flag, flag != .reference { text += " (" + flag.rawValue + ")" }
+        if let flag = p.flag, flag != .reference { text += " (" + chart.word(for: flag) + ")" }
         return text
     }
 }

@@ -25,7 +25,7 @@ extension Chart {
                 let values = s.points.filter { xAxis.day(at: $0.x) == day }.map { p -> String in
                     var cell = format(p.y)
                     if let note = p.note { cell += " (\(note))" }
-                    if let flag = p.flag, flag != .reference { cell += " " + flag.rawValue }
+                    if let flag = p.flag, flag != .reference { cell += " " + word(for: flag) }
                     return cell
                 }
                 cells.append(values.isEmpty ? ChartTable.emptyCell : values.joined(separator: ", "))

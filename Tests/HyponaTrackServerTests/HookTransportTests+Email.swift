@@ -24,8 +24,8 @@ extension HookTransportTests {
             #expect(mail["bareLineFeeds"] == .number(0))
             if case .number(let longest)? = mail["lineLengthMax"] { #expect(longest <= 78) }
             guard case .string(let text)? = mail["body"] else { Issue.record("no text body: \(mail)"); return }
-            for expected in ["A RED alert was raised for patient HT-001.", "RED — present to the emergency department now", "new confusion", "low lab sodium",
-                             "11 mmol/L below normal", "POD 7, 2026-03-09", "#42", "escalation tier 0", "hyponatrack ack 42"] {
+            for expected in ["A RED alert was raised for patient HT-001.", "RED — present to the emergency department now", "New confusion",
+                             "Sodium 129 mmol/L (red at ≤ 130)", "POD 7, 2026-03-09", "#42", "escalation tier 0", "hyponatrack ack 42"] {
                 #expect(text.contains(expected), "missing \(expected) in:\n\(text)")
             }
             for forbidden in ["http://", "https://", "www.", "token", "s3cret-pass"] {
@@ -114,12 +114,18 @@ extension HookTransportTests {
             #expect(AlertWording.phrase(for: "no_data_2d", rules: Fixture.rules).long == "no data from the patient for 2 days")
         }
 
-        @Test func measuredValuesAreShownWithTheirThresholds() {
-            #expect(AlertWording.measurement(code: "weight_gain_pct", value: 4.1, threshold: 3.2) == "+4.1 % vs baseline; alert at ≥ 3.2 %")
-            #expect(AlertWording.measurement(code: "sodium_profound", value: 124, threshold: 125) == "Na 124 mmol/L; alert at ≤ 125 mmol/L")
-            #expect(AlertWording.measurement(code: "urine_sg_support", value: 1.022, threshold: 1.0172)
-                    == "urine SG 1.022; supports at ≥ 1.0172")
-            #expect(AlertWording.measurement(code: "no_data_2d", value: nil, threshold: nil) == nil)
+        @Test func theEmailSaysEachReasonInClinicalWordsAndSodiumAsSodium() {
+            let (event, _) = Fixture.alertEvent(id: "evt_words", reasons: [
+                ["code": "sodium_low", "level": "red", "value": 11, "threshold": 11],
+                ["code": "weight_gain_pct", "level": "yellow", "value": 2.375, "threshold": 1.08],
+                ["code": "urine_sg_support", "level": "info", "value": 1.022, "threshold": 1.0172],
+            ])
+            let body = EmailText.render(event: event, rules: Fixture.rules).body
+            for line in ["Sodium 129 mmol/L (red at ≤ 129)", "Weight +2.4 % above baseline (yellow from +1.1 %)",
+                         "Urine SG 1.022 (supports from 1.018) [information only]"] {
+                #expect(body.contains(line), "missing \(line) in:\n\(body)")
+            }
+            #expect(!body.contains("below normal") && !body.contains(" 11 "), "never the deficit: \(body)")
             #expect(AlertWording.number(7.2000000001) == "7.2" && AlertWording.number(-3) == "-3" && AlertWording.number(0.004) == "0")
         }
 
@@ -148,7 +154,7 @@ extension HookTransportTests {
 
             let (emergency, _) = Fixture.alertEvent(id: "evt_es", reasons: [["code": "emergency_symptom", "level": "red", "value": 1, "threshold": 1]])
             let text = EmailText.render(event: emergency, rules: rules).body
-            #expect(text.contains("  - emergency symptom (seizure or syncope); the patient was told to call emergency services (1 reported) [red]"),
+            #expect(text.contains("  - Emergency symptom reported (red) — one of seizure or syncope; the patient was told to call"),
                     "\(text)")
             #expect(!text.contains("drowsiness"))
         }

@@ -2,20 +2,24 @@ import Foundation
 import Testing
 import HTJSON
 
-/// What staff read on the console, over the real daemon: reason codes under their labels, and
-/// who did something by name rather than by the internal actor string.
+/// What staff read on the console, over the real daemon: reasons in clinical words with the code
+/// as their title, and who did something by name rather than by the internal actor string.
 @Suite struct ConsoleWordingTests {
-    @Test func aReasonIsShownWithItsLabelOnThePatientPageAndInTheInboxInEitherLanguage() throws {
+    @Test func aReasonIsShownInClinicalWordsOnThePatientPageAndInTheInboxInEitherLanguage() throws {
         let (d, _, c) = try WardBoardTests.signedIn()
         let token = try Study.enrollAndActivate(d, "WRD-1", surgeryDaysAgo: 12)
         try ExportScenario.expect(d.request(.put, "/v1/me/days/\(Study.date(-1))", token: token,
                                             body: ["weightMorningKg": 82.0, "fluidIntakeMl": 2000]), 200, level: "yellow")
         let page = try c.get("/console/patients/WRD-1")
-        #expect(page.text.contains("<li>weight gain <code>weight_gain_pct</code>"), "the day table and the alert")
+        // 82 kg against 80: +2.5 %; the 1,500 mL limit exceeded by 500 mL: +33.3 %.
+        let weight = "<li title=\"weight_gain_pct\" data-code=\"weight_gain_pct\" data-level=\"yellow\">Weight +2.5 % above baseline (yellow from +"
+        #expect(page.text.components(separatedBy: weight).count - 1 == 2, "the day table and the alert: \(page.text)")
+        #expect(page.text.contains("Fluid intake 33.3 % over the limit (yellow from "), "\(page.text)")
         let inbox = try c.get("/console/alerts")
-        #expect(inbox.text.contains("<li>weight gain <code>weight_gain_pct</code>"), "the inbox")
+        #expect(inbox.text.contains(weight), "the inbox")
         let german = try c.get("/console/patients/WRD-1", headers: [("Accept-Language", "de")])
-        #expect(german.text.contains("<li>Gewichtszunahme <code>weight_gain_pct</code>"))
+        #expect(german.text.contains("data-level=\"yellow\">Gewicht +2,5 % über dem Ausgangsgewicht (Gelb ab +"), "\(german.text)")
+        #expect(!german.text.contains("\">yellow<") && !german.text.contains("(yellow"), "no English level word on a German page: \(german.text.components(separatedBy: "(yellow").dropFirst().map { $0.prefix(80) })")
     }
 
     @Test func whoAcknowledgedAndResolvedAnAlertIsShownByTheirStaffName() throws {

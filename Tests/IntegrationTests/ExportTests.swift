@@ -19,7 +19,8 @@ import HTJSON
         #expect(text.hasPrefix("record_id,dm_date,dm_pod,weight_morning_kg,"), "\(text.prefix(200))")
         #expect(text.hasSuffix("\r\n"))
         let (header, rows) = try RFC4180.table(r.body)
-        #expect(header.contains("emergency_symptoms___drowsiness") && header.contains("sym_m_time") && header.last == "daily_monitoring_complete")
+        #expect(header.contains("emergency_symptoms___drowsiness") && header.contains("sym_m_time")
+                && Array(header.suffix(2)) == ["daily_monitoring_complete", "reasons_text"])
         #expect(!header.contains("redcap_repeat_instrument"))
         // EXP-A: POD 0 (lab only), 10, 11; EXP-B: POD 11; EXP-C: nothing.
         #expect(rows.map { "\($0["record_id"]!) \($0["dm_pod"]!)" } == ["EXP-A 0", "EXP-A 10", "EXP-A 11", "EXP-B 11"])
@@ -34,6 +35,11 @@ import HTJSON
         let codes = Set((yellow["alert_reasons"] ?? "").split(separator: ",").map(String.init))
         #expect(codes.isSuperset(of: ["weight_gain_pct", "fluid_excess"]), "\(codes)")
         #expect(text.contains("\"\(yellow["alert_reasons"]!)\""), "several reason codes: a quoted field")
+        // Beside the codes, the reasons in clinical words (82 kg against 80; 2,000 mL against 1,500).
+        let words = yellow["reasons_text"] ?? ""
+        #expect(words.contains("Weight +2.5 % above baseline (yellow from +") && words.contains("Fluid intake 33.3 % over the limit"),
+                "\(words)")
+        #expect(green["reasons_text"] == "")
         #expect(red["emergency_symptoms___drowsiness"] == "1" && red["emergency_symptoms___seizure"] == "0")
         #expect(red["alert_level"] == "red" && red["weight_morning_kg"] == "")
     }
@@ -56,10 +62,12 @@ import HTJSON
         let (header, rows) = try RFC4180.table(r.body)
         #expect(header == ["record_id", "alert_id", "alert_kind", "alert_log_level", "alert_date", "alert_pod", "alert_log_reasons",
                            "alert_opened_at", "alert_ack_at", "alert_ack_role", "alert_resolved_at", "alert_resolution_na",
-                           "alert_min_to_ack", "alert_min_to_resolve", "alert_log_complete", "alert_ack_by", "alert_resolved_by"])
+                           "alert_min_to_ack", "alert_min_to_resolve", "alert_log_complete", "alert_ack_by", "alert_resolved_by",
+                           "reasons_text"])
         #expect(rows.count == 2)
         let a = rows[0], b = rows[1]
         #expect(a["record_id"] == "EXP-A" && a["alert_kind"] == "evaluation" && a["alert_log_level"] == "yellow")
+        #expect((a["reasons_text"] ?? "").hasPrefix("Weight +2.5 % above baseline"), "\(a["reasons_text"] ?? "")")
         #expect(a["alert_date"] == Study.date(-1) && a["alert_pod"] == "11")
         // Times in the patient's zone (London), as the API's instants say.
         #expect(a["alert_opened_at"] == ExportScenario.local(s.alertA["openedAt"], "Europe/London"))

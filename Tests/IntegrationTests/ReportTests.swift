@@ -54,14 +54,18 @@ import HTJSON
                     "POD \(pod)")
             for case .object(let reason) in reasons {
                 guard case .string(let code)? = reason["code"], case .string(let l)? = reason["level"],
-                      case .number(let value)? = reason["value"] else { continue }
-                var cell = "\(code) (\(l)): \(ReportScenario.number(value))"
-                if case .number(let t)? = reason["threshold"] { cell += ", threshold \(ReportScenario.number(t))" }
-                #expect(text.contains(cell), "POD \(pod): \(cell)")
+                      case .number(let value)? = reason["value"], case .number(let t)? = reason["threshold"] else { continue }
+                #expect(text.contains(" \(code)"), "POD \(pod): the code under the words, \(code)")
+                if code == "sodium_low" {
+                    // The sodium itself and the sodium it fires at, never the deficit (140 − Na).
+                    let sodium = String(format: "%.0f", 140 - value), limit = String(format: "%.0f", (140 - t + 1e-9).rounded(.down))
+                    #expect(text.contains("Sodium \(sodium) mmol/L (\(l) at ≤ \(limit)) sodium_low"), "POD \(pod): \(sodium) ≤ \(limit)")
+                }
             }
         }
         // POD 2: (82.02 − 80) / 80 = 2.525 % against 1.5 % × f 0.8 (high risk, outside the critical window).
-        #expect(text.contains("weight gain weight_gain_pct (yellow): 2.525, threshold 1.2"), "the label above the code")
+        #expect(text.contains("Weight +2.5 % above baseline (yellow from +1.2 %) weight_gain_pct"), "the words above the code")
+        #expect(!text.contains(", threshold "), "no bare thresholds left")
         for id in s.alertIds { #expect(text.contains("#\(id) "), "alert \(id)") }
         #expect(text.components(separatedBy: "by ann.nurse").count - 1 == s.alertIds.count - 1)
         #expect(text.components(separatedBy: "by night.nurse").count - 1 == s.alertIds.count - 1)
@@ -110,10 +114,11 @@ import HTJSON
         #expect(facts.contains("OP-Datum \(s.surgeryDate)") && facts.contains("Risikoklasse hoch"), "\(facts)")
         for word in ["klinischer Bericht", "Studien-ID RPT-LONG",
                      "Kein validiertes Medizinprodukt", "Seite 1 von \(try pdf.pageCount)", "Gewichtsänderung zum Ausgangswert",
-                     "Postoperativer Tag", "Gründe (Code: Wert, Schwelle)", "Gelb", "Rot", "Bestätigt", "von ann.nurse",
-                     "Natrium 134", "Gewichtszunahme weight_gain_pct (gelb): 2,525, Schwelle 1,2"] {
+                     "Postoperativer Tag", "Gründe (Regelcode darunter)", "Gelb", "Rot", "Bestätigt", "von ann.nurse",
+                     "Natrium 134", "Gewicht +2,5 % über dem Ausgangsgewicht (Gelb ab +1,2 %) weight_gain_pct"] {
             #expect(text.contains(word), "\(word)")
         }
+        #expect(!text.contains("(yellow") && !text.contains("(red") && !text.contains("mmol/L"), "German reasons throughout")
         #expect(!text.contains("Page 1 of"))
         #expect(try s.report("RPT-LONG", query: "?lang=en").status == 200)
     }

@@ -6,6 +6,8 @@ import SQLite
 struct AlertExportEntry: Sendable, Equatable {
     var log: AlertLogEntry
     var patientId: Int64
+    /// The alert's reasons with their values (the log keeps only the codes): `reasons_text`.
+    var reasons: [StoredReason]
     /// Who acknowledged first (the member's name, without `staff:`), nil while never acknowledged.
     var firstAcknowledgedBy: String?
     var resolvedBy: String?
@@ -41,7 +43,8 @@ extension AlertRepository {
             FROM alerts a JOIN patients p ON p.id = a.patient_id \(filter)
             ORDER BY p.study_id_key, a.id
             """, params).map { r in
-            AlertExportEntry(log: try logEntry(r), patientId: try r.int64(13), firstAcknowledgedBy: staffName(try r.optionalString(15)),
+            AlertExportEntry(log: try logEntry(r), patientId: try r.int64(13), reasons: StoredReasonsColumn.decode(try r.string(7)),
+                             firstAcknowledgedBy: staffName(try r.optionalString(15)),
                              resolvedBy: staffName(try r.optionalString(14)))
         }
     }

@@ -21,8 +21,8 @@ struct AlertTable {
     /// Where the forms return to (`inbox` or `patient`).
     let back: String
     let errors: FormErrors
-    /// The rules' `missingData.noData.days`, which a `no_data_2d` alert's kind and reason name.
-    let noDataDays: Int
+    /// The facts of the rules in force its reasons and kinds are worded with (`ReasonWording`).
+    let facts: ReasonWording.Facts
 
     var t: ConsoleText { layout.t }
 
@@ -49,14 +49,14 @@ struct AlertTable {
         }
         var resolved = acted(a.resolved)
         if let na = a.resolveSodium {
-            resolved += "<br>Na \(ChartNumber.format(na, decimals: 1, trimZeros: true, separator: t.language == .de ? "," : ".")) mmol/L"
+            resolved += "<br>Na \(ChartNumber.format(na, decimals: 1, trimZeros: true, separator: t.language == .de ? "," : ".")) \(ClinicalUnits(language: t.language).sodium)"
         }
         let forms = layout.session.map { s in s.role.canWrite && a.state != .resolved ? actionForms(a, s) : HTML() } ?? HTML()
         return """
             <tr id="alert-\(a.id)" data-alert-id="\(a.id)" data-state="\(a.state.rawValue)"><td>\(a.id)</td>\(patient)\
             <td>\(layout.badge(a.level))</td><td>\(a.date.description) (\(a.pod))</td>\
-            <td>\(t.vocabulary.alertKind(a.kind, noDataDays: noDataDays))</td>\
-            <td>\(ReasonText.list(a.reasons, language: t.language, noDataDays: noDataDays))</td><td>\(t.alertState(a.state))</td>\
+            <td>\(t.vocabulary.alertKind(a.kind, noDataDays: facts.noDataDays))</td>\
+            <td>\(ReasonText.list(a.reasons, ReasonWording(t.language, facts: facts)))</td><td>\(t.alertState(a.state))</td>\
             <td>\(ConsoleLayout.time(a.openedAt, zone: z))</td><td>\(acted(a.acknowledged))\(history(a, zone: z))</td>\
             <td>\(resolved)\(forms)</td></tr>
             """
@@ -94,7 +94,7 @@ struct AlertTable {
             <input type="text" id="\(res)-note" name="note" maxlength="1000" required value="\(errors.value(res, "note"))"\
             \(errors.message(res, "note") != nil ? " aria-invalid=\"true\" aria-describedby=\"\(res)-note-error\"" as HTML : HTML())>\
             \(fieldError(res, "note"))</div>\
-            <div><label for="\(res)-sodium">\(t.s("Sodium mmol/L (optional)", "Natrium mmol/L (optional)"))</label>\
+            <div><label for="\(res)-sodium">\(t.s("Sodium mmol/L (optional)", "Natrium mmol/l (optional)"))</label>\
             <input type="text" inputmode="decimal" id="\(res)-sodium" name="sodium" value="\(errors.value(res, "sodium"))"\
             \(errors.message(res, "sodium") != nil ? " aria-invalid=\"true\" aria-describedby=\"\(res)-sodium-error\"" as HTML : HTML())>\
             \(fieldError(res, "sodium"))</div><button type="submit">\(t.s("Resolve", "Erledigen"))</button></form>
@@ -107,23 +107,13 @@ struct AlertTable {
     }
 }
 
-/// Reasons as people read them: the label and the code with the measured value and the (scaled)
-/// threshold (docs/product.md, "Console details"); `noDataDays` as for `Vocabulary.reason`.
+/// Reasons as people read them, one sentence each in clinical words (`ReasonWording`), with the
+/// rule's code as the item's title and in a `data-code` attribute for data people.
 enum ReasonText {
-    static func list(_ reasons: [StoredReason], language: Language, noDataDays: Int) -> HTML {
+    static func list(_ reasons: [StoredReason], _ wording: ReasonWording) -> HTML {
         guard !reasons.isEmpty else { return "–" }
-        let sep = language == .de ? "," : "."
-        let words = Vocabulary(language: language)
         let items: [HTML] = reasons.map { r in
-            let value = r.value.map { MeasureFormat.reason($0, code: r.code, separator: sep) }
-            let threshold = r.threshold.map { MeasureFormat.reason($0, code: r.code, separator: sep) }
-            let detail: String
-            switch (value, threshold) {
-            case let (v?, th?): detail = " \(v) (\(language == .de ? "Schwelle" : "threshold") \(th))"
-            case let (v?, nil): detail = " \(v)"
-            default: detail = ""
-            }
-            return "<li>\(words.reason(r.code, noDataDays: noDataDays)) <code>\(r.code)</code>\(detail) <span class=\"muted\">\(r.level.rawValue)</span></li>"
+            "<li title=\"\(r.code)\" data-code=\"\(r.code)\" data-level=\"\(r.level.rawValue)\">\(wording.sentence(r))</li>"
         }
         return "<ul class=\"reasons\">\(items)</ul>"
     }

@@ -94,7 +94,7 @@ struct Console: Sendable {
         let page = try study.alerts.alerts(all ? AlertsQuery(openOnly: false, before: before, limit: AlertsQuery.defaultLimit)
                                                : AlertsQuery(openOnly: true))
         return InboxPage(layout: layout(ctx), alerts: page.alerts, all: all, olderBefore: page.olderBefore, zone: zones,
-                         noDataDays: study.rules.snapshot.rules.reminders.noDataDays, errors: errors).render()
+                         facts: ReasonWording.Facts(rules: study.rules.snapshot.rules), errors: errors).render()
     }
 
     private func inbox(_ ctx: PageContext) throws -> HTTPResponse { WebResponse.page(.ok, try inboxPage(ctx)) }

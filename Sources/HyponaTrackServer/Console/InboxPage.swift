@@ -11,8 +11,8 @@ struct InboxPage {
     /// With `all`: the `before` of the next page when older alerts exist.
     var olderBefore: Int64? = nil
     let zone: (String) -> ZoneRules
-    /// The rules' `missingData.noData.days` (`AlertTable`).
-    let noDataDays: Int
+    /// The facts of the rules in force (`AlertTable`).
+    let facts: ReasonWording.Facts
     var errors = FormErrors()
 
     var t: ConsoleText { layout.t }
@@ -26,7 +26,7 @@ struct InboxPage {
     }
 
     func render() -> HTML {
-        let table = AlertTable(layout: layout, zone: zone, back: "inbox", errors: errors, noDataDays: noDataDays)
+        let table = AlertTable(layout: layout, zone: zone, back: "inbox", errors: errors, facts: facts)
         let toggle: HTML = all ? "<p><a href=\"/console/alerts\">\(t.s("Show unresolved alerts only", "Nur unerledigte Alarme zeigen"))</a></p>"
             : "<p><a href=\"/console/alerts?all=1\">\(t.s("Show resolved alerts too", "Auch erledigte Alarme zeigen"))</a></p>"
         let older: HTML = olderBefore.map { id in

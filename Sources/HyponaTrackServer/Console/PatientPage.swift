@@ -21,7 +21,7 @@ struct PatientPage {
 
     func render() -> HTML {
         let alertTable = AlertTable(layout: layout, zone: { _ in zone }, back: "patient", errors: errors,
-                                    noDataDays: rules.reminders.noDataDays)
+                                    facts: ReasonWording.Facts(rules: rules))
         let report = "/console/patients/\(URLComponentEncoding.segment(studyId))/report.pdf"
         let content: HTML = """
             \(profile())
@@ -69,7 +69,7 @@ struct PatientPage {
         }
         return """
             <table id="lab-values"><thead><tr><th scope="col">\(t.s("Date", "Datum"))</th><th scope="col">\(t.s("Time", "Zeit"))</th>
-            <th scope="col" class="num">\(t.s("Sodium mmol/L", "Natrium mmol/L"))</th></tr></thead><tbody>\(rows)</tbody></table>
+            <th scope="col" class="num">\(t.s("Sodium mmol/L", "Natrium mmol/l"))</th></tr></thead><tbody>\(rows)</tbody></table>
             """
     }
 
@@ -83,7 +83,7 @@ struct PatientPage {
         }
         return """
             <form method="post" action="/console/patients/\(URLComponentEncoding.segment(studyId))/labs" id="lab-form">\(ConsoleLayout.csrf(session))
-            <div class="field"><label for="lab-sodium">\(t.s("Sodium (mmol/L)", "Natrium (mmol/L)"))</label>
+            <div class="field"><label for="lab-sodium">\(t.s("Sodium (mmol/L)", "Natrium (mmol/l)"))</label>
             <input type="text" inputmode="decimal" id="lab-sodium" name="sodium" required value="\(errors.value("lab", "sodium"))"\(invalid("sodium"))>\(error("sodium"))</div>
             <div class="field"><label for="lab-time">\(t.s("Time of the sample (patient's local time; empty: now)", "Zeitpunkt der Probe (Ortszeit des Patienten; leer: jetzt)"))</label>
             <input type="datetime-local" id="lab-time" name="time" value="\(errors.value("lab", "time"))"\(invalid("time"))>\(error("time"))</div>
@@ -111,7 +111,7 @@ struct PatientPage {
     /// A day's reasons; a day that is not evaluated says so (it has none).
     private func reasons(_ evaluation: StoredEvaluation?) -> HTML {
         if let evaluation, evaluation.level == nil { return "<span class=\"muted\">\(t.vocabulary.notEvaluated)</span>" }
-        return ReasonText.list(evaluation?.reasons ?? [], language: t.language, noDataDays: rules.reminders.noDataDays)
+        return ReasonText.list(evaluation?.reasons ?? [], ReasonWording(t.language, rules: rules))
     }
 
     private func dayTable() -> HTML {
@@ -129,7 +129,7 @@ struct PatientPage {
         }
         return """
             <table id="day-table"><thead><tr><th scope="col">\(t.s("Date", "Datum"))</th><th scope="col" class="num">\(t.pod)</th>
-            <th scope="col">\(t.level)</th><th scope="col">\(t.s("Reasons (value, threshold)", "Gründe (Wert, Schwelle)"))</th>
+            <th scope="col">\(t.level)</th><th scope="col">\(t.s("Reasons", "Gründe"))</th>
             <th scope="col" class="num">\(t.s("Weight morning kg", "Gewicht morgens kg"))</th><th scope="col" class="num">\(t.s("Weight evening kg", "Gewicht abends kg"))</th>
             <th scope="col" class="num">\(t.s("Fluid ml", "Trinkmenge ml"))</th><th scope="col" class="num">\(t.s("Urine SG", "Urin-SG"))</th>
             <th scope="col" class="num">\(t.s("Lab Na", "Labor-Na"))</th><th scope="col">\(t.s("Checks morning / evening", "Checks morgens / abends"))</th></tr></thead>

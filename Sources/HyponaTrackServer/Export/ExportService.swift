@@ -49,10 +49,13 @@ public final class ExportService: Sendable {
             let patients = try command.studyId.map { [try context.patient(db, studyId: $0)] } ?? PatientRepository.all(db)
             let mappers = { (p: PatientRecord) in REDCapMapper(studyZone: self.context.zone(p.profile), baselineEvent: nil, dailyEvent: nil) }
             let document: CSVDocument
+            // Data people read the codes; whoever opens the file in a spreadsheet reads the words.
+            let wording = ReasonWording(.en, rules: rules)
             switch command.kind {
-            case .days: document = try DayExport.document(db, patients: patients, rules: rules, mapper: mappers)
+            case .days: document = try DayExport.document(db, patients: patients, rules: rules, wording: wording, mapper: mappers)
             case .alerts:
-                document = try AlertExport.document(db, patients: patients, onePatient: command.studyId != nil, mapper: mappers)
+                document = try AlertExport.document(db, patients: patients, onePatient: command.studyId != nil, wording: wording,
+                                                    mapper: mappers)
             }
             return (command.studyId == nil ? nil : patients.first?.studyId, document)
         }
@@ -65,15 +68,16 @@ public final class ExportService: Sendable {
     }
 }
 
-/// The days CSV: `record_id`, then the `daily_monitoring` columns in dictionary order. A row for
+/// The days CSV: `record_id`, then the `daily_monitoring` columns in dictionary order, then
+/// `reasons_text` (the day's reasons in clinical words, `ReasonWording`, "; " between). A row for
 /// every date with any stored measurement or lab value (a lab value on the day of surgery, POD 0,
 /// too, which REDCap's repeating instrument cannot hold).
 enum DayExport {
     static func header(_ rules: RuleSet) -> [String] {
-        ["record_id"] + REDCapFields.columns(REDCapFields(rules: rules).daily, form: REDCapFields.dailyForm)
+        ["record_id"] + REDCapFields.columns(REDCapFields(rules: rules).daily, form: REDCapFields.dailyForm) + ["reasons_text"]
     }
 
-    static func document(_ db: Connection, patients: [PatientRecord], rules: RuleSet,
+    static func document(_ db: Connection, patients: [PatientRecord], rules: RuleSet, wording: ReasonWording,
                          mapper: (PatientRecord) -> REDCapMapper) throws -> CSVDocument {
         let columns = header(rules)
         var csv = CSVDocument(header: columns)
@@ -84,6 +88,7 @@ enum DayExport {
             for day in try DayRepository.load(db, patientId: patient.id, from: surgery, to: surgery.adding(days: 400)) {
                 var v = m.dailyValues(patient, day: day, alert: evaluations[day.date].map(DailyAlert.init), rules: rules)
                 v["record_id"] = patient.studyId
+                v["reasons_text"] = wording.sentences(evaluations[day.date]?.reasons ?? []).joined(separator: "; ")
                 csv.append(columns.map { v[$0] ?? "" })
             }
         }
@@ -92,12 +97,12 @@ enum DayExport {
 }
 
 /// The alerts CSV: `record_id`, the `alert_log` columns in dictionary order, then `alert_ack_by`
-/// and `alert_resolved_by` (staff names).
+/// and `alert_resolved_by` (staff names) and `reasons_text` (as in the days CSV).
 enum AlertExport {
     static let header = ["record_id"] + REDCapFields.columns(REDCapFields.alertLog, form: REDCapFields.alertLogForm)
-        + ["alert_ack_by", "alert_resolved_by"]
+        + ["alert_ack_by", "alert_resolved_by", "reasons_text"]
 
-    static func document(_ db: Connection, patients: [PatientRecord], onePatient: Bool,
+    static func document(_ db: Connection, patients: [PatientRecord], onePatient: Bool, wording: ReasonWording,
                          mapper: (PatientRecord) -> REDCapMapper) throws -> CSVDocument {
         var csv = CSVDocument(header: header)
         let byId = Dictionary(uniqueKeysWithValues: patients.map { ($0.id, $0) })
@@ -107,6 +112,7 @@ enum AlertExport {
             v["record_id"] = entry.log.studyId
             v["alert_ack_by"] = entry.firstAcknowledgedBy ?? ""
             v["alert_resolved_by"] = entry.resolvedBy ?? ""
+            v["reasons_text"] = wording.sentences(entry.reasons).joined(separator: "; ")
             csv.append(header.map { v[$0] ?? "" })
         }
         return csv

@@ -110,12 +110,10 @@ struct ReportComposer {
 
     // MARK: cells
 
-    /// The label on a line of its own, then `weight_gain_pct (yellow): 2.5, threshold 2.25`.
+    /// The reason in clinical words ("Sodium 129 mmol/L (red at ≤ 129)"), its code on the
+    /// line below for whoever compares the report with the data.
     func reason(_ r: StoredReason) -> String {
-        var s = "\(text.vocabulary.reason(r.code, noDataDays: content.noDataDays))\n\(r.code) (\(text.level(r.level).lowercased()))"
-        if let v = r.value { s += ": " + MeasureFormat.reason(v, code: r.code, separator: text.decimalSeparator) }
-        if let t = r.threshold { s += ", \(text.threshold) " + MeasureFormat.reason(t, code: r.code, separator: text.decimalSeparator) }
-        return s
+        "\(ReasonWording(text.language, facts: content.wordingFacts).sentence(r))\n\(r.code)"
     }
 
     /// When, by whom (a staff member's name, never a patient's).

@@ -103,6 +103,8 @@ struct ReportContent: Sendable {
     var rulesVersion: String
     /// The rules' `missingData.noData.days`, which a `no_data_2d` alert's kind and reason name.
     var noDataDays: Int
+    /// The facts of the rules in force the reasons are worded with (`ReasonWording`).
+    var wordingFacts: ReasonWording.Facts
     /// The versions the stored evaluations were made with, in order of first use.
     var evaluationVersions: [String]
     var zone: ZoneRules
@@ -121,6 +123,7 @@ struct ReportContent: Sendable {
         self.alerts = alerts
         rulesVersion = rules.version
         noDataDays = rules.reminders.noDataDays
+        wordingFacts = ReasonWording.Facts(rules: rules)
         self.zone = zone
         generatedAt = now
 

@@ -52,7 +52,7 @@ struct ReportText: Bilingual, Sendable {
     var fluidColumn: String { s("Fluid (mL)", "Zufuhr (mL)") }
     var sgColumn: String { s("Urine SG", "Urin-SG") }
     var symptomColumn: String { s("Symptom score", "Symptom-Score") }
-    var reasonsColumn: String { s("Reasons (code: value, threshold)", "Gründe (Code: Wert, Schwelle)") }
+    var reasonsColumn: String { s("Reasons (rule code below)", "Gründe (Regelcode darunter)") }
     var threshold: String { s("threshold", "Schwelle") }
 
     // Alert table
@@ -68,7 +68,7 @@ struct ReportText: Bilingual, Sendable {
     // Lab table
     var labTimeColumn: String { s("Time", "Zeit") }
     var labDayColumn: String { s("Date (POD)", "Datum (POD)") }
-    var labValueColumn: String { s("Sodium (mmol/L)", "Natrium (mmol/L)") }
+    var labValueColumn: String { s("Sodium (mmol/L)", "Natrium (mmol/l)") }
 
     var vocabulary: Vocabulary { Vocabulary(language: language) }
     func level(_ level: Level?) -> String { level.map(vocabulary.level) ?? "–" }

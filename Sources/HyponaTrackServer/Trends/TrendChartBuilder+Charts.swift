@@ -38,13 +38,13 @@ extension TrendChartBuilder.Context {
         var lead = s("Daily fluid intake in mL", "Tägliche Trinkmenge in mL")
         if let limit {
             let tag = s("limit", "Grenze")
-            let text = "\(tag) \(number(limit, decimals: 0)) mL"
+            let text = "\(tag) \(number(limit, decimals: 0)) \(units.millilitres)"
             lines.append(ChartThreshold(kind: .reference, direction: .atOrAbove, tag: tag, label: text,
                                         segments: [ThresholdSegment(fromX: xAxis.domain.lowerBound, toX: xAxis.domain.upperBound,
                                                                     y: limit)]))
             lead += s(" against the patient's \(text).", " gegenüber der \(text) dieses Patienten.")
             if active {
-                lines += graded(thresholds.fluidExcessPercent, unit: "mL", decimals: 1, direction: .atOrAbove, convert: toMl)
+                lines += graded(thresholds.fluidExcessPercent, unit: units.millilitres, decimals: 1, direction: .atOrAbove, convert: toMl)
             } else {
                 lead += s(" The fluid rules are off while diabetes insipidus is active.",
                           " Die Trinkmengen-Regeln ruhen, solange ein Diabetes insipidus aktiv ist.")
@@ -55,7 +55,7 @@ extension TrendChartBuilder.Context {
         }
         let name = s("Fluid intake", "Trinkmenge")
         return chart(id: "fluid", title: name, lead: lead,
-                     axis: ChartYAxis(title: name, unit: "mL", include: limit.map { [$0] } ?? [],
+                     axis: ChartYAxis(title: name, unit: units.millilitres, include: limit.map { [$0] } ?? [],
                                       minimumSpan: 500, valueDecimals: 0, emptyRange: [0, 2000]),
                      series: ChartSeries(name: name, points: points), thresholds: lines)
     }
@@ -114,10 +114,10 @@ extension TrendChartBuilder.Context {
         let name = s("Lab sodium", "Labornatrium")
         return chart(id: "sodium", title: name,
                      lead: s("Lab sodium values in mmol/L, each at its time of day; low values are the alarming side.",
-                             "Labornatrium in mmol/L, jeder Wert zu seiner Tageszeit; niedrige Werte sind die bedenkliche Seite."),
-                     axis: ChartYAxis(title: s("Sodium", "Natrium"), unit: "mmol/L", minimumSpan: 10, valueDecimals: 1),
+                             "Labornatrium in mmol/l, jeder Wert zu seiner Tageszeit; niedrige Werte sind die bedenkliche Seite."),
+                     axis: ChartYAxis(title: s("Sodium", "Natrium"), unit: units.sodium, minimumSpan: 10, valueDecimals: 1),
                      series: ChartSeries(name: name, points: points),
-                     thresholds: graded(thresholds.sodiumDeficit, unit: "mmol/L", decimals: 2, direction: .atOrBelow) { normal - $0 })
+                     thresholds: graded(thresholds.sodiumDeficit, unit: units.sodium, decimals: 2, direction: .atOrBelow) { normal - $0 })
     }
 
     /// `reaction_time`: each session's slowing against the baseline; red needs two sessions.

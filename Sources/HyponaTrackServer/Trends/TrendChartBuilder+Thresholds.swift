@@ -53,7 +53,8 @@ extension TrendChartBuilder.Context {
             : s(" \(dataDays) of \(xAxis.dayCount) days have a value.", " \(dataDays) von \(xAxis.dayCount) Tagen haben einen Wert.")
         return Chart(id: id, title: title, summary: summary, xAxis: xAxis, yAxis: axis, series: [series],
                      thresholds: lines, markers: lines.contains { $0.kind != .reference } ? markers : [],
-                     noDataText: s("No data recorded", "Keine Daten erfasst"), decimalSeparator: s(".", ","))
+                     noDataText: s("No data recorded", "Keine Daten erfasst"), decimalSeparator: s(".", ","),
+                     flagWords: [.yellow: s("yellow", "Gelb"), .red: s("red", "Rot")])
     }
 
     /// Runs of consecutive days with the same value, in day order.

@@ -52,6 +52,8 @@ public struct TrendChartBuilder: Sendable {
         /// f for each POD of `podRange`.
         let factors: [Int: Double]
 
+        var units: ClinicalUnits { ClinicalUnits(language: language) }
+
         init(builder: TrendChartBuilder, profile: PatientProfile, days: [DailyEntry],
              evaluations: [LocalDate: StoredEvaluation], window: MonitoringWindow, axis: DayAxis, language: Language) {
             self.language = language

@@ -47,41 +47,6 @@ enum AlertWording {
         }
     }
 
-    /// The measured value against its threshold in the reason's own units, or nil when the
-    /// event carries no value (missing-data alerts).
-    static func measurement(code: String, value: Double?, threshold: Double?) -> String? {
-        guard let value else { return nil }
-        func t(_ prefix: String = "", _ unit: String = "") -> String {
-            threshold.map { "; alert at \(prefix)\(number($0))\(unit)" } ?? ""
-        }
-        switch code {
-        case "weight_gain_pct": return "\(signed(value)) % vs baseline\(t("≥ ", " %"))"
-        case "weight_gain_24h": return "\(signed(value)) kg\(t("≥ ", " kg"))"
-        case "fluid_excess": return "\(number(value)) % over the limit\(t("≥ ", " %"))"
-        case "fluid_over_limit_2d": return "\(number(value, digits: 0)) mL today" + (threshold.map { "; limit \(number($0, digits: 0)) mL" } ?? "")
-        case "symptom_score": return "score \(number(value))\(t("≥ "))"
-        case "reaction_time": return "\(number(value)) % slower than baseline\(t("≥ ", " %"))"
-        case "sodium_low": return "\(number(value)) mmol/L below normal\(t("≥ ", " mmol/L below"))"
-        case "urine_sg_support": return "urine SG \(number(value, digits: 4))" + (threshold.map { "; supports at ≥ \(number($0, digits: 4))" } ?? "")
-        case "confusion": return "confusion score \(number(value))"
-        case "vomiting": return "\(number(value)) episode\(value == 1 ? "" : "s")\(t("≥ "))"
-        case "emergency_symptom": return "\(number(value)) reported"
-        case "sodium_profound": return "Na \(number(value)) mmol/L\(t("≤ ", " mmol/L"))"
-        case "sodium_symptomatic": return "Na \(number(value)) mmol/L" + (threshold.map { "; below \(number($0)) mmol/L with symptoms" } ?? "")
-        case "sodium_fall_acute", "sodium_fall": return "fall of \(number(value)) mmol/L\(t("≥ ", " mmol/L"))"
-        case "nausea_severe": return "nausea \(number(value)) of 3"
-        case "headache_severe": return "headache \(number(value)) of 3"
-        case "possible_di":
-            // The rule reports either the weight change (a negative percentage) or the urine SG.
-            if let threshold, threshold < 0 || value < 0.5 {
-                return "\(signed(value)) % vs baseline; alert at ≤ \(number(threshold)) %"
-            }
-            return "urine SG \(number(value, digits: 4))" + (threshold.map { "; alert at ≤ \(number($0, digits: 4))" } ?? "")
-        case "multiple_yellow": return "\(number(value)) signal groups\(t("≥ "))"
-        default: return "value \(number(value))\(t())"
-        }
-    }
-
     /// The level in capitals with what it asks of staff.
     static func level(_ level: String) -> String {
         switch level {
@@ -143,9 +108,5 @@ enum AlertWording {
             text += "." + digitsText
         }
         return (value < 0 && whole != 0 ? "-" : "") + text
-    }
-
-    private static func signed(_ value: Double) -> String {
-        value > 0 ? "+" + number(value) : number(value)
     }
 }

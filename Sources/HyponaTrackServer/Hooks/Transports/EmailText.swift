@@ -220,10 +220,21 @@ public enum EmailText {
         let value: Double?
         let threshold: Double?
 
-        /// "new confusion (confusion score 1) [red]".
+        /// In clinical words, as the console and the report say it (`ReasonWording`):
+        /// "Sodium 129 mmol/L (red at ≤ 129)"; a reason without a value (a missing-data
+        /// alert, an event from an older build) by its phrase and level.
         func line(_ rules: RuleSet) -> String {
+            if let value, let stored = level.flatMap(Level.init(rawValue:)) {
+                var text = ReasonWording(.en, rules: rules).sentence(StoredReason(code: code, level: stored, value: value, threshold: threshold))
+                // Which symptoms count is a fact of the rules the sentence does not name.
+                if code == "emergency_symptom" {
+                    text += " — one of \(AlertWording.alternatives(rules.thresholds.emergencySymptoms)); "
+                        + "the patient was told to call emergency services"
+                }
+                if stored == .info { text += " [information only]" }
+                return text
+            }
             var text = AlertWording.phrase(for: code, rules: rules).long
-            if let measured = AlertWording.measurement(code: code, value: value, threshold: threshold) { text += " (\(measured))" }
             if let level, level != "info" { text += " [\(level)]" } else if level == "info" { text += " [information only]" }
             return text
         }
