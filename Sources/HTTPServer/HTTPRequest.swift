@@ -28,6 +28,10 @@ public struct HTTPRequest: Sendable {
     /// router: its route), kept for the handler so that it is not worked out twice. nil unless
     /// that hook set it.
     public var resolution: (any Sendable)? = nil
+    /// The server that received the request, for what it counts (`/metrics`); nil for a
+    /// request built in-process. A handler reads it instead of holding the server, so the
+    /// application can be built before, and without, a listener.
+    public var transport: (any HTTPTransportStatus)? = nil
 
     /// Builds a request; the server does this, tests and routers may too.
     public init(
@@ -54,4 +58,12 @@ public struct HTTPRequest: Sendable {
 
     /// The body decoded as UTF-8, or nil when it is not valid UTF-8.
     public var bodyText: String? { String(validating: body, as: UTF8.self) }
+}
+
+/// What a running server counts: open connections and what its limits did, requests in flight
+/// and waiting for a handler thread.
+public protocol HTTPTransportStatus: AnyObject, Sendable {
+    var connectionStatistics: HTTPConnectionStatistics { get }
+    var inFlightRequests: Int { get }
+    var queuedRequests: Int { get }
 }

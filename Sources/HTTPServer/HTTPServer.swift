@@ -156,18 +156,13 @@ public final class HTTPServer: Sendable {
 
     /// Requests received but not yet fully answered (a gauge for metrics; also what
     /// ``stop(timeout:)`` waits for).
-    public var inFlightRequests: Int { core.inFlight.value }
+    public var inFlightRequests: Int { core.inFlightRequests }
 
     /// Requests waiting for a handler thread (a gauge for metrics).
-    public var queuedRequests: Int { core.pool.waiting }
+    public var queuedRequests: Int { core.queuedRequests }
 
     /// Open connections and what the connection limits did so far.
-    public var connectionStatistics: HTTPConnectionStatistics {
-        let c = core.guardian.snapshot
-        return HTTPConnectionStatistics(open: c.open, refusedPerIP: c.refusedPerIP, closedHeaderDeadline: c.closedHeaderDeadline,
-                                        closedBodyDeadline: c.closedBodyDeadline, evicted: c.evicted,
-                                        evictedSlowBody: c.evictedSlowBody)
-    }
+    public var connectionStatistics: HTTPConnectionStatistics { core.connectionStatistics }
 
     /// Stops daemons that never served (a later one failed to start): each is quiesced first,
     /// so none closes the socket they share, which is then closed once (unless inherited).

@@ -248,6 +248,7 @@ final class ServerCore: Sendable {
         context.body = []
         context.spoolFile?.finish()
         request.bodyFile = context.spoolFile?.path
+        request.transport = self
         return .built(request)
     }
 
@@ -341,4 +342,15 @@ final class ServerCore: Sendable {
 private struct SuspendedConnection: @unchecked Sendable {
     let pointer: OpaquePointer
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
+}
+
+extension ServerCore: HTTPTransportStatus {
+    var connectionStatistics: HTTPConnectionStatistics {
+        let c = guardian.snapshot
+        return HTTPConnectionStatistics(open: c.open, refusedPerIP: c.refusedPerIP, closedHeaderDeadline: c.closedHeaderDeadline,
+                                        closedBodyDeadline: c.closedBodyDeadline, evicted: c.evicted,
+                                        evictedSlowBody: c.evictedSlowBody)
+    }
+    var inFlightRequests: Int { inFlight.value }
+    var queuedRequests: Int { pool.waiting }
 }

@@ -63,13 +63,13 @@ import Testing
         #expect(Self.metric(h, outcome: "rate_limited") == "0")
 
         clock.set(Self.now + 60)
-        #expect(try h.daemon.refusalSummaries.flush(now: clock.now()) == 2)
+        #expect(try h.app.refusalSummaries.flush(now: clock.now()) == 2)
         let summaries = Self.trail(h, action: "activation.refused_summary")
         #expect(summaries.map { $0["subject"] } == ["ip:198.51.100.7", "ip:203.0.113.5"], "most refusals first")
         let details = InProcessAdminAPITests.object(summaries.first?["details"] ?? .null)
         #expect(details["ip"] == "198.51.100.7" && details["count"] == 5 && details["outcomes"] == ["wrong_code": 5])
         #expect(details["since"] == .string(iso8601UTC(milliseconds: epochMilliseconds(Self.now))))
-        #expect(try h.daemon.refusalSummaries.flush(now: clock.now() + 60) == 0, "nothing new, nothing written")
+        #expect(try h.app.refusalSummaries.flush(now: clock.now() + 60) == 0, "nothing new, nothing written")
     }
 
     @Test func theFifthWrongCodeLocksAndOnlyTheLockoutIsAuditedOnOneUpdatedRow() throws {
@@ -82,7 +82,7 @@ import Testing
         let lockouts = Self.trail(h, action: "activation.lockout")
         #expect(lockouts.count == 1)
         #expect(lockouts.first?["subject"] == "REF-2" && lockouts.first?["actor"] == "anonymous")
-        let rows = try h.daemon.database.read { db in try db.scalar("SELECT count(*) FROM activation_attempts", as: Int.self) }
+        let rows = try h.app.database.read { db in try db.scalar("SELECT count(*) FROM activation_attempts", as: Int.self) }
         #expect(rows == 1, "one row for the patient, updated in place")
         #expect(Self.metric(h, outcome: "wrong_code") == "4" && Self.metric(h, outcome: "locked") == "2")
     }
@@ -141,7 +141,7 @@ import Testing
 extension ActivationRefusalTests {
     /// The activation codes of a patient that were used (none: the code still works).
     static func usedCodes(_ h: Harness, _ studyId: String) throws -> Int {
-        try h.daemon.database.read { db in
+        try h.app.database.read { db in
             try db.scalar("""
                 SELECT count(*) FROM activation_codes c JOIN patients p ON p.id = c.patient_id
                 WHERE p.study_id = ? AND c.used_at IS NOT NULL

@@ -40,7 +40,7 @@ import Testing
     }
 
     func lastSubmission(_ h: InProcessAPITests.Harness, _ studyId: String) throws -> Int64?? {
-        try h.daemon.service.patients.board().rows.first { $0.patient.studyId == studyId }.map(\.lastSubmissionAt)
+        try h.app.service.patients.board().rows.first { $0.patient.studyId == studyId }.map(\.lastSubmissionAt)
     }
 
     @Test func aCorrectionOrAConfirmedImportAfterThePatientsSubmissionLeavesTheLastSubmissionAlone() throws {

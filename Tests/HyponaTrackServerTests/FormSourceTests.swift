@@ -29,7 +29,7 @@ import Testing
 
     @Test func everyFormPostedWithoutASessionIsASignInFormWithItsPreSessionToken() throws {
         let h = try InProcessAPITests.Harness()
-        let anonymousPosts = [h.daemon.web, h.daemon.appWeb].flatMap(\.routes).filter { route in
+        let anonymousPosts = [h.app.web, h.app.appWeb].flatMap(\.routes).filter { route in
             route.method == .post && (route.access == .anonymous || route.access == .signIn)
         }
         #expect(anonymousPosts.allSatisfy { $0.access == .signIn }, "an anonymous POST without the sign-in token")

@@ -5,12 +5,13 @@ import Synchronization
 import Testing
 @testable import HyponaTrackServer
 
-/// The API handler driven in-process: request in, response out, no socket. These add to the
-/// real-HTTP integration tests (which run the built binaries), never replace them.
+/// The application driven in-process: request in, response out, no socket bound at all (the
+/// application value, not the daemon). These add to the real-HTTP integration tests (which run
+/// the built binaries), never replace them.
 @Suite struct InProcessAPITests {
     final class Harness {
         let directory: URL
-        let daemon: Daemon
+        let app: Application
         let client: InProcessHTTPClient
         let adminToken: String
 
@@ -20,17 +21,17 @@ import Testing
             let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("config")
             var configuration = ServerConfiguration(baseDirectory: rules, dataDirectory: directory.appendingPathComponent("data"))
-            configuration.listenPort = 0
             configure(&configuration)
-            daemon = try Daemon(configuration: configuration, logger: Logger(minimum: .error, capture: { _ in }), clock: clock)
-            let api = daemon.api
-            client = InProcessHTTPClient { request, responder in api.handle(request, responder) }
+            let app = try Application(configuration: configuration, logger: Logger(minimum: .error, capture: { _ in }), clock: clock)
+            self.app = app
+            // The one router: the API and both page families, as the daemon serves them.
+            client = InProcessHTTPClient { request, responder in app.handle(request, responder) }
             adminToken = try String(contentsOf: directory.appendingPathComponent("data/admin.token"), encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
         deinit {
-            daemon.stop()
+            app.close()
             try? FileManager.default.removeItem(at: directory)
         }
 
@@ -42,10 +43,7 @@ import Testing
         }
 
         /// The console's pages, driven in-process like the API.
-        var console: InProcessHTTPClient {
-            let web = daemon.web
-            return InProcessHTTPClient { request, responder in web.handle(request, responder) }
-        }
+        var console: InProcessHTTPClient { client }
 
         /// Gives the bootstrap admin a password and signs them in to the console; the headers that
         /// carry the session (add `Accept-Language` for a language).
@@ -197,11 +195,11 @@ import Testing
 
     @Test func aFloodOfHealthProbesIsNotAFloodOfDurableWrites() throws {
         let h = try Harness()
-        let before = h.daemon.database.writer.statistics.committedTransactions
+        let before = h.app.database.writer.statistics.committedTransactions
         for _ in 0..<200 { #expect(h.client.send(.get, "/healthz").status == .ok) }
         // One heartbeat commit per second at most (HeartbeatProbe), not one per probe; the
         // bound leaves room for a slow machine and for anything else the daemon commits.
-        #expect(h.daemon.database.writer.statistics.committedTransactions - before < 20)
+        #expect(h.app.database.writer.statistics.committedTransactions - before < 20)
     }
 
     @Test func healthSaysWhetherAnyEscalationTierIsConfigured() throws {

@@ -189,7 +189,7 @@ import Testing
         #expect(wrong.status == 401)
         #expect(InProcessAPITests.errorCode(wrong.json) == "unauthenticated")
         #expect(Self.auditRows(h) == before, "refusals are counted and summarised per address, not written one by one")
-        #expect(h.daemon.service.configuration.limits.anonymousPerMinute == 30)
+        #expect(h.app.service.configuration.limits.anonymousPerMinute == 30)
         #expect(h.client.send(.get, "/metrics").bodyText?.contains("hyponatrack_activation_refused_total{outcome=\"wrong_code\"} 1") == true)
     }
 }

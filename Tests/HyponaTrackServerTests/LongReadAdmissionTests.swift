@@ -35,7 +35,7 @@ import Testing
 
     @Test func aLongReadBeyondTheGateIsRefusedAsBusyWhileThePatientIsServed() throws {
         let h = try InProcessAPITests.Harness { $0.http.threads = 4 }
-        let gate = h.daemon.database.longReadAdmission
+        let gate = h.app.database.longReadAdmission
         #expect(gate.concurrent == 1 && gate.waiting == 0, "a quarter of four handler threads")
         func day(_ offset: Int) -> String {
             ISO8601DateFormatter.string(from: Date().addingTimeInterval(Double(offset) * 86_400),
@@ -69,7 +69,7 @@ import Testing
         let web = h.console
         let headers = try h.consoleSession()
 
-        let held = HeldGate(h.daemon.database.longReadAdmission)
+        let held = HeldGate(h.app.database.longReadAdmission)
         let refused = web.send(.get, "/console/statistics", headers: headers)
         let page = String(decoding: refused.body, as: UTF8.self)
         #expect(refused.status == .serviceUnavailable && refused.headers["retry-after"] == String(AdmissionGate.retryAfterSeconds))

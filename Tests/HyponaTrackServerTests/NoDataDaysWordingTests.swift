@@ -30,7 +30,7 @@ import Testing
         _ = try h.enrollAndActivate("ND-3", surgeryDate: "2026-03-02")
         let decided = Berlin.at("2026-03-07", "00:15")
         clock.set(decided)
-        try h.daemon.scheduler.tick(now: decided)
+        try h.app.scheduler.tick(now: decided)
         return (h, rules)
     }
 

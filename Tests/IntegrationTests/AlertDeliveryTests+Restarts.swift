@@ -142,7 +142,7 @@ extension AlertDeliveryTests {
             #expect(body.contains("Study ID:") && body.contains(id), "\(body)")
             #expect(body.contains("POD 6"), "\(body)")
             #expect(body.contains("RED") || body.lowercased().contains("red"), "\(body)")
-            #expect(body.contains("low lab sodium"), "the reasons in words: \(body)")
+            #expect(body.contains("Sodium 128 mmol/L (red at ≤ "), "the reasons in clinical words, sodium as sodium: \(body)")
             for link in ["http://", "https://", "www."] {
                 #expect(!body.contains(link) && !subject.contains(link), "no link in an alert mail")
             }

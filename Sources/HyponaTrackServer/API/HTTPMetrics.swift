@@ -2,7 +2,7 @@ import HTTPServer
 
 /// The HTTP server's connections and limits in `/metrics` (docs/operations.md §9.2).
 enum HTTPMetrics {
-    static func families(_ server: HTTPServer) -> [MetricFamily] {
+    static func families(_ server: any HTTPTransportStatus) -> [MetricFamily] {
         let c = server.connectionStatistics
         var closed = MetricFamily("hyponatrack_http_connections_closed_total", .counter,
                                   "Connections the server closed or refused because of a limit, by reason.")

@@ -4,8 +4,10 @@ import HTTPServer
 
 extension Routes {
     /// Health, metrics and the API description: no token (they hold no patient data).
-    static func system(health: @escaping @Sendable () -> Health, metrics: @escaping @Sendable () -> String,
-                       openAPI: @escaping @Sendable () -> JSONValue) -> [Route] {
+    /// `metrics` renders for the request (the server that received it counts its connections);
+    /// `openAPI` is the document of every route, this table's included.
+    static func system(health: @escaping @Sendable () -> Health, metrics: @escaping @Sendable (HTTPRequest) -> String,
+                       openAPI: JSONValue) -> [Route] {
         [
             Route(.get, "/healthz", access: .anonymous, summary: "Liveness and readiness",
                   responses: [200: ("healthy", S.ref("Health")), 503: ("the database cannot be written", S.ref("Health"))]) { _ in
@@ -13,12 +15,12 @@ extension Routes {
                 return .json(h.writable ? .ok : .serviceUnavailable, HealthJSON.health(h))
             },
             Route(.get, "/metrics", access: .anonymous, summary: "Prometheus metrics (text format 0.0.4)",
-                  responses: [200: ("metrics", nil)]) { _ in
-                .raw(HTTPResponse(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", text: metrics()))
+                  responses: [200: ("metrics", nil)]) { ctx in
+                .raw(HTTPResponse(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", text: metrics(ctx.request)))
             },
             Route(.get, "/openapi.json", access: .anonymous, summary: "This API's OpenAPI 3.1 description",
                   responses: [200: ("the OpenAPI document", S.openObject())]) { _ in
-                .json(200, openAPI())
+                .json(200, openAPI)
             },
         ]
     }

@@ -3,7 +3,6 @@ import HTJSON
 import HyponaTrackCore
 import HyponaTrackKit
 import SQLite
-import Synchronization
 
 /// The alert lifecycle: open on a yellow or red, worsen (level up or a new red code) on the same
 /// alert with its ladder restarted, never close by improvement; staff acknowledge and resolve.
@@ -15,24 +14,14 @@ final class Alerting: Sendable {
     /// The patient's risk class under the current rules (for event bodies).
     let riskClass: @Sendable (PatientRecord) -> String
     /// The REDCap outbox; nil while the sync is off (then nothing is queued).
-    private let outboxSlot: Mutex<SyncOutbox?>
+    let outbox: SyncOutbox?
 
     init(ladder: EscalationLadder, hooks: [HookConfiguration], outbox: SyncOutbox? = nil,
          riskClass: @escaping @Sendable (PatientRecord) -> String) {
         self.ladder = ladder
         self.hooks = hooks
         self.riskClass = riskClass
-        outboxSlot = Mutex(outbox)
-    }
-
-    var outbox: SyncOutbox? { outboxSlot.withLock { $0 } }
-
-    /// Hands over the REDCap outbox when it exists only after this object: the daemon builds one
-    /// Alerting for the scheduler and the study services, and the study services, built with the
-    /// outbox, connect it here (`StudyContext`). A nil outbox leaves a connected one in place.
-    func connect(outbox: SyncOutbox?) {
-        guard let outbox else { return }
-        outboxSlot.withLock { $0 = outbox }
+        self.outbox = outbox
     }
 
     /// Queues the alert's `alert_log` row (sync on), inside the caller's transaction.

@@ -33,9 +33,6 @@ final class StudyContext: Sendable {
         self.metrics = metrics
         self.outbox = outbox
         self.alerting = alerting
-        // The daemon builds Alerting (shared with the scheduler) before the outbox reaches the
-        // study services: from here on every alert change queues its alert_log row too.
-        alerting?.connect(outbox: outbox)
         transactions = Transactions(database: database, wakeSync: { outbox?.wake() }, wakeHooks: hooksWake)
     }
 
