@@ -7,7 +7,6 @@ struct BoardPage {
     let layout: ConsoleLayout
     let board: WardBoard
     let all: Bool
-    let now: Double
 
     var t: ConsoleText { layout.t }
 
@@ -27,7 +26,7 @@ struct BoardPage {
     }
 
     func row(_ r: WardBoard.Row) -> HTML {
-        let last = r.lastSubmissionAt.map { t.age(seconds: now - Double($0) / 1000) } ?? t.never
+        let last = r.lastSubmissionAt.map { t.age(seconds: board.at - Double($0) / 1000) } ?? t.never
         let missing = r.missingChecks.isEmpty ? t.none : r.missingChecks.map(t.missing).joined(separator: ", ")
         let status: HTML = r.status == .activationOverdue ? "<span class=\"flag\">\(t.status(r.status))</span>" : "\(t.status(r.status))"
         return """

@@ -65,7 +65,8 @@ struct Console: Sendable {
 
     private func board(_ ctx: PageContext) throws -> HTTPResponse {
         let all = ctx.query("all") == "1"
-        let page = BoardPage(layout: layout(ctx), board: try study.patients.board(all: all), all: all, now: study.clock.now())
+        // One clock read: the rows and the submission ages are of the same instant (`WardBoard.at`).
+        let page = BoardPage(layout: layout(ctx), board: try study.patients.board(all: all), all: all)
         return WebResponse.page(.ok, page.render())
     }
 

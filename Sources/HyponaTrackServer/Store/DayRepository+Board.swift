@@ -1,7 +1,8 @@
 import HyponaTrackCore
 import SQLite
 
-/// The ward board's reads over every patient at once (one query each, not one per patient).
+/// The ward board's reads of days over every patient at once (one query each, not one per
+/// patient; its evaluation reads are `EvaluationRepository+Board.swift`).
 extension DayRepository {
     /// When each patient last submitted anything themself (their newest `days.submitted_at`;
     /// staff corrections and confirmed imports do not count), by patient id.
@@ -14,9 +15,10 @@ extension DayRepository {
     }
 
     /// Which checks are complete on the dates `from…to` (a check: its weight and a symptom entry
-    /// of its slot, as `DailyEntry.morningCheckComplete` says), by patient id and date.
-    static func checks(_ db: Connection, from: LocalDate, to: LocalDate) throws -> [Int64: [LocalDate: CheckStatus]] {
-        var out: [Int64: [LocalDate: CheckStatus]] = [:]
+    /// of its slot, as `DailyEntry.morningCheckComplete` says), by patient id and date; a date
+    /// without a stored day is absent.
+    static func checks(_ db: Connection, from: LocalDate, to: LocalDate) throws -> [Int64: [LocalDate: Set<ReminderRules.Deadline>]] {
+        var out: [Int64: [LocalDate: Set<ReminderRules.Deadline>]] = [:]
         for row in try db.query("""
             SELECT d.patient_id, d.date,
                    d.weight_morning_kg IS NOT NULL AND EXISTS (SELECT 1 FROM symptom_entries s WHERE s.patient_id = d.patient_id
@@ -26,14 +28,11 @@ extension DayRepository {
             FROM days d WHERE d.date BETWEEN ? AND ?
             """, [from.description, to.description]) {
             guard let date = LocalDate(try row.string("date")) else { continue }
-            out[try row.int64("patient_id"), default: [:]][date] = CheckStatus(morning: try row.int("morning") == 1,
-                                                                                evening: try row.int("evening") == 1)
+            var complete: Set<ReminderRules.Deadline> = []
+            if try row.int("morning") == 1 { complete.insert(.morning) }
+            if try row.int("evening") == 1 { complete.insert(.evening) }
+            out[try row.int64("patient_id"), default: [:]][date] = complete
         }
         return out
-    }
-
-    struct CheckStatus: Sendable, Equatable {
-        var morning: Bool
-        var evening: Bool
     }
 }

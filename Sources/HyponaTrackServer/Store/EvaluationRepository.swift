@@ -67,12 +67,17 @@ enum EvaluationRepository {
     static func alertPODs(_ db: Connection, patient: PatientRecord, rules: ReminderRules) throws -> [Int] {
         let first = rules.extendWhenAlertFromPOD, last = rules.extendedToPOD
         guard first <= last else { return [] }
+        let dates = alertPODDates(patient, rules: rules)
         return try db.query("""
             SELECT pod FROM evaluations WHERE patient_id = ?1 AND date BETWEEN ?2 AND ?3 AND pod BETWEEN ?4 AND ?5
                 AND level IN ('yellow', 'red')
             UNION SELECT pod FROM alerts WHERE patient_id = ?1 AND pod BETWEEN ?4 AND ?5
-            """, [patient.id, patient.profile.date(ofPOD: first - 1).description, patient.profile.date(ofPOD: last + 1).description,
-                  first, last]).map { try $0.int("pod") }
+            """, [patient.id, dates.from.description, dates.to.description, first, last]).map { try $0.int("pod") }
+    }
+
+    /// The dates `alertPODs` reads evaluations on: the asked PODs' with a day's slack each side.
+    static func alertPODDates(_ patient: PatientRecord, rules: ReminderRules) -> (from: LocalDate, to: LocalDate) {
+        (patient.profile.date(ofPOD: rules.extendWhenAlertFromPOD - 1), patient.profile.date(ofPOD: rules.extendedToPOD + 1))
     }
 
     /// The patient's most recent evaluation of any date (with the unresolved alerts, `CurrentLevel`).

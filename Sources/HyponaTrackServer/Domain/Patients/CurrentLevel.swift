@@ -24,10 +24,10 @@ public struct CurrentLevel: Sendable, Equatable {
 }
 
 extension StudyContext {
-    /// The patient's current level and how many alerts are unresolved; `unresolved`: the
-    /// patient's unresolved alerts when the caller read them already (the board, for everyone).
-    func currentLevel(_ db: Connection, patientId: Int64, unresolved: [Alert]? = nil) throws -> (level: CurrentLevel?, openAlerts: Int) {
-        let open = try unresolved ?? AlertRepository.unresolved(db, patientId: patientId)
+    /// The patient's current level and how many alerts are unresolved (the ward board reads
+    /// both for every patient at once: `PatientQueries.board`).
+    func currentLevel(_ db: Connection, patientId: Int64) throws -> (level: CurrentLevel?, openAlerts: Int) {
+        let open = try AlertRepository.unresolved(db, patientId: patientId)
         return (CurrentLevel.of(try EvaluationRepository.current(db, patientId: patientId), open), open.count)
     }
 }

@@ -6,6 +6,9 @@ public struct WardBoard: Sendable {
     public var rows: [Row]
     /// Patients left off because monitoring ended or they withdrew (shown with `all`).
     public var hidden: Int
+    /// The one instant (epoch seconds) the board describes: its statuses, missing checks and
+    /// PODs were decided at it, and the page counts submission ages from it.
+    public var at: Double
 
     public struct Row: Sendable {
         public var patient: PatientRecord
@@ -20,17 +23,9 @@ public struct WardBoard: Sendable {
         public var status: Status
     }
 
-    public struct MissingCheck: Sendable, Equatable {
-        /// 0 today, 1 yesterday.
-        public var daysAgo: Int
-        public var slot: ReminderRules.Deadline
-    }
-
-    public enum Status: String, Sendable {
-        /// Enrolled, no activation yet (`overdue`: for more than 24 hours).
-        case notActivated, activationOverdue
-        case beforeMonitoring, monitoring, finished, withdrawn
-    }
+    /// Decided by `WardBoardRules` in the core.
+    public typealias MissingCheck = WardBoardRules.MissingCheck
+    public typealias Status = WardBoardRules.Status
 
     /// Red, yellow, green, then no data (docs/product.md, "Console details"); then the
     /// highest POD first; then by study ID.
@@ -50,58 +45,51 @@ public struct WardBoard: Sendable {
 }
 
 extension PatientQueries {
-    /// The board; `all` also lists finished and withdrawn patients.
+    /// The board now (one clock read); `all` also lists finished and withdrawn patients.
     public func board(all: Bool = false) throws -> WardBoard {
+        try board(all: all, at: context.clock.now())
+    }
+
+    /// The board at `now` (epoch seconds), in one snapshot and a fixed number of queries
+    /// whatever the number of patients; `WardBoardRules` decides each row from what they read.
+    public func board(all: Bool, at now: Double) throws -> WardBoard {
         let snapshot = context.rules.snapshot
-        let now = context.clock.now()
-        let nowMs = Int64(now * 1000)
-        let reminders = snapshot.rules.reminders
+        let rules = WardBoardRules(reminders: snapshot.rules.reminders)
         return try context.read { db in
             let patients = try PatientRepository.all(db)
+            let facts = try boardFacts(db, patients, snapshot.rules, now: now)
+            let statuses = facts.map { rules.status(of: $0, now: now) }
+            let listed = patients.indices.filter { all || statuses[$0].isWatched }
             let last = try DayRepository.lastSubmissions(db)
             let alerts = Dictionary(grouping: try AlertRepository.unresolved(db), by: \.patientId)
-            let local = patients.map { p -> (ZoneRules, LocalDate) in
-                let zone = context.zone(p.profile)
-                return (zone, zone.localDate(atEpochSeconds: now))
-            }
-            var checks: [Int64: [LocalDate: DayRepository.CheckStatus]] = [:]
-            if let first = local.map(\.1).min(), let latest = local.map(\.1).max() {
+            let evaluations = try EvaluationRepository.current(db, patientIds: listed.map { patients[$0].id })
+            var checks: [Int64: [LocalDate: Set<ReminderRules.Deadline>]] = [:]
+            if let first = facts.map(\.today).min(), let latest = facts.map(\.today).max() {
                 checks = try DayRepository.checks(db, from: first.adding(days: -1), to: latest)
             }
-            var rows: [WardBoard.Row] = []
-            var hidden = 0
-            for (patient, (zone, today)) in zip(patients, local) {
-                let window = try context.window(db, patient, snapshot.rules, deciding: today)
-                let status: WardBoard.Status
-                // Ended monitoring before activation: a never-activated patient whose window is
-                // over is not on the board to watch (docs/product.md, "Console details").
-                if patient.isWithdrawn { status = .withdrawn }
-                else if today > window.last { status = .finished }
-                else if patient.activatedAt == nil { status = nowMs - patient.enrolledAt > 24 * 3600 * 1000 ? .activationOverdue : .notActivated }
-                else if today < window.first { status = .beforeMonitoring }
-                else { status = .monitoring }
-                if !all && (status == .withdrawn || status == .finished) { hidden += 1; continue }
-                let current = try context.currentLevel(db, patientId: patient.id, unresolved: alerts[patient.id] ?? [])
-                var missing: [WardBoard.MissingCheck] = []
-                if status == .monitoring, let activated = patient.activatedAt {
-                    for daysAgo in [1, 0] {
-                        let date = today.adding(days: -daysAgo)
-                        guard window.contains(date) else { continue }
-                        let done = checks[patient.id]?[date]
-                        for slot in ReminderRules.Deadline.allCases {
-                            guard let time = reminders.deadlines[slot] else { continue }
-                            let due = zone.instant(on: date, at: time).epochSeconds
-                            guard due <= now, due * 1000 > Double(activated) else { continue }
-                            let complete = slot == .morning ? done?.morning : done?.evening
-                            if complete != true { missing.append(WardBoard.MissingCheck(daysAgo: daysAgo, slot: slot)) }
-                        }
-                    }
-                }
-                rows.append(WardBoard.Row(patient: patient, riskClass: snapshot.engine.risk.assess(patient.profile).riskClass,
-                                          pod: patient.profile.pod(at: today), level: current.level?.level, openAlerts: current.openAlerts,
-                                          lastSubmissionAt: last[patient.id], missingChecks: missing, status: status))
+            let rows = listed.map { i in
+                let patient = patients[i], open = alerts[patient.id] ?? []
+                return WardBoard.Row(patient: patient, riskClass: snapshot.engine.risk.assess(patient.profile).riskClass,
+                                     pod: patient.profile.pod(at: facts[i].today),
+                                     level: CurrentLevel.of(evaluations[patient.id], open)?.level, openAlerts: open.count,
+                                     lastSubmissionAt: last[patient.id],
+                                     missingChecks: rules.missingChecks(of: facts[i], completed: checks[patient.id] ?? [:], now: now),
+                                     status: statuses[i])
             }
-            return WardBoard(rows: rows.sorted(by: WardBoard.urgency), hidden: hidden)
+            return WardBoard(rows: rows.sorted(by: WardBoard.urgency), hidden: patients.count - listed.count, at: now)
+        }
+    }
+
+    /// What `WardBoardRules` needs of each patient at `now`: their zone, today there, and a
+    /// window that decides today (the evaluations of those past the shortest window in one read).
+    private func boardFacts(_ db: Connection, _ patients: [PatientRecord], _ rules: RuleSet,
+                            now: Double) throws -> [WardBoardRules.Patient] {
+        let zones = patients.map { context.zone($0.profile) }
+        let todays = zones.map { $0.localDate(atEpochSeconds: now) }
+        let windows = try MonitoringWindow.stored(db, deciding: Array(zip(patients, todays)), rules: rules.reminders)
+        return patients.indices.map { i in
+            WardBoardRules.Patient(withdrawn: patients[i].isWithdrawn, enrolledAtMs: patients[i].enrolledAt,
+                                   activatedAtMs: patients[i].activatedAt, window: windows[i], zone: zones[i], today: todays[i])
         }
     }
 }
