@@ -56,10 +56,24 @@ let package = Package(
         .target(name: "HyponaTrackKit",
                 dependencies: ["HyponaTrackCore", "HTJSON", "Crypto"],
                 swiftSettings: swift6),
-        // The daemon's application: store, security, audit, API, lifecycle.
-        .target(name: "HyponaTrackServer",
-                dependencies: ["HyponaTrackCore", "HyponaTrackKit", "Charts", "HTML", "HTJSON", "Crypto", "SQLite", "HTTPServer", "HTTPClient",
+        // The layers the compiler keeps (README, "Architecture"). The domain: services, repositories
+        // and schema, alerting, the scheduler, the hook and sync outboxes and workers, the report.
+        // It never sees the HTTP server or HTML.
+        .target(name: "HyponaTrackDomain",
+                dependencies: ["HyponaTrackCore", "HyponaTrackKit", "Charts", "HTJSON", "Crypto", "SQLite", "HTTPTypes", "HTTPClient",
                                "PDFCanvas", "Imports"],
+                swiftSettings: swift6),
+        // The web: API routes, console pages, patient pages, the OpenAPI document. It reaches the
+        // data only through the domain's services, never SQLite.
+        .target(name: "HyponaTrackWeb",
+                dependencies: ["HyponaTrackDomain", "HyponaTrackCore", "HyponaTrackKit", "Charts", "HTML", "HTJSON", "Crypto",
+                               "HTTPServer", "Imports"],
+                swiftSettings: swift6),
+        // The daemon: the application assembled from configuration, the listener, lifecycle,
+        // signals and systemd.
+        .target(name: "HyponaTrackServer",
+                dependencies: ["HyponaTrackDomain", "HyponaTrackWeb", "HyponaTrackCore", "HyponaTrackKit", "HTJSON", "Crypto",
+                               "HTTPServer"],
                 swiftSettings: swift6),
         // The command line: offline evaluator and the staff commands (an HTTP client of the daemon).
         .target(name: "HyponaTrackCLI",
@@ -90,8 +104,8 @@ let package = Package(
         .testTarget(name: "HyponaTrackKitTests", dependencies: ["HyponaTrackKit", "HyponaTrackCLI", "HyponaTrackCore", "HTJSON"],
                     swiftSettings: swift6),
         .testTarget(name: "HyponaTrackServerTests",
-                    dependencies: ["HyponaTrackServer", "HyponaTrackCore", "HyponaTrackKit", "Charts", "HTJSON", "SQLite", "Crypto",
-                                   "PDFCanvas"],
+                    dependencies: ["HyponaTrackServer", "HyponaTrackDomain", "HyponaTrackWeb", "HyponaTrackCore", "HyponaTrackKit",
+                                   "Charts", "HTJSON", "SQLite", "Crypto", "PDFCanvas", "HTTPServer", "HTML"],
                     swiftSettings: swift6),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"], swiftSettings: swift6),
         // Runs the real hyponatrackd and hyponatrack binaries (built first by scripts/test).

@@ -3,6 +3,8 @@ import HTJSON
 import HTTPServer
 import SQLite
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// Refused activations counted, not written one row each; the per-address bucket in front of
@@ -63,13 +65,13 @@ import Testing
         #expect(Self.metric(h, outcome: "rate_limited") == "0")
 
         clock.set(Self.now + 60)
-        #expect(try h.app.refusalSummaries.flush(now: clock.now()) == 2)
+        #expect(try h.app.domain.refusalSummaries.flush(now: clock.now()) == 2)
         let summaries = Self.trail(h, action: "activation.refused_summary")
         #expect(summaries.map { $0["subject"] } == ["ip:198.51.100.7", "ip:203.0.113.5"], "most refusals first")
         let details = InProcessAdminAPITests.object(summaries.first?["details"] ?? .null)
         #expect(details["ip"] == "198.51.100.7" && details["count"] == 5 && details["outcomes"] == ["wrong_code": 5])
         #expect(details["since"] == .string(iso8601UTC(milliseconds: epochMilliseconds(Self.now))))
-        #expect(try h.app.refusalSummaries.flush(now: clock.now() + 60) == 0, "nothing new, nothing written")
+        #expect(try h.app.domain.refusalSummaries.flush(now: clock.now() + 60) == 0, "nothing new, nothing written")
     }
 
     @Test func theFifthWrongCodeLocksAndOnlyTheLockoutIsAuditedOnOneUpdatedRow() throws {

@@ -1,5 +1,7 @@
 import SQLite
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 @Suite struct ActivationTests {

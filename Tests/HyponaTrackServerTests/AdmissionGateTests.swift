@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The gate in front of slow work (the console's password checks, the long reads): so many

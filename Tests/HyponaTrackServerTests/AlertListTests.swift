@@ -1,6 +1,8 @@
 import Testing
 import HTJSON
 import HyponaTrackCore
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The alert lists: every unresolved alert at once, all alerts a page at a time.

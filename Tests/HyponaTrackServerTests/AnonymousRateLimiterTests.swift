@@ -1,5 +1,7 @@
 import Synchronization
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The per-address token bucket of the anonymous routes, on a clock the test sets (no sleeps).

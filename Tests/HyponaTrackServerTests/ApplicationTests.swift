@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import HTTPServer
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The application value (docs/product.md, third round, R): built from configuration, logger

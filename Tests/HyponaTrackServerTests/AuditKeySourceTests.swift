@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// Where the audit key comes from, and what is refused (docs/operations.md §4.2).

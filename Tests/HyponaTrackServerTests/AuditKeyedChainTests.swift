@@ -4,6 +4,8 @@ import HTJSON
 import HyponaTrackCore
 import SQLite
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The chain is keyed (HMAC-SHA256 under the audit key), so re-hashing edited rows without the

@@ -2,6 +2,8 @@ import Foundation
 import HTJSON
 import SQLite
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// Migration `v5_audit_hmac`: an older database whose chain is plain SHA-256 is verified and

@@ -2,6 +2,8 @@ import Foundation
 import HTJSON
 import HTTPServer
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The ward board's "last submission" is the patient's own: a nurse's correction of a day and a

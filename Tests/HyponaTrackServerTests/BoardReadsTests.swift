@@ -1,6 +1,8 @@
 import HyponaTrackCore
 import SQLite
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The ward board reads every patient's current evaluation and extension PODs in one query

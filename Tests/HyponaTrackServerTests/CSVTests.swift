@@ -1,4 +1,6 @@
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// RFC 4180 fields and records, and the spreadsheet-formula defence (docs/product.md, "CSV").

@@ -1,6 +1,8 @@
 import Foundation
 import HTJSON
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// Consent in the profile (docs/product.md, "Settled details", Consent): `consentVersion` and

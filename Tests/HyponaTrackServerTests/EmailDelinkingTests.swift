@@ -1,5 +1,7 @@
 import HTJSON
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// An alert e-mail carries nothing a mail client turns into a link: besides `scheme://`, a

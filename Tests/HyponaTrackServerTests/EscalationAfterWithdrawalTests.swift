@@ -1,5 +1,7 @@
 import Testing
 import HTJSON
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// A withdrawal and the escalation ladders still climbing (docs/clinical-rules.md §8).

@@ -1,5 +1,7 @@
 import Testing
 import HyponaTrackCore
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The console's form values read the way a browser sends them (docs/operations.md §4.4).

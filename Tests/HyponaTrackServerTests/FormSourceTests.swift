@@ -1,4 +1,6 @@
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// Which form posts count as coming from our own pages (security review, finding 1), and that

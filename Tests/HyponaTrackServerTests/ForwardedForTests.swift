@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import HTJSON
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 @Suite("X-Forwarded-For: the rightmost hop that is not a trusted proxy")

@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// `/healthz`'s durable write happens at most once per interval, and a probe never waits for

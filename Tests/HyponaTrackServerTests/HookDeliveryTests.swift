@@ -3,6 +3,8 @@ import Synchronization
 import Testing
 import HTJSON
 import SQLite
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// A transport that answers from a script (then `.delivered`) and records the event ids.

@@ -1,5 +1,7 @@
 import Testing
 import HTJSON
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The event types hooks hear, and what a hook's `events` list accepts.

@@ -2,6 +2,8 @@ import Foundation
 import HTJSON
 import HyponaTrackCore
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 // MARK: - Peers and fixtures

@@ -2,6 +2,8 @@ import Foundation
 import HTJSON
 import HyponaTrackCore
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// `Retry-After` as webhook receivers send it (seconds or any of the three HTTP date forms).

@@ -2,6 +2,8 @@ import Foundation
 import HTJSON
 import HyponaTrackCore
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The three hook transports against real peers: `scripts/webhook-receiver` (an independent

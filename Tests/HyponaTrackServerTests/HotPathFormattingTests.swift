@@ -1,5 +1,7 @@
 import HTJSON
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The formatters every request goes through, rewritten for speed, keep their exact output.

@@ -3,6 +3,8 @@ import HTJSON
 import HTTPServer
 import Synchronization
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The application driven in-process: request in, response out, no socket bound at all (the

@@ -2,6 +2,8 @@ import Foundation
 import HTJSON
 import HTTPServer
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// Staff, audit, backup, sync and activation routes driven in-process through the daemon's API

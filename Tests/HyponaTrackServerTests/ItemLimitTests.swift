@@ -2,6 +2,8 @@ import Foundation
 import HTJSON
 import HTTPServer
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// `limits.itemsPerList`: a write that would take a day's list past the cap is refused with 409

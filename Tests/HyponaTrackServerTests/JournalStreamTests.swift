@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// `$JOURNAL_STREAM` counts only when it names standard error (systemd.exec(5)).

@@ -2,6 +2,8 @@ import Foundation
 import HTJSON
 import HTTPServer
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The long reads' gate in the running daemon, driven in-process: with its places held, a

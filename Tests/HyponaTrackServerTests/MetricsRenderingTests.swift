@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import HyponaTrackKit
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// `/metrics` in the Prometheus text format 0.0.4: one HELP and TYPE per family, label values

@@ -1,5 +1,7 @@
 import HTJSON
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The window extends to POD 21 when anything was yellow or red from POD 10 on

@@ -2,6 +2,8 @@ import Foundation
 import HTJSON
 import HTTPServer
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// `no_data_2d` keeps its code whatever `missingData.noData.days` says, but everything a person
@@ -30,7 +32,7 @@ import Testing
         _ = try h.enrollAndActivate("ND-3", surgeryDate: "2026-03-02")
         let decided = Berlin.at("2026-03-07", "00:15")
         clock.set(decided)
-        try h.app.scheduler.tick(now: decided)
+        try h.app.domain.scheduler.tick(now: decided)
         return (h, rules)
     }
 

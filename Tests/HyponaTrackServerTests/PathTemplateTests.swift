@@ -1,4 +1,6 @@
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// Route matching: a request path is split once, on its bytes, and matched segment by segment.

@@ -2,6 +2,8 @@ import Foundation
 import HyponaTrackCore
 import SQLite
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The patient revision (`PatientsSchema.v2`) that lets a submission be computed off the

@@ -3,6 +3,8 @@ import Testing
 import HTJSON
 import SQLite
 import HyponaTrackCore
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// What becomes a proposal and what confirming it does, in process over a real database

@@ -3,6 +3,8 @@ import Testing
 import HTJSON
 import SQLite
 import HyponaTrackCore
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// One alert's lifecycle over the daemon's database, as Alerting queues it: the real

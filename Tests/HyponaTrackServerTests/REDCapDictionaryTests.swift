@@ -3,6 +3,8 @@ import Testing
 import HTJSON
 import HyponaTrackCore
 import HyponaTrackKit
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The data dictionary in `instruments/` against the rule files in `config/` (one source for the

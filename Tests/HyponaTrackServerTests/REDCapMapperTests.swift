@@ -4,6 +4,8 @@ import HTJSON
 import HTTPClient
 import HyponaTrackCore
 import HyponaTrackKit
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The study's data dictionary (`instruments/hyponatrack_data_dictionary.csv`) as REDCap reads it:

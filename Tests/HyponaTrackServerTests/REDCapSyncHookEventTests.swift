@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import HTJSON
 import SQLite
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The sync's own hook events over the real database: `sync.halted` from a real 403 of

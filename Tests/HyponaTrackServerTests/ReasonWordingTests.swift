@@ -1,5 +1,7 @@
 import Testing
 import HyponaTrackCore
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// Reasons in clinical words (docs/product.md, third round, C): every reason code reads as its

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The REDCap rate cap's window written to the real database, read back by the pacer of a new

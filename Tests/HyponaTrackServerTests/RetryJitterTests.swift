@@ -1,4 +1,6 @@
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// Retry jitter comes from an injected random source; with a seeded one the waits are exact.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import HTJSON
 import HyponaTrackCore
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 // Simulations of the scheduler (see Support/Simulation.swift) across downtime, restarts and DST

@@ -1,6 +1,8 @@
 import Foundation
 import SQLite
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 @Suite struct SecurityTests {

@@ -3,6 +3,8 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The log sink with a pipe nobody reads in place of stderr (scripts/log-stall does the same

@@ -1,5 +1,7 @@
 import Testing
 import HyponaTrackCore
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The statistics arithmetic with hand-computed figures (docs/product.md, "Settled details",

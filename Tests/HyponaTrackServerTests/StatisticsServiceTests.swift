@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import HTJSON
 import HyponaTrackCore
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// `StatisticsService` over the real services, alerting and scheduler on a settable clock

@@ -4,6 +4,8 @@ import Crypto
 import HTJSON
 import HyponaTrackCore
 import SQLite
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// Migrations are applied by name, so a shipped one must keep its SQL: a database created before

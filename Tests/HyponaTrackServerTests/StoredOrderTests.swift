@@ -2,6 +2,8 @@ import Foundation
 import HyponaTrackCore
 import SQLite
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// `DayRepository.storedOrder` puts a merged day in the order the store reads it back in (the

@@ -1,5 +1,7 @@
 import Testing
 import HyponaTrackCore
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// An alert's reasons as a later evaluation adds to them: red first, whatever joined when.

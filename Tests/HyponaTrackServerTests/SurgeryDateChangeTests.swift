@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import HTJSON
 import HyponaTrackCore
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The surgery date fixes every postoperative day (POD) stored and sent to REDCap under it: it

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// What the daemon tells systemd, captured instead of sent; the liveness behind `WATCHDOG=1`.

@@ -1,5 +1,7 @@
 import HyponaTrackCore
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// `/v1/me/today` shows the higher of today's latest evaluation and any unresolved alert dated

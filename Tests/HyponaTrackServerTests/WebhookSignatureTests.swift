@@ -1,4 +1,6 @@
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// Standard Webhooks signing (docs/operations.md, "Webhooks"), against the spec's published vector.

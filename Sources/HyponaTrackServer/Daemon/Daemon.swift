@@ -4,7 +4,8 @@ import HTJSON
 import HTTPServer
 import HyponaTrackCore
 import HyponaTrackKit
-import SQLite
+import HyponaTrackDomain
+import HyponaTrackWeb
 
 /// The running daemon: the application (configuration, rules, database, services, routes) and
 /// the HTTP server that listens for it; started in that order and stopped in reverse (graceful:
@@ -71,7 +72,7 @@ public final class Daemon: Sendable {
         self.services = services
         let host = configuration.listenHost.contains(":") ? "[\(configuration.listenHost)]" : configuration.listenHost
         address = "\(host):\(server.boundPort)"
-        let probe = LivenessProbe(database: application.database, services: services, syncEnabled: application.sync != nil,
+        let probe = LivenessProbe(database: application.database, services: services, syncEnabled: application.domain.sync != nil,
                                   clock: clock)
         supervision = .fromEnvironment(serving: "serving on \(address)", logger: logger) { probe.check(write: $0) }
         supervisionGroup = ServiceGroup(supervision.isSupervised ? [supervision] : [], logger: logger)
@@ -111,10 +112,4 @@ public final class Daemon: Sendable {
         defer { supervision.reloaded() }
         application.reloadRules()
     }
-}
-
-/// A start-up failure with a message for the operator.
-public struct DaemonError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
 }

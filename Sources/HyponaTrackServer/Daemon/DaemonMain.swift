@@ -3,6 +3,8 @@ import Dispatch
 import Crypto
 import HTTPServer
 import HyponaTrackKit
+import HyponaTrackDomain
+import HyponaTrackWeb
 
 /// `hyponatrackd [--config FILE] [--listen HOST:PORT] [--data-dir DIR]`, `hyponatrackd --check-config`.
 public enum DaemonMain {

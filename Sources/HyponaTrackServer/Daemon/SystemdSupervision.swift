@@ -1,5 +1,7 @@
 import HTTPServer
 import Synchronization
+import HyponaTrackDomain
+import HyponaTrackWeb
 
 /// Sends one sd_notify datagram (`SystemdNotifier.notify`); tests capture instead.
 typealias SystemdNotify = @Sendable (_ state: String) throws -> Void

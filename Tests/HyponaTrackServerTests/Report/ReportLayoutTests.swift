@@ -1,6 +1,8 @@
 import Testing
 import Charts
 import PDFCanvas
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// `ReportLayout` with a stand-in for pango's measurements (4 pt a character, 10 pt a line,

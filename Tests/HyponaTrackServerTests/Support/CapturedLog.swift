@@ -1,4 +1,6 @@
 import Synchronization
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// A logger whose lines a test reads back.

@@ -1,4 +1,6 @@
 import Foundation
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The daemon's database (all migrations) in a temporary directory, removed afterwards.

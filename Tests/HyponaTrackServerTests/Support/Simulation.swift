@@ -5,6 +5,8 @@ import HTJSON
 import SQLite
 import HyponaTrackCore
 import HyponaTrackKit
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 // Fortnight simulations of the scheduler (docs/clinical-rules.md §7–§8), in process: the

@@ -1,4 +1,6 @@
 import Foundation
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 extension AuditKey {

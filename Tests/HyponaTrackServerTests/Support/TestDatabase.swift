@@ -1,5 +1,7 @@
 import Foundation
 import SQLite
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// A fresh database in its own temporary directory, migrated with the patients, security and

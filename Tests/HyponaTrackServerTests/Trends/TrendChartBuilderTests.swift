@@ -1,6 +1,8 @@
 import Charts
 import HyponaTrackCore
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The six console charts carry the patient's own scaled thresholds (docs/clinical-rules.md §2–§3),

@@ -2,6 +2,8 @@ import Foundation
 import Charts
 import HyponaTrackCore
 import HyponaTrackKit
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// The shipped rules and a hand-made patient for the trend-chart tests.

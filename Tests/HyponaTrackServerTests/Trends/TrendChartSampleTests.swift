@@ -5,6 +5,8 @@ import FoundationXML
 #endif
 import HyponaTrackCore
 import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// Renders the six charts of a demo-like patient, checks that each parses as XML and writes them

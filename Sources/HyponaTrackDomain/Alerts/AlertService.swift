@@ -1,0 +1,118 @@
+import HyponaTrackCore
+import SQLite
+
+/// `POST /v1/alerts/{id}/acknowledgement`: the escalation stops.
+public struct AcknowledgeAlert: Sendable {
+    public var alertId: Int64
+    public var note: String?
+    public var actor: String
+
+    public init(alertId: Int64, note: String? = nil, actor: String) {
+        self.alertId = alertId
+        self.note = note
+        self.actor = actor
+    }
+}
+
+/// `POST /v1/alerts/{id}/resolution`: closed with a note and, if measured, the sodium.
+public struct ResolveAlert: Sendable {
+    public var alertId: Int64
+    public var note: String
+    public var sodium: Double?
+    public var actor: String
+
+    public init(alertId: Int64, note: String, sodium: Double? = nil, actor: String) {
+        self.alertId = alertId
+        self.note = note
+        self.sodium = sodium
+        self.actor = actor
+    }
+}
+
+/// `GET /v1/alerts`: newest first; `openOnly`: the unresolved ones; `before`: only alerts with a
+/// lower id (the next page); `limit`: at most that many (nil: all).
+public struct AlertsQuery: Sendable, Equatable {
+    public var openOnly: Bool
+    public var before: Int64? = nil
+    public var limit: Int? = nil
+
+    /// The page size of the list of all alerts when none is asked for.
+    public static let defaultLimit = 500
+    public static let limits = 1...5000
+
+    public init(openOnly: Bool, before: Int64? = nil, limit: Int? = nil) {
+        self.openOnly = openOnly
+        self.before = before
+        self.limit = limit
+    }
+}
+
+/// A page of alerts; `olderBefore`: when older alerts exist, the `before` that lists them.
+public struct AlertPage: Sendable {
+    public var alerts: [AlertView]
+    public var olderBefore: Int64?
+}
+
+/// What staff do with alerts: list, acknowledge, resolve.
+public final class AlertService: Sendable {
+    let transactions: Transactions
+    /// Nil when the daemon runs without alerting (then no alert exists to act on).
+    let alerting: Alerting?
+    let clock: any ServerClock
+
+    init(transactions: Transactions, alerting: Alerting?, clock: any ServerClock) {
+        self.transactions = transactions
+        self.alerting = alerting
+        self.clock = clock
+    }
+
+    /// Newest first: every unresolved alert (`openOnly`: never cut short, they are what staff
+    /// act on), or a page of all alerts (`AlertsQuery`).
+    public func alerts(_ query: AlertsQuery) throws -> AlertPage {
+        try transactions.read { db in
+            var alerts = try AlertRepository.list(db, openOnly: query.openOnly, before: query.before,
+                                                  limit: query.limit.map { $0 + 1 })
+            guard let limit = query.limit, alerts.count > limit else { return AlertPage(alerts: alerts, olderBefore: nil) }
+            alerts.removeLast(alerts.count - limit)
+            return AlertPage(alerts: alerts, olderBefore: alerts.last?.id)
+        }
+    }
+
+    /// One alert, or nil.
+    public func alert(id: Int64) throws -> AlertView? {
+        try transactions.read { db in try AlertRepository.view(db, id: id) }
+    }
+
+    /// One patient's alerts, newest first.
+    public func alerts(studyId: String) throws -> [AlertView] {
+        try transactions.read { db in
+            guard let patient = try PatientRepository.load(db, studyId: studyId) else {
+                throw DomainError.notFound("no patient \(studyId)", missing: .patient(studyId: String(studyId.prefix(64))))
+            }
+            return try AlertRepository.views(db, patientId: patient.id).reversed()
+        }
+    }
+
+    public func acknowledge(_ command: AcknowledgeAlert) throws -> AlertView {
+        guard let alerting else { throw DomainError.notFound("no alert \(command.alertId)", missing: .alert(id: command.alertId)) }
+        let ms = epochMilliseconds(clock.now())
+        return try transactions.write { db in
+            try alerting.acknowledge(db, id: command.alertId, by: command.actor, note: command.note, at: ms)
+            return try view(db, command.alertId)
+        }
+    }
+
+    public func resolve(_ command: ResolveAlert) throws -> AlertView {
+        guard let alerting else { throw DomainError.notFound("no alert \(command.alertId)", missing: .alert(id: command.alertId)) }
+        let ms = epochMilliseconds(clock.now())
+        return try transactions.write { db in
+            try alerting.resolve(db, id: command.alertId, by: command.actor, note: command.note, sodium: command.sodium, at: ms)
+            return try view(db, command.alertId)
+        }
+    }
+
+    private func view(_ db: Connection, _ id: Int64) throws -> AlertView {
+        guard let view = try AlertRepository.view(db, id: id) else { throw DomainError.notFound("no alert \(id)", missing: .alert(id: id)) }
+        return view
+    }
+}

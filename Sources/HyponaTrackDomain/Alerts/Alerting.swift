@@ -1,0 +1,180 @@
+import Foundation
+import HTJSON
+import HyponaTrackCore
+import HyponaTrackKit
+import SQLite
+
+/// The alert lifecycle: open on a yellow or red, worsen (level up or a new red code) on the same
+/// alert with its ladder restarted, never close by improvement; staff acknowledge and resolve.
+/// Every transition queues its events, its audit row and (sync on) its REDCap `alert_log` row
+/// in the same transaction.
+final class Alerting: Sendable {
+    let ladder: EscalationLadder
+    let hooks: [HookConfiguration]
+    /// The patient's risk class under the current rules (for event bodies).
+    let riskClass: @Sendable (PatientRecord) -> String
+    /// The REDCap outbox; nil while the sync is off (then nothing is queued).
+    let outbox: SyncOutbox?
+
+    init(ladder: EscalationLadder, hooks: [HookConfiguration], outbox: SyncOutbox? = nil,
+         riskClass: @escaping @Sendable (PatientRecord) -> String) {
+        self.ladder = ladder
+        self.hooks = hooks
+        self.riskClass = riskClass
+        self.outbox = outbox
+    }
+
+    /// Queues the alert's `alert_log` row (sync on), inside the caller's transaction.
+    private func queueAlertLog(_ db: Connection, id: Int64, at ms: Int64) throws {
+        try outbox?.enqueueAlertLog(db, alertId: id, at: ms)
+    }
+
+    // MARK: raising
+
+    /// A stored evaluation: yellow or red raises (or worsens) the day's `evaluation` alert.
+    func evaluationRecorded(_ db: Connection, _ patient: PatientRecord, _ e: Evaluation, at ms: Int64) throws {
+        guard let level = e.level, level >= .yellow else { return }
+        try raise(db, patient, date: e.date, kind: .evaluation, level: level, reasons: e.reasons.map(StoredReason.init),
+                  pod: e.pod, at: ms)
+    }
+
+    func raise(_ db: Connection, _ patient: PatientRecord, date: LocalDate, kind: AlertKind, level: Level,
+               reasons: [StoredReason], pod: Int, at ms: Int64) throws {
+        if var live = try AlertRepository.live(db, patientId: patient.id, date: date, kind: kind) {
+            let merged = StoredReason.merge(live.reasons, reasons)
+            guard live.isWorsened(by: level, reasons) else {
+                if merged != live.reasons {
+                    try AlertRepository.updateReasons(db, id: live.id, reasons: merged, at: ms)
+                    try queueAlertLog(db, id: live.id, at: ms)
+                }
+                return
+            }
+            live.level = max(level, live.level)
+            live.reasons = merged
+            live.ladder += 1
+            live.ladderStartedAt = ms
+            try AlertRepository.worsen(db, live, at: ms)
+            try queueAlertLog(db, id: live.id, at: ms)
+            try AuditLog.append(db, at: ms, actor: "system", action: .alertWorsened, subject: patient.studyId,
+                                details: ["alertId": .number(Double(live.id)), "level": .string(live.level.rawValue),
+                                          "kind": .string(kind.rawValue)])
+            try startLadder(db, live, firstType: .alertWorsened, at: ms)
+            return
+        }
+        // After a resolve only a worsening opens a new alert for the day.
+        if let resolved = try AlertRepository.lastResolved(db, patientId: patient.id, date: date, kind: kind),
+           !resolved.isWorsened(by: level, reasons) {
+            return
+        }
+        let id = try AlertRepository.open(db, patientId: patient.id, date: date, kind: kind, level: level, reasons: reasons,
+                                          pod: pod, at: ms)
+        try AuditLog.append(db, at: ms, actor: "system", action: .alertOpen, subject: patient.studyId,
+                            details: ["alertId": .number(Double(id)), "level": .string(level.rawValue), "kind": .string(kind.rawValue),
+                                      "date": .string(date.description)])
+        try queueAlertLog(db, id: id, at: ms)
+        let alert = try AlertRepository.load(db, id: id)!
+        try startLadder(db, alert, firstType: .alertOpened, at: ms)
+    }
+
+    /// Schedules the level's tiers from the ladder start and fires those already due (tier 0).
+    private func startLadder(_ db: Connection, _ alert: Alert, firstType: HookEventType, at ms: Int64) throws {
+        for (tier, step) in ladder.tiers(for: alert.level).enumerated() {
+            let due = alert.ladderStartedAt + Int64((step.afterMinutes * 60_000).rounded())
+            try AlertRepository.scheduleStep(db, alertId: alert.id, ladder: alert.ladder, tier: tier, dueAt: due)
+        }
+        _ = try fireDue(db, now: ms, alertId: alert.id, firstType: firstType)
+    }
+
+    /// Fires every due, unfired step of the current ladder of alerts still open (tier 0 always
+    /// fires; a later tier only while unacknowledged). Each fires once: `fired_at` is set in the
+    /// transaction that queues its event.
+    @discardableResult
+    func fireDue(_ db: Connection, now ms: Int64, alertId: Int64? = nil, firstType: HookEventType = .alertOpened) throws -> Int {
+        var fired = 0
+        for step in try AlertRepository.dueSteps(db, now: ms, alertId: alertId) {
+            guard let alert = try AlertRepository.load(db, id: step.alertId),
+                  let patient = try PatientRepository.load(db, id: alert.patientId) else { continue }
+            try AlertRepository.markFired(db, step, at: ms)
+            let tiers = ladder.tiers(for: alert.level)
+            guard step.tier < tiers.count else { continue }
+            let type: HookEventType = step.tier == 0 ? (alert.ladder > 1 ? .alertWorsened : firstType) : .alertEscalated
+            let hookNames = tiers[step.tier].hooks
+            try AlertRepository.addRecipients(db, alertId: alert.id, hooks: hookNames)
+            try HookOutbox.enqueue(db, type: type, data: eventData(alert, patient: patient, tier: step.tier), hooks: hookNames, at: ms)
+            if step.tier > 0 {
+                try AuditLog.append(db, at: ms, actor: "system", action: .alertEscalated, subject: patient.studyId,
+                                    details: ["alertId": .number(Double(alert.id)), "tier": .int(step.tier),
+                                              "hooks": .array(hookNames.map { JSONValue.string($0) })])
+            }
+            fired += 1
+        }
+        return fired
+    }
+
+    // MARK: staff transitions
+
+    func acknowledge(_ db: Connection, id: Int64, by actor: String, note: String?, at ms: Int64) throws {
+        guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)", missing: .alert(id: id)) }
+        guard alert.state == .open else {
+            throw DomainError.conflict("alert \(id) is already \(alert.state.rawValue)", problem: .alertAlready(id: id, alert.state))
+        }
+        try AlertRepository.acknowledge(db, id: id, by: actor, role: try staffRole(db, actor), note: note, at: ms)
+        try queueAlertLog(db, id: id, at: ms)
+        let patient = try PatientRepository.load(db, id: alert.patientId)
+        try notifyRecipients(db, id: id, type: .alertAcknowledged, extra: ["by": .string(actor), "note": .string(note)], at: ms)
+        try AuditLog.append(db, at: ms, actor: actor, action: .alertAcknowledge, subject: patient?.studyId ?? "?",
+                            details: ["alertId": .number(Double(id)), "note": .string(note)])
+    }
+
+    func resolve(_ db: Connection, id: Int64, by actor: String, note: String, sodium: Double?, at ms: Int64) throws {
+        guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)", missing: .alert(id: id)) }
+        guard alert.state != .resolved else {
+            throw DomainError.conflict("alert \(id) is already resolved", problem: .alertAlready(id: id, .resolved))
+        }
+        try AlertRepository.resolve(db, id: id, by: actor, note: note, sodium: sodium, at: ms)
+        try queueAlertLog(db, id: id, at: ms)
+        let patient = try PatientRepository.load(db, id: alert.patientId)
+        try notifyRecipients(db, id: id, type: .alertResolved,
+                             extra: ["by": .string(actor), "note": .string(note), "sodium": .double(sodium)], at: ms)
+        try AuditLog.append(db, at: ms, actor: actor, action: .alertResolve, subject: patient?.studyId ?? "?",
+                            details: ["alertId": .number(Double(id)), "note": .string(note), "sodium": .double(sodium)])
+    }
+
+    /// The role of the staff member behind an audit actor (`staff:<name>`), as the staff table
+    /// has it now; nil for any other actor or a name not found.
+    private func staffRole(_ db: Connection, _ actor: String) throws -> Role? {
+        guard let name = Principal.staffName(inActor: actor) else { return nil }
+        return try StaffRepository.find(db, name: name)?.role
+    }
+
+    private func notifyRecipients(_ db: Connection, id: Int64, type: HookEventType, extra: [String: JSONValue], at ms: Int64) throws {
+        guard let alert = try AlertRepository.load(db, id: id), let patient = try PatientRepository.load(db, id: alert.patientId) else { return }
+        let hooks = try AlertRepository.recipients(db, alertId: id)
+        guard !hooks.isEmpty else { return }
+        var data = eventData(alert, patient: patient, tier: nil)
+        if case .object(var o) = data {
+            for (k, v) in extra { o[k] = v }
+            data = .object(o)
+        }
+        try HookOutbox.enqueue(db, type: type, data: data, hooks: hooks, at: ms)
+    }
+
+    /// The event body hooks receive (reasons rounded for display, as the API shows them).
+    func eventData(_ alert: Alert, patient: PatientRecord, tier: Int?) -> JSONValue {
+        ["alertId": .number(Double(alert.id)), "studyId": .string(patient.studyId), "date": .string(alert.date.description),
+         "pod": .int(alert.pod), "level": .string(alert.level.rawValue), "kind": .string(alert.kind.rawValue),
+         "reasons": ReasonDisplay.json(alert.reasons), "riskClass": .string(riskClass(patient)),
+         "tier": tier.map { .int($0) } ?? .null, "state": .string(alert.state.rawValue)]
+    }
+}
+
+/// Reasons as people see them (API, hook events): values rounded to 6 decimals; decisions were
+/// taken on the unrounded values.
+public enum ReasonDisplay {
+    public static func json(_ reasons: [StoredReason]) -> JSONValue {
+        .array(reasons.map { r in
+            ["code": .string(r.code), "level": .string(r.level.rawValue), "value": .double(r.value.map(EvaluationJSON.display)),
+             "threshold": .double(r.threshold.map(EvaluationJSON.display))]
+        })
+    }
+}

@@ -1,0 +1,105 @@
+import HyponaTrackCore
+
+/// The study's words people read on pages and in reports, in English and German: levels, risk
+/// classes, reason codes, alert kinds and states. The console, the PDF report and the alert
+/// e-mail (its short phrases) all say them this way. A word that names a clinical fact of the
+/// rules (how many silent days make `no_data_2d`) takes it from the rules in force, passed in.
+public struct Vocabulary: Bilingual, Sendable {
+    public let language: Language
+
+    public func level(_ level: Level) -> String {
+        switch level {
+        case .green: return s("Green", "Grün")
+        case .yellow: return s("Yellow", "Gelb")
+        case .red: return s("Red", "Rot")
+        case .info: return s("Info", "Info")
+        }
+    }
+
+    /// What a day that is not evaluated says instead of reasons (docs/clinical-rules.md §3).
+    public var notEvaluated: String { s("not evaluated: no value a rule reads", "nicht bewertet: kein Wert, den eine Regel liest") }
+
+    /// An alert acknowledged before a worsening and not since (docs/product.md, "Alerts").
+    public func needsAcknowledgingAgain(worsenedAt time: String) -> String {
+        s("needs acknowledging again: worsened \(time)", "erneut zu bestätigen: verschlechtert \(time)")
+    }
+
+    /// An acknowledgement that a later worsening superseded, kept in the history.
+    public func acknowledgedBeforeWorsening(_ earlier: Level, at time: String, by actor: String) -> String {
+        s("before the worsening: \(level(earlier)) acknowledged \(time) by \(actor)",
+          "vor der Verschlechterung: \(level(earlier)) bestätigt \(time) von \(actor)")
+    }
+
+    public func riskClass(_ c: RiskClass) -> String {
+        switch c {
+        case .low: return s("low", "niedrig")
+        case .medium: return s("medium", "mittel")
+        case .high: return s("high", "hoch")
+        }
+    }
+
+    /// `no_data_2d` in words: "no data for 3 days" ("No …" to start a label), naming the silent
+    /// days the rules in force count (`missingData.noData.days`, docs/clinical-rules.md §8); the
+    /// code keeps its name.
+    public func noData(days count: Int, capitalised: Bool = false) -> String {
+        s("\(capitalised ? "No" : "no") data for \(days(count))", "\(days(count)) ohne Daten")
+    }
+
+    /// "1 day", "3 days".
+    public func days(_ count: Int) -> String { count == 1 ? s("1 day", "1 Tag") : s("\(count) days", "\(count) Tage") }
+
+    /// A reason code (docs/clinical-rules.md §3–§5; §8 for missing-data alerts) as a short label
+    /// shown beside the code; an unknown code is shown as itself. `noDataDays`: the rules'
+    /// `missingData.noData.days`, which the label of `no_data_2d` names.
+    public func reason(_ code: String, noDataDays: Int) -> String {
+        switch code {
+        // §3 thresholds
+        case "weight_gain_pct": return s("weight gain", "Gewichtszunahme")
+        case "weight_gain_24h": return s("weight gain in 24 h", "Gewichtszunahme in 24 h")
+        case "fluid_excess": return s("fluid over limit", "Trinkmenge über dem Limit")
+        case "symptom_score": return s("symptom score", "Symptomscore")
+        case "reaction_time": return s("slow reaction time", "verlangsamte Reaktionszeit")
+        case "sodium_low": return s("low lab sodium", "niedriges Labornatrium")
+        case "urine_sg_support": return s("concentrated urine", "konzentrierter Urin")
+        // §4 single-item triggers
+        case "confusion": return s("confusion", "Verwirrtheit")
+        case "vomiting": return s("vomiting", "Erbrechen")
+        case "emergency_symptom": return s("emergency symptom", "Notfallsymptom")
+        case "sodium_profound": return s("profoundly low sodium", "stark erniedrigtes Natrium")
+        case "sodium_symptomatic": return s("low sodium with symptoms", "niedriges Natrium mit Symptomen")
+        case "sodium_fall_acute": return s("acute sodium fall", "akuter Natriumabfall")
+        case "nausea_severe": return s("severe nausea", "starke Übelkeit")
+        case "headache_severe": return s("severe headache", "starke Kopfschmerzen")
+        case "sodium_fall": return s("sodium fall", "Natriumabfall")
+        case "fluid_over_limit_2d": return s("fluid over limit 2 days", "Trinkmenge 2 Tage über dem Limit")
+        case "possible_di": return s("possible diabetes insipidus", "möglicher Diabetes insipidus")
+        // §5 combining
+        case "multiple_yellow": return s("several warning signs", "mehrere Warnzeichen")
+        // §8 missing data
+        case "missing_checkin": return s("missed check-ins", "verpasste Check-ins")
+        case "no_data_2d": return noData(days: noDataDays)
+        default: return code
+        }
+    }
+
+    /// An alert's kind; `noDataDays` as for `reason`.
+    public func alertKind(_ kind: AlertKind, noDataDays: Int) -> String {
+        switch kind {
+        case .evaluation: return s("evaluation", "Auswertung")
+        case .missingCheckin: return s("missing check-in", "fehlender Check-in")
+        case .noData2d: return noData(days: noDataDays)
+        }
+    }
+
+    public func alertState(_ state: AlertState) -> String {
+        switch state {
+        case .open: return s("open", "offen")
+        case .acknowledged: return s("acknowledged", "bestätigt")
+        case .resolved: return s("resolved", "erledigt")
+        }
+    }
+
+    public init(language: Language) {
+        self.language = language
+    }
+}

@@ -1,0 +1,89 @@
+import HTJSON
+import HTTPServer
+import HyponaTrackCore
+import HyponaTrackDomain
+
+extension Routes {
+    /// Alerts (nurses acknowledge and resolve) and hook delivery status.
+    static func alerts(_ service: AlertService, hooksStatus: @escaping @Sendable () throws -> JSONValue) -> [Route] {
+        let with = Responses.adding(to: Responses.staff(notFound: nil))
+        return [
+            Route(.get, "/v1/alerts", access: .staff(.read),
+                  summary: "Alerts, newest first: open=true every unresolved one; else at most limit (default 500), before=ID for older (a Link rel=next header names the next page)",
+                  responses: with([200: ("alerts", S.array(S.openObject()))])) { ctx in
+                let query = try AlertBodies.query(ctx)
+                let page = try service.alerts(query)
+                var response = APIHandler.json(.ok, .array(page.alerts.map(AlertJSON.alert)))
+                // The next page, as RFC 8288 says it (the CLI and the console page the same way).
+                if let before = page.olderBefore, let limit = query.limit {
+                    response.headers.add(name: "Link", value: "</v1/alerts?limit=\(limit)&before=\(before)>; rel=\"next\"")
+                }
+                return .raw(response)
+            },
+            Route(.post, "/v1/alerts/{alertId}/acknowledgement", access: .staff(.write),
+                  summary: "Acknowledge an alert: the escalation stops", request: S.body(AlertBodies.acknowledgement),
+                  responses: with([200: ("acknowledged", S.openObject()), 404: ("no such alert", S.error),
+                                   409: ("already acknowledged or resolved", S.error)])) { ctx in
+                let id = try AlertBodies.alertId(ctx)
+                let note = try decodeBody(ctx.body) { r throws(FieldError) in try r.optional(AlertBodies.note) }
+                return .json(.ok, AlertJSON.alert(try service.acknowledge(AcknowledgeAlert(alertId: id, note: note, actor: ctx.actor))))
+            },
+            Route(.post, "/v1/alerts/{alertId}/resolution", access: .staff(.write),
+                  summary: "Resolve an alert with a note (and the measured sodium, if any)",
+                  request: S.body(AlertBodies.resolution),
+                  responses: with([200: ("resolved", S.openObject()), 404: ("no such alert", S.error),
+                                   409: ("already resolved", S.error)])) { ctx in
+                let id = try AlertBodies.alertId(ctx)
+                let command = try decodeBody(ctx.body) { r throws(FieldError) in
+                    ResolveAlert(alertId: id, note: try r.required(AlertBodies.note.required), sodium: try r.optional(AlertBodies.sodium),
+                                 actor: ctx.actor)
+                }
+                return .json(.ok, AlertJSON.alert(try service.resolve(command)))
+            },
+            Route(.get, "/v1/hooks/status", access: .staff(.read), summary: "Per hook: pending, delivered, dead letters, disabled",
+                  responses: with([200: ("hooks", S.array(S.openObject()))])) { _ in .json(.ok, try hooksStatus()) },
+        ]
+    }
+}
+
+/// The alert routes' body members, declared once for the decoder and the spec.
+enum AlertBodies {
+    static let note = BodyField.text("note", length: 1...1000)
+    static let sodium = BodyField.number("sodium", ValueRanges.sodium)
+    static let acknowledgement = [note.member]
+    static let resolution = [note.required.member, sodium.member]
+
+    /// `open` (true/false), `before` (an alert id), `limit` (1–5000; without it every unresolved
+    /// alert with open=true, else the newest 500).
+    static func query(_ ctx: RequestContext) throws -> AlertsQuery {
+        var query: AlertsQuery
+        switch ctx.query("open") {
+        case nil, "false": query = AlertsQuery(openOnly: false, limit: AlertsQuery.defaultLimit)
+        case "true": query = AlertsQuery(openOnly: true)
+        default: throw APIError.invalid("open", "true or false")
+        }
+        let page = try PageParameters.read(ctx, limits: AlertsQuery.limits, refusal: "not an alert id")
+        if let before = page.before { query.before = before }
+        if let limit = page.limit { query.limit = limit }
+        return query
+    }
+
+    static func alertId(_ ctx: RequestContext) throws -> Int64 {
+        guard let id = Int64(ctx.parameter("alertId")), id > 0 else { throw APIError.invalid("alertId", "not an alert id") }
+        return id
+    }
+}
+
+/// The API form of an alert.
+enum AlertJSON {
+    static func alert(_ a: AlertView) -> JSONValue {
+        func time(_ ms: Int64?) -> JSONValue { .string(ms.map { iso8601UTC(milliseconds: $0) }) }
+        return ["id": .number(Double(a.id)), "studyId": .string(a.studyId), "date": .string(a.date.description), "pod": .int(a.pod),
+                "kind": .string(a.kind.rawValue), "level": .string(a.level.rawValue), "state": .string(a.state.rawValue),
+                "reasons": ReasonDisplay.json(a.reasons), "openedAt": time(a.openedAt), "tiersFired": .int(a.tiersFired),
+                "acknowledgedAt": time(a.acknowledged?.at), "acknowledgedBy": .string(a.acknowledged?.by),
+                "acknowledgeNote": .string(a.acknowledged?.note),
+                "resolvedAt": time(a.resolved?.at), "resolvedBy": .string(a.resolved?.by),
+                "resolveNote": .string(a.resolved?.note), "resolveSodium": .double(a.resolveSodium)]
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import HTJSON
+import HTML
+import HTTPServer
+import HyponaTrackCore
+import HyponaTrackDomain
+
+extension Routes {
+    /// Imports and their proposals (docs/product.md, "Imports, proposed then confirmed"), and the
+    /// staff correction of a day that confirming a day value goes through.
+    static func imports(_ service: StudyService) -> [Route] {
+        let with = Responses.adding(to: Responses.staff(notFound: "no such patient or proposal"))
+        let decision = S.body([ImportBodies.note.member, ImportBodies.override.member])
+        return [
+            Route(.patch, "/v1/patients/{studyId}/days/{date}", access: .staff(.write),
+                  summary: "Correct a day's measurements (the patient's merge rules); re-evaluated, audited as a staff change",
+                  request: S.ref("DayPatch"),
+                  responses: with([200: ("stored and evaluated", S.ref("DayResult")),
+                                   409: ("withdrawn, or limit_reached: a list would pass limits.itemsPerList", S.error)])) { ctx in
+                let date = try PathParameters.date(ctx, "date")
+                let patch: DayPatch
+                do throws(FieldError) { patch = try DayPatchDecoder.decode(ctx.body, date: date, rules: service.rules.snapshot.rules) }
+                catch { throw APIError.from(error) }
+                let result = try service.days.correct(CorrectDay(studyId: ctx.parameter("studyId"), date: date, patch: patch,
+                                                                 actor: ctx.actor))
+                return .json(.ok, DayJSON.result(result, language: ctx.language, emergencyNumber: service.configuration.app.emergencyNumber))
+            },
+            Route(.post, "/v1/imports/fhir", access: .staff(.write),
+                  summary: "Import FHIR R4 sodium Observations (an Observation or a Bundle): proposed, not applied",
+                  upload: ["application/fhir+json", "application/json"],
+                  responses: with([200: ("the import's report", S.ref("ImportReport"))])) { ctx in
+                let bytes = try ImportUpload.bytes(ctx)
+                return .json(.ok, ImportJSON.report(try service.imports.fhir(ImportFHIR(document: bytes, actor: ctx.actor))))
+            },
+            Route(.post, "/v1/patients/{studyId}/imports/apple-health", access: .staff(.write),
+                  summary: "Import a patient's Apple Health export (export.zip or export.xml): proposed, not applied",
+                  upload: ["application/zip", "application/xml", "text/xml"],
+                  responses: with([200: ("the import's report", S.ref("ImportReport")), 409: ("withdrawn", S.error)])) { ctx in
+                try ImportUpload.withFile(ctx, spool: service.configuration.spoolDirectory) { path in
+                    let command = ImportAppleHealth(studyId: ctx.parameter("studyId"), path: path, actor: ctx.actor)
+                    return .json(.ok, ImportJSON.report(try service.imports.appleHealth(command)))
+                }
+            },
+            Route(.get, "/v1/proposals", access: .staff(.read),
+                  summary: "Imported values with the value each would replace and the current one, newest first: at most limit "
+                      + "(default \(ProposalsQuery.defaultLimit)), before=ID for older (a Link rel=next header names the next page); "
+                      + "total counts every match",
+                  responses: with([200: ("a page of proposals, newest first, and how many match in all", ImportJSON.pageSchema)])) { ctx in
+                let query = try ImportBodies.query(ctx)
+                let page = try service.proposals.list(query)
+                var response = APIHandler.json(.ok, ImportJSON.page(page))
+                // The next page, as RFC 8288 says it and as the alert list does, with the filters kept.
+                if let before = page.olderBefore {
+                    response.headers.add(name: "Link", value: "<\(ImportBodies.path(query, before: before))>; rel=\"next\"")
+                }
+                return .raw(response)
+            },
+            Route(.post, "/v1/proposals/{proposalId}/confirm", access: .staff(.write),
+                  summary: "Confirm a proposal: applied as a staff correction (re-evaluation, alerts, REDCap, audit)", request: decision,
+                  responses: with([200: ("confirmed", S.ref("Proposal")),
+                                   409: ("not pending, or the value it would replace changed (confirm with override)", S.error)])) { ctx in
+                let command = try ImportBodies.decision(ctx)
+                return .json(.ok, ImportJSON.proposal(try service.proposals.confirm(command)))
+            },
+            Route(.post, "/v1/proposals/{proposalId}/reject", access: .staff(.write), summary: "Reject a proposal (with a note)",
+                  request: S.body([ImportBodies.note.member]),
+                  responses: with([200: ("rejected", S.ref("Proposal")), 409: ("not pending", S.error)])) { ctx in
+                let command = try ImportBodies.decision(ctx, overridable: false)
+                return .json(.ok, ImportJSON.proposal(try service.proposals.reject(command)))
+            },
+        ]
+    }
+}
+
+/// The import routes' body members, declared once for the decoder and the spec.
+enum ImportBodies {
+    static let note = BodyField.text("note", length: 1...1000)
+    static let override = BodyField.bool("override")
+
+    /// `status` (a proposal status), `studyId`, `before` (a proposal id), `limit` (1–5000,
+    /// default 500): the alert list's paging (`AlertBodies.query`).
+    static func query(_ ctx: RequestContext) throws -> ProposalsQuery {
+        var query = ProposalsQuery(studyId: ctx.query("studyId"))
+        if let s = ctx.query("status") {
+            guard let parsed = ProposalStatus(rawValue: s) else {
+                throw APIError.invalid("status", "one of \(ProposalStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            query.status = parsed
+        }
+        let page = try PageParameters.read(ctx, limits: ProposalsQuery.limits, refusal: "not a proposal id")
+        query.before = page.before
+        query.limit = page.limit ?? ProposalsQuery.defaultLimit
+        return query
+    }
+
+    /// The address of the page of `query` older than `before` (its filters kept).
+    static func path(_ query: ProposalsQuery, before: Int64) -> String {
+        var parts: [String] = []
+        if let status = query.status { parts.append("status=\(status.rawValue)") }
+        if let studyId = query.studyId { parts.append("studyId=\(URLComponentEncoding.queryValue(studyId))") }
+        parts += ["limit=\(query.limit)", "before=\(before)"]
+        return "/v1/proposals?" + parts.joined(separator: "&")
+    }
+
+    /// `{"note", "override"}` (confirm) or `{"note"}` (reject: `override` is an unknown member there).
+    static func decision(_ ctx: RequestContext, overridable: Bool = true) throws -> DecideProposal {
+        guard let id = Int64(ctx.parameter("proposalId")), id > 0 else { throw APIError.invalid("proposalId", "not a proposal id") }
+        return try decodeBody(ctx.body) { r throws(FieldError) in
+            DecideProposal(id: id, note: try r.optional(note), override: overridable ? try r.optional(override) ?? false : false,
+                           actor: ctx.actor)
+        }
+    }
+}
+
+/// An upload's bytes, in memory or in the spool file the server wrote them to.
+enum ImportUpload {
+    static func bytes(_ ctx: RequestContext) throws -> [UInt8] {
+        if let path = ctx.request.bodyFile {
+            guard let data = FileManager.default.contents(atPath: path) else { throw APIError.invalid(nil, "the upload could not be read") }
+            return Array(data)
+        }
+        return ctx.request.body
+    }
+
+    /// Runs `body` with the upload in a file: the server's spool file, or one written now from
+    /// the in-memory body under `spool` (removed afterwards either way).
+    static func withFile(_ ctx: RequestContext, spool: URL, _ body: (String) throws -> RouteResult) throws -> RouteResult {
+        if let path = ctx.request.bodyFile { return try body(path) }
+        try FileManager.default.createDirectory(at: spool, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let file = spool.appendingPathComponent("upload-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(ctx.request.body), attributes: [.posixPermissions: 0o600])
+        else { throw APIError(status: 500, code: "internal", message: "the upload could not be spooled") }
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try body(file.path)
+    }
+}
+
+/// The API forms of proposals and import reports.
+enum ImportJSON {
+    static func proposal(_ v: ProposalView) -> JSONValue {
+        let p = v.proposal
+        func time(_ ms: Int64?) -> JSONValue { .string(ms.map { iso8601UTC(milliseconds: $0) }) }
+        return ["id": .number(Double(p.id)), "studyId": .string(p.studyId), "source": .string(p.source.rawValue),
+                "field": .string(p.field.rawValue), "date": .string(p.date.description), "value": .double(p.value),
+                "replaces": .double(p.replaces), "current": .double(v.current), "conflict": .bool(v.conflict),
+                "status": .string(p.status.rawValue), "createdAt": time(p.createdAt), "createdBy": .string(p.createdBy),
+                "decidedAt": time(p.decidedAt), "decidedBy": .string(p.decidedBy), "note": .string(p.note)]
+    }
+
+    /// `GET /v1/proposals`: the page and how many match in all.
+    static func page(_ page: ProposalPage) -> JSONValue {
+        ["proposals": .array(page.proposals.map(proposal)), "total": .int(page.total)]
+    }
+
+    static let pageSchema = S.object([("proposals", S.array(S.ref("Proposal"))), ("total", S.anyInteger)],
+                                     required: ["proposals", "total"])
+
+    static func report(_ r: ImportReport) -> JSONValue {
+        ["proposed": .array(r.proposed.map { .number(Double($0)) }), "withdrawn": .array(r.withdrawn.map { .number(Double($0)) }),
+         "skippedOutsideWindow": .int(r.skippedOutsideWindow),
+         "refused": .array(r.refused.map { ["entry": .string($0.entry), "reason": .string($0.reason.rawValue), "detail": .string($0.detail)] }),
+         "refusedTotal": .int(r.refusedTotal)]
+    }
+
+    static let proposalSchema = S.object([
+        ("id", S.anyInteger), ("studyId", S.studyId), ("source", S.oneOf(ProposalSource.allCases.map(\.rawValue))),
+        ("field", S.oneOf(ProposalField.allCases.map(\.rawValue))), ("date", S.date), ("value", S.nullable(S.anyNumber)),
+        ("replaces", S.nullable(S.anyNumber)), ("current", S.nullable(S.anyNumber)), ("conflict", S.bool),
+        ("status", S.oneOf(ProposalStatus.allCases.map(\.rawValue))), ("createdAt", S.dateTime), ("createdBy", S.anyString),
+        ("decidedAt", S.nullable(S.dateTime)), ("decidedBy", S.nullable(S.anyString)), ("note", S.nullable(S.anyString)),
+    ], required: ["id", "studyId", "source", "field", "date", "value", "replaces", "status"])
+
+    static let reportSchema = S.object([
+        ("proposed", S.array(S.anyInteger)), ("withdrawn", S.array(S.anyInteger)),
+        ("skippedOutsideWindow", S.anyInteger),
+        ("refused", S.array(S.object([("entry", S.anyString), ("reason", S.oneOf(ImportReport.Reason.allCases.map(\.rawValue))),
+                                      ("detail", S.anyString)], required: ["entry", "reason", "detail"]))),
+        // Additive: `refused` lists at most 200; this counts them all.
+        ("refusedTotal", S.anyInteger),
+    ], required: ["proposed", "skippedOutsideWindow", "refused", "refusedTotal"])
+}

@@ -1,0 +1,74 @@
+import HTJSON
+import HTTPServer
+import HyponaTrackCore
+import HyponaTrackDomain
+
+extension Routes {
+    /// The patient app's API (docs/product.md, "Patient API").
+    static func patient(_ service: StudyService, _ activation: ActivationService, anonymousLimit: AnonymousLimit? = nil) -> [Route] {
+        Routes.activation(activation, limit: anonymousLimit) + [
+            Route(.put, "/v1/me/days/{date}", access: .patient, summary: "Merge a day's measurements and get its traffic light",
+                  request: S.ref("DayPatch"),
+                  responses: [200: ("stored durably and evaluated", S.ref("DayResult")), 400: ("invalid field", S.error),
+                              401: ("token missing, revoked or withdrawn", S.error), 403: ("not a patient token", S.error),
+                              409: ("limit_reached: a list would pass limits.itemsPerList; nothing stored", S.error)],
+                  runsOnPollingThread: true) { ctx in
+                let id = try ctx.patientId()
+                let date = try PathParameters.date(ctx, "date")
+                let patch: DayPatch
+                do throws(FieldError) {
+                    patch = try DayPatchDecoder.decode(ctx.body, date: date, rules: service.rules.snapshot.rules)
+                } catch { throw APIError.from(error) }
+                let language = ctx.language
+                let emergencyNumber = service.configuration.app.emergencyNumber
+                // Answered from the COMMIT: no thread waits for it.
+                return .later { finish in
+                    service.days.submit(SubmitDay(patientId: id, date: date, patch: patch)) { committed in
+                        finish { .json(.ok, DayJSON.result(try committed.result(), language: language, emergencyNumber: emergencyNumber)) }
+                    }
+                }
+            },
+            Route(.get, "/v1/me/days", access: .patient, summary: "The patient's stored days with their evaluations",
+                  responses: [200: ("days", S.array(S.ref("StoredDay"))), 400: ("invalid query", S.error),
+                              401: ("token missing or revoked", S.error), 403: ("not a patient token", S.error)]) { ctx in
+                let query = DaysQuery(patientId: try ctx.patientId(), from: try PathParameters.queryDate(ctx, "from"),
+                                      to: try PathParameters.queryDate(ctx, "to"))
+                return .json(.ok, .array(try service.days.days(query).map(PatientJSON.storedDay)))
+            },
+            Route(.get, "/v1/me/today", access: .patient, summary: "Today's tasks, level and reminder plan",
+                  responses: [200: ("today", S.ref("Today")), 401: ("token missing or revoked", S.error),
+                              403: ("not a patient token", S.error)]) { ctx in
+                .json(.ok, DayJSON.today(try service.days.today(patientId: try ctx.patientId()), language: ctx.language,
+                                         emergencyNumber: service.configuration.app.emergencyNumber))
+            },
+        ]
+    }
+}
+
+/// The API's route list, assembled from its parts.
+public enum Routes {}
+
+extension RequestContext {
+    /// The patient behind a patient token (routes with `.patient` access always have one).
+    func patientId() throws -> Int64 {
+        guard case .patient(let id, _)? = principal else { throw APIError.unauthenticated }
+        return id
+    }
+}
+
+/// Path and query parameters read the same way on every route.
+enum PathParameters {
+    /// A `YYYY-MM-DD` path parameter.
+    static func date(_ ctx: RequestContext, _ name: String) throws -> LocalDate {
+        let text = ctx.parameter(name)
+        guard let d = LocalDate(text) else { throw APIError.invalid(name, "\"\(text.prefix(40))\" is not a date YYYY-MM-DD") }
+        return d
+    }
+
+    /// An optional `YYYY-MM-DD` query parameter.
+    static func queryDate(_ ctx: RequestContext, _ name: String) throws -> LocalDate? {
+        guard let text = ctx.query(name) else { return nil }
+        guard let d = LocalDate(text) else { throw APIError.invalid(name, "\"\(text.prefix(40))\" is not a date YYYY-MM-DD") }
+        return d
+    }
+}

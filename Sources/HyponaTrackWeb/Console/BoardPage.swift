@@ -1,0 +1,40 @@
+import Charts
+import HTML
+import HyponaTrackCore
+import HyponaTrackDomain
+
+/// `/console/`: the ward board, in `WardBoard.urgency` order (red, yellow, green, no data).
+struct BoardPage {
+    let layout: ConsoleLayout
+    let board: WardBoard
+    let all: Bool
+
+    var t: ConsoleText { layout.t }
+
+    func render() -> HTML {
+        let rows = board.rows.map(row)
+        let table: HTML = rows.isEmpty ? "<p>\(t.noPatients)</p>" : """
+            <table id="board"><caption class="muted">\(t.s("\(board.rows.count) patients, most urgent first",
+                                                        "\(board.rows.count) Patienten, dringlichste zuerst"))</caption>
+            <thead><tr><th scope="col">\(t.studyId)</th><th scope="col">\(t.level)</th><th scope="col" class="num">\(t.pod)</th>
+            <th scope="col">\(t.riskClass)</th><th scope="col">\(t.lastSubmission)</th><th scope="col">\(t.missingChecks)</th>
+            <th scope="col" class="num">\(t.openAlerts)</th><th scope="col">\(t.status)</th></tr></thead>
+            <tbody>\(rows)</tbody></table>
+            """
+        let toggle: HTML = all ? "<p><a href=\"/console/\">\(t.showActive)</a></p>"
+            : (board.hidden > 0 ? "<p><a href=\"/console/?all=1\">\(t.showAll) (\(board.hidden))</a></p>" : HTML())
+        return layout.page(t.board, table + toggle)
+    }
+
+    func row(_ r: WardBoard.Row) -> HTML {
+        let last = r.lastSubmissionAt.map { t.age(seconds: board.at - Double($0) / 1000) } ?? t.never
+        let missing = r.missingChecks.isEmpty ? t.none : r.missingChecks.map(t.missing).joined(separator: ", ")
+        let status: HTML = r.status == .activationOverdue ? "<span class=\"flag\">\(t.status(r.status))</span>" : "\(t.status(r.status))"
+        return """
+            <tr class="row-\(r.level?.rawValue ?? "none")" data-study-id="\(r.patient.studyId)" data-level="\(r.level?.rawValue ?? "none")">\
+            <td>\(ConsoleLayout.patientLink(r.patient.studyId))</td><td>\(layout.badge(r.level))</td><td class="num">\(r.pod)</td>\
+            <td>\(t.riskWord(r.riskClass))</td><td>\(last)</td>\
+            <td\(r.missingChecks.isEmpty ? HTML() : " class=\"flag\"")>\(missing)</td><td class="num">\(r.openAlerts)</td><td>\(status)</td></tr>
+            """
+    }
+}

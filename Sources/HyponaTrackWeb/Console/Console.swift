@@ -1,0 +1,119 @@
+import HTML
+import HTTPServer
+import HyponaTrackCore
+import HyponaTrackDomain
+
+/// The clinician console (`/console/…`): its pages and form targets over the study's services.
+/// Server-rendered HTML that works without JavaScript; a viewer sees everything and no forms.
+struct Console: Sendable {
+    let study: StudyService
+    let sessions: SessionService
+    let sync: SyncService?
+    /// Each configured hook with its delivery figures.
+    let hooks: @Sendable () throws -> [(hook: HookConfiguration, summary: HookOutboxSummary)]
+    /// The per-address bucket the sign-in form shares with activation.
+    let signInLimit: AnonymousLimit
+
+    static let prefix = "/console/"
+
+    func routes() -> [PageRoute] {
+        [
+            PageRoute(.get, "/console", access: .anonymous) { _ in WebResponse.redirect(Self.prefix) },
+            PageRoute(.get, "/console/static/{file}", access: .anonymous) { ctx in try stylesheet(ctx) },
+            PageRoute(.get, "/console/login", access: .signIn) { ctx in signInPage(ctx) },
+            PageRoute(.post, "/console/login", access: .signIn, limit: signInLimit) { ctx in try signIn(ctx) },
+            PageRoute(.post, "/console/logout", access: .staffSignOut) { ctx in try signOut(ctx) },
+            PageRoute(.get, "/console/language", access: .anonymous) { ctx in WebResponse.languageSwitch(ctx, prefix: "/console", home: Self.prefix) },
+            PageRoute(.get, "/console/", access: .staff(.read)) { ctx in try board(ctx) },
+            PageRoute(.get, "/console/patients/{studyId}", access: .staff(.read)) { ctx in try patient(ctx) },
+            PageRoute(.post, "/console/patients/{studyId}/labs", access: .staff(.write)) { ctx in try addLab(ctx) },
+            PageRoute(.get, "/console/alerts", access: .staff(.read)) { ctx in try inbox(ctx) },
+            PageRoute(.post, "/console/alerts/{alertId}/acknowledge", access: .staff(.write)) { ctx in try acknowledge(ctx) },
+            PageRoute(.post, "/console/alerts/{alertId}/resolve", access: .staff(.write)) { ctx in try resolve(ctx) },
+            PageRoute(.get, "/console/statistics", access: .staff(.read)) { ctx in try statistics(ctx) },
+            PageRoute(.get, "/console/proposals", access: .staff(.read)) { ctx in try proposals(ctx) },
+            PageRoute(.post, "/console/proposals/{proposalId}/confirm", access: .staff(.write)) { ctx in try decideProposal(ctx, confirm: true) },
+            PageRoute(.post, "/console/proposals/{proposalId}/reject", access: .staff(.write)) { ctx in try decideProposal(ctx, confirm: false) },
+            PageRoute(.get, "/console/export/days.csv", access: .staff(.read)) { ctx in
+                Routes.csvResponse(try study.exports.export(ExportCSV(kind: .days, studyId: nil, actor: ctx.actor)))
+            },
+            PageRoute(.get, "/console/export/alerts.csv", access: .staff(.read)) { ctx in
+                Routes.csvResponse(try study.exports.export(ExportCSV(kind: .alerts, studyId: nil, actor: ctx.actor)))
+            },
+            PageRoute(.get, "/console/sync", access: .staff(.admin)) { ctx in try syncPage(ctx) },
+            PageRoute(.get, "/console/patients/{studyId}/report.pdf", access: .staff(.read)) { ctx in
+                Routes.pdfResponse(try study.reports.report(ClinicalReportRequest(studyId: ctx.parameter("studyId"),
+                                                                                  language: ctx.language, actor: ctx.actor)))
+            },
+        ]
+    }
+
+    func layout(_ ctx: PageContext) -> ConsoleLayout { ConsoleLayout(request: ctx.request, session: ctx.session) }
+
+    func errorPage(_ failure: PageFailure, _ request: WebRequest, _ session: WebSession?) -> HTML {
+        let layout = ConsoleLayout(request: request, session: session)
+        let t = layout.t
+        let back: HTML = session == nil ? "<p><a href=\"/console/login\">\(t.signIn)</a></p>" : "<p><a href=\"/console/\">\(t.board)</a></p>"
+        return layout.page("\(t.s("Error", "Fehler")) \(failure.status.rawValue)", "<p class=\"error\" role=\"alert\">\(failure.message)</p>\(back)")
+    }
+
+    // MARK: pages
+
+    private func stylesheet(_ ctx: PageContext) throws -> HTTPResponse {
+        guard ctx.parameter("file") == ConsoleStylesheet.fileName else { throw PageFailure.notFound(ctx.request.http.path, ctx.language) }
+        return WebResponse.asset(ConsoleStylesheet.css, type: "text/css; charset=utf-8", immutable: true)
+    }
+
+    private func board(_ ctx: PageContext) throws -> HTTPResponse {
+        let all = ctx.query("all") == "1"
+        // One clock read: the rows and the submission ages are of the same instant (`WardBoard.at`).
+        let page = BoardPage(layout: layout(ctx), board: try study.patients.board(all: all), all: all)
+        return WebResponse.page(.ok, page.render())
+    }
+
+    func patientPage(_ ctx: PageContext, errors: FormErrors = FormErrors()) throws -> HTML {
+        let studyId = ctx.parameter("studyId")
+        let detail = try study.patients.show(studyId: studyId)
+        let zone = study.zone(detail.summary.patient.profile)
+        return PatientPage(layout: layout(ctx), detail: detail, alerts: try study.alerts.alerts(studyId: studyId),
+                           charts: try study.patients.trendCharts(studyId: studyId, language: ctx.language), zone: zone,
+                           rules: study.rules.snapshot.rules, errors: errors).render()
+    }
+
+    private func patient(_ ctx: PageContext) throws -> HTTPResponse { WebResponse.page(.ok, try patientPage(ctx)) }
+
+    func inboxPage(_ ctx: PageContext, errors: FormErrors = FormErrors()) throws -> HTML {
+        let all = ctx.query("all") == "1"
+        let zones = try zoneLookup()
+        // Unresolved: every one. With resolved ones too: the newest 500 a page, `before` for older.
+        var before: Int64?
+        if let text = ctx.query("before") {
+            guard let id = Int64(text), id > 0 else {
+                throw PageFailure(.badRequest, ctx.language.s("\"before\" is not an alert number.", "\"before\" ist keine Alarmnummer."))
+            }
+            before = id
+        }
+        let page = try study.alerts.alerts(all ? AlertsQuery(openOnly: false, before: before, limit: AlertsQuery.defaultLimit)
+                                               : AlertsQuery(openOnly: true))
+        return InboxPage(layout: layout(ctx), alerts: page.alerts, all: all, olderBefore: page.olderBefore, zone: zones,
+                         facts: ReasonWording.Facts(rules: study.rules.snapshot.rules), errors: errors).render()
+    }
+
+    private func inbox(_ ctx: PageContext) throws -> HTTPResponse { WebResponse.page(.ok, try inboxPage(ctx)) }
+
+    /// Each patient's zone by study ID (alert times are shown in the patient's time zone).
+    func zoneLookup() throws -> (String) -> ZoneRules {
+        let zones = try study.zonesByStudyId()
+        let fallback = study.studyZone
+        return { id in zones[id] ?? fallback }
+    }
+
+    private func statistics(_ ctx: PageContext) throws -> HTTPResponse {
+        WebResponse.page(.ok, StatisticsPage(layout: layout(ctx), statistics: try study.statistics.statistics(StatisticsQuery(studyId: nil))).render())
+    }
+
+    private func syncPage(_ ctx: PageContext) throws -> HTTPResponse {
+        let zone = study.studyZone
+        return WebResponse.page(.ok, SyncPage(layout: layout(ctx), sync: try sync?.status(), hooks: try hooks(), zone: zone).render())
+    }
+}

@@ -1,0 +1,77 @@
+import HTML
+import HyponaTrackCore
+import HyponaTrackDomain
+
+/// The console's page frame: head, navigation (the sync page for admins only), who is signed
+/// in with the sign-out form, the language switch, the disclaimer.
+struct ConsoleLayout {
+    let request: WebRequest
+    let session: WebSession?
+
+    var t: ConsoleText { ConsoleText(request.language) }
+
+    func page(_ title: String, _ content: HTML) -> HTML {
+        let lang = request.language.rawValue
+        return """
+            <!DOCTYPE html>
+            <html lang="\(lang)"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(title) · \(t.product)</title><link rel="stylesheet" href="\(ConsoleStylesheet.path)"></head>
+            <body><a class="skip" href="#main">\(t.skipToContent)</a>
+            <header>\(navigation())<div class="who">\(who())\(languageSwitch())</div></header>
+            <main id="main"><h1>\(title)</h1>
+            \(content)
+            </main>
+            <footer><p>\(t.disclaimer)</p></footer>
+            </body></html>
+            """
+    }
+
+    private func navigation() -> HTML {
+        guard let session else { return "<nav aria-label=\"HyponaTrack\"><strong>\(t.product)</strong></nav>" }
+        var links: [HTML] = ["<a href=\"/console/\">\(t.board)</a>", "<a href=\"/console/alerts\">\(t.alerts)</a>",
+                             "<a href=\"/console/statistics\">\(t.statistics)</a>",
+                             "<a href=\"/console/proposals\">\(t.s("Imports", "Importe"))</a>"]
+        if session.role.canAdmin { links.append("<a href=\"/console/sync\">\(t.sync)</a>") }
+        return "<nav aria-label=\"\(t.s("Console", "Konsole"))\">\(links)</nav>"
+    }
+
+    private func who() -> HTML {
+        guard let session else { return HTML() }
+        return """
+            <span>\(t.signedInAs) <strong>\(session.name)</strong> (\(session.role.rawValue))</span>
+            <form method="post" action="/console/logout">\(Self.csrf(session))<button type="submit" class="secondary">\(t.signOut)</button></form>
+            """
+    }
+
+    private func languageSwitch() -> HTML {
+        let other: Language = request.language == .de ? .en : .de
+        let back = request.http.rawPath + (request.http.rawQuery.map { "?" + $0 } ?? "")
+        let href = "/console/language?to=\(other.rawValue)&back=\(URLComponentEncoding.queryValue(back))"
+        return "<a href=\"\(href)\" lang=\"\(other.rawValue)\" hreflang=\"\(other.rawValue)\">\(t.languageSwitch)</a>"
+    }
+
+    /// The hidden CSRF field every state-changing form carries.
+    static func csrf(_ session: WebSession) -> HTML {
+        CSRFField.html(session.csrfToken)
+    }
+
+    /// The level as a word in a coloured badge (colour is never the only carrier).
+    func badge(_ level: Level?) -> HTML {
+        "<span class=\"level level-\(level?.rawValue ?? "none")\">\(t.levelWord(level))</span>"
+    }
+
+    /// A link to a patient's page (the study ID percent-encoded in the path, escaped in the attribute).
+    static func patientLink(_ studyId: String) -> HTML {
+        "<a href=\"/console/patients/\(URLComponentEncoding.segment(studyId))\">\(studyId)</a>"
+    }
+
+    /// A time in the given zone as `YYYY-MM-DD HH:MM`.
+    static func time(_ ms: Int64?, zone: ZoneRules) -> String {
+        guard let ms else { return "–" }
+        let seconds = Double(ms) / 1000
+        let local = Int64(((seconds + Double(zone.offset(atEpochSeconds: seconds))) / 60).rounded(.down))
+        let minuteOfDay = Int(((local % 1440) + 1440) % 1440)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(zone.localDate(atEpochSeconds: seconds)) \(two(minuteOfDay / 60)):\(two(minuteOfDay % 60))"
+    }
+}

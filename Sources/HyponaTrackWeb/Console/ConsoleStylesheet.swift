@@ -1,0 +1,63 @@
+import Crypto
+import HyponaTrackDomain
+
+/// The console's one stylesheet, served as a static file under a name that carries its hash
+/// (so it may be cached for a year and a new release is fetched at once). No external fonts.
+/// Colours meet WCAG AA contrast against their backgrounds; the level is always a word too.
+enum ConsoleStylesheet {
+    static let css = """
+        :root { color-scheme: light; --ink: #1a1a1a; --muted: #4a4a4a; --line: #c8c8c8; --link: #0b4f9c; }
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 16px/1.45 "DejaVu Sans", Verdana, sans-serif; color: var(--ink); background: #fff; }
+        a { color: var(--link); }
+        a:focus, button:focus, input:focus, select:focus, textarea:focus { outline: 3px solid #f29d00; outline-offset: 2px; }
+        .skip { position: absolute; left: -9999px; }
+        .skip:focus { left: 8px; top: 8px; background: #fff; padding: 4px 8px; z-index: 10; }
+        header { display: flex; flex-wrap: wrap; gap: 12px 24px; align-items: center; justify-content: space-between;
+                 padding: 8px 16px; border-bottom: 2px solid var(--line); background: #f4f6f8; }
+        header nav a { margin-right: 16px; font-weight: bold; }
+        header .who { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; }
+        header form { display: inline; margin: 0; }
+        main { padding: 8px 16px 24px; max-width: 1400px; }
+        footer { padding: 8px 16px; color: var(--muted); border-top: 1px solid var(--line); font-size: 14px; }
+        h1 { font-size: 24px; margin: 12px 0; }
+        h2 { font-size: 20px; margin: 20px 0 8px; }
+        table { border-collapse: collapse; margin: 8px 0 16px; }
+        th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+        th { background: #eef1f4; }
+        td.num, th.num { text-align: right; }
+        .level { display: inline-block; min-width: 6.5em; padding: 1px 8px; border-radius: 4px; font-weight: bold; text-align: center;
+                 border: 2px solid transparent; }
+        .level-red { background: #a4001d; color: #fff; }
+        .level-yellow { background: #ffd23f; color: #1a1a1a; border-color: #8a6d00; }
+        .level-green { background: #1b6e35; color: #fff; }
+        .level-info, .level-none { background: #e4e4e4; color: #1a1a1a; border-color: #8a8a8a; }
+        tr.row-red td:first-child { border-left: 6px solid #a4001d; }
+        tr.row-yellow td:first-child { border-left: 6px solid #8a6d00; }
+        .flag { color: #8a0017; font-weight: bold; }
+        .muted { color: var(--muted); }
+        .error { color: #8a0017; font-weight: bold; margin: 4px 0; }
+        .notice { background: #eef6ee; border: 1px solid #1b6e35; padding: 8px 12px; }
+        form.inline { display: inline-flex; flex-wrap: wrap; gap: 8px; align-items: flex-end; margin: 4px 0; }
+        label { display: block; font-weight: bold; margin: 8px 0 2px; }
+        input, select, textarea, button { font: inherit; }
+        input[type=text], input[type=password], input[type=number], input[type=datetime-local], textarea {
+            padding: 6px 8px; border: 1px solid #6a6a6a; border-radius: 3px; min-width: 14em; }
+        button { padding: 6px 14px; border: 1px solid #0b3d78; background: #0b4f9c; color: #fff; border-radius: 3px; cursor: pointer; }
+        button.secondary { background: #fff; color: #0b3d78; }
+        .field { margin-bottom: 10px; }
+        .charts { display: flex; flex-wrap: wrap; gap: 16px; }
+        .chart { border: 1px solid var(--line); padding: 8px; }
+        .chart h3 { font-size: 16px; margin: 0 0 4px; }
+        .chart svg { max-width: 100%; height: auto; }
+        details { margin: 4px 0 8px; }
+        dl.profile { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; }
+        dl.profile dt { font-weight: bold; }
+        dl.profile dd { margin: 0; }
+        .login { max-width: 26em; margin: 40px auto; }
+        """
+
+    /// `console-<first 12 hex of SHA-256>.css`.
+    static let fileName = "console-" + String(Crypto.hex(Crypto.sha256(Array(css.utf8))).prefix(12)) + ".css"
+    static let path = "/console/static/" + fileName
+}

@@ -1,0 +1,71 @@
+import Charts
+import HTML
+import HyponaTrackCore
+import HyponaTrackDomain
+
+/// `/console/statistics`: the cohort figures of `GET /v1/statistics`, one column per cohort.
+struct StatisticsPage {
+    let layout: ConsoleLayout
+    let statistics: StudyStatistics
+
+    var t: ConsoleText { layout.t }
+    var sep: String { t.language == .de ? "," : "." }
+
+    func number(_ v: Double?, _ decimals: Int = 1) -> String {
+        v.map { ChartNumber.format($0, decimals: decimals, trimZeros: false, separator: sep) } ?? "–"
+    }
+
+    func render() -> HTML {
+        let cohorts = statistics.cohorts
+        func row(_ label: String, _ value: (CohortStatistics) -> String) -> HTML {
+            "<tr><th scope=\"row\">\(label)</th>\(cohorts.map { c -> HTML in "<td class=\"num\">\(value(c))</td>" })</tr>"
+        }
+        let head: [HTML] = cohorts.map { c in "<th scope=\"col\" class=\"num\">\(cohortName(c.cohort))</th>" }
+        let rows: [HTML] = [
+            row(t.s("Patients enrolled", "Eingeschlossene Patienten")) { "\($0.patients.enrolled)" },
+            row(t.s("active", "aktiv")) { "\($0.patients.active)" },
+            row(t.s("finished", "beendet")) { "\($0.patients.finished)" },
+            row(t.s("withdrawn", "ausgeschieden")) { "\($0.patients.withdrawn)" },
+            row(t.s("Patient-days", "Patiententage")) { "\($0.patientDays)" },
+            row(t.s("Adherence (tasks done / due)", "Adhärenz (erledigte / fällige Aufgaben)")) { c in
+                c.adherence.map { "\(number($0 * 100)) % (\(c.tasksDone)/\(c.tasksDue))" } ?? "–" },
+            row(t.s("Days green", "Tage grün")) { "\($0.daysByLevel.green)" },
+            row(t.s("Days yellow", "Tage gelb")) { "\($0.daysByLevel.yellow)" },
+            row(t.s("Days red", "Tage rot")) { "\($0.daysByLevel.red)" },
+            row(t.s("Days without evaluation", "Tage ohne Auswertung")) { "\($0.daysByLevel.none)" },
+            row(t.s("Red alerts per 100 patient-days", "Rote Alarme je 100 Patiententage")) { number($0.alertsPer100PatientDays.red) },
+            row(t.s("Yellow alerts per 100 patient-days", "Gelbe Alarme je 100 Patiententage")) { number($0.alertsPer100PatientDays.yellow) },
+            row(t.s("Evaluation alerts per 100 patient-days", "Alarme aus der Auswertung je 100 Patiententage")) {
+                number($0.alertsPer100PatientDays.evaluation) },
+            row(t.s("Missed check-in alerts per 100 patient-days", "Alarme wegen versäumter Abfrage je 100 Patiententage")) {
+                number($0.alertsPer100PatientDays.missingCheckin) },
+            row(t.s("\(t.vocabulary.noData(days: statistics.noDataDays, capitalised: true)): alerts per 100 patient-days",
+                    "Alarme „\(t.vocabulary.noData(days: statistics.noDataDays))“ je 100 Patiententage")) {
+                number($0.alertsPer100PatientDays.noData2d) },
+            row(t.s("Missing-data alerts", "Alarme wegen fehlender Daten")) { "\($0.missingDataAlerts)" },
+            row(t.s("Minutes to acknowledgement: median", "Minuten bis zur Bestätigung: Median")) { number($0.ackMinutes.median) },
+            row(t.s("Minutes to acknowledgement: p90", "Minuten bis zur Bestätigung: p90")) { number($0.ackMinutes.p90) },
+            row(t.s("Alerts acknowledged (n)", "Bestätigte Alarme (n)")) { "\($0.ackMinutes.n)" },
+            row(t.s("Minutes to resolution: median", "Minuten bis zur Erledigung: Median")) { number($0.resolveMinutes.median) },
+            row(t.s("Minutes to resolution: p90", "Minuten bis zur Erledigung: p90")) { number($0.resolveMinutes.p90) },
+            row(t.s("Alerts resolved (n)", "Erledigte Alarme (n)")) { "\($0.resolveMinutes.n)" },
+        ]
+        return layout.page(t.statistics, """
+            <table id="statistics"><caption class="muted">\(t.s("Computed from the stored data", "Aus den gespeicherten Daten berechnet"))</caption>
+            <thead><tr><th scope="col">\(t.s("Figure", "Kennzahl"))</th>\(head)</tr></thead><tbody>\(rows)</tbody></table>
+            <h2>\(t.s("Exports", "Exporte"))</h2>
+            <p><a href="/console/export/days.csv" download>\(t.s("All days (CSV)", "Alle Tage (CSV)"))</a> ·
+            <a href="/console/export/alerts.csv" download>\(t.s("All alerts (CSV)", "Alle Alarme (CSV)"))</a>
+            <span class="muted">(\(t.s("audited", "protokolliert")))</span></p>
+            """)
+    }
+
+    func cohortName(_ c: Cohort) -> String {
+        switch c {
+        case .all: return t.s("all", "alle")
+        case .low: return t.s("low risk", "niedriges Risiko")
+        case .medium: return t.s("medium risk", "mittleres Risiko")
+        case .high: return t.s("high risk", "hohes Risiko")
+        }
+    }
+}

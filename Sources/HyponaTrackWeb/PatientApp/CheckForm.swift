@@ -1,0 +1,127 @@
+import HTJSON
+import HTML
+import HyponaTrackCore
+import HyponaTrackDomain
+
+/// The morning or evening check as a form whose input names are the day API's
+/// (`weightMorningKg`, `nausea`, … `vas`, `urineSG`, `fluidIntakeMl`, `emergencySymptoms`).
+/// The symptom entry's id is fixed per day and slot (`entryId`), so a resent form updates the
+/// same entry instead of adding one.
+struct CheckForm {
+    enum Slot: String { case morning, evening }
+
+    let layout: AppLayout
+    let slot: Slot
+    let date: LocalDate
+    let texts: WebAppTexts?
+    let emergencyCodes: [String]
+    let emergencyNumber: String
+    var values: [String: String] = [:]
+    var checked: Set<String> = []
+    var errors: [String: String] = [:]
+
+    var t: AppText { layout.t }
+    var lang: String { t.language.rawValue }
+
+    static func entryId(_ slot: Slot, _ date: LocalDate) -> String { "web-\(slot.rawValue)-\(date)" }
+    var weightField: String { slot == .morning ? "weightMorningKg" : "weightEveningKg" }
+    /// The slot's fields besides the symptom items, in form order; `decimals`: how their range
+    /// is written in a message.
+    var numberFields: [(name: String, label: String, required: Bool, decimals: Int)] {
+        slot == .morning
+            ? [(weightField, t.weightMorning, true, 0), ("urineSG", t.urineSG, false, 3), ("fluidIntakeMl", t.fluidIntakeSoFar, false, 0)]
+            : [(weightField, t.weightEvening, true, 0), ("fluidIntakeMl", t.fluidIntake, true, 0)]
+    }
+
+    /// Shows a refusal of the day API's decoder (or of the submission: the date) at its field,
+    /// worded in the page's language (`FieldMessages`).
+    mutating func refuse(_ error: FieldError) {
+        let field = Self.field(error.field)
+        errors[errorSlot(field)] = FieldMessages(t.language).text(error.problem, for: kind(of: field))
+    }
+
+    /// What kind of field of this form `field` is; nil for one it does not have (an item's time).
+    private func kind(of field: String?) -> FieldMessages.Kind? {
+        guard let field else { return nil }
+        if let number = numberFields.first(where: { $0.name == field }) { return .number(decimals: number.decimals) }
+        if WebAppTexts.items.contains(field) { return .choice(ValueRanges.symptomItem) }
+        switch field {
+        case "vas": return .choice(ValueRanges.vas)
+        case "emergencySymptoms": return .emergencySigns
+        case "date": return .day
+        default: return nil
+        }
+    }
+
+    /// Where the message for `field` is shown: at its field, or at the weight (the form's first
+    /// field) when the form has none for it, so a refusal is never only "check the marked fields".
+    func errorSlot(_ field: String?) -> String {
+        guard let field else { return weightField }
+        let fields = numberFields.map(\.name) + WebAppTexts.items + ["vas", "emergencySymptoms"]
+        return fields.contains(field) ? field : weightField
+    }
+
+    /// The form field a refusal's JSON path names: `symptoms[0].nausea` → `nausea`,
+    /// `emergencySymptoms[0]` → `emergencySymptoms`; `weightMorningKg` → itself.
+    static func field(_ path: String?) -> String? {
+        guard let path, let last = path.split(separator: ".").last else { return nil }
+        let name = last.prefix { $0 != "[" }
+        return name.isEmpty ? nil : String(name)
+    }
+
+    func render() -> HTML {
+        guard let session = layout.patient else { return HTML() }
+        let summary: HTML = errors.isEmpty ? HTML() : "<p class=\"error\" role=\"alert\">\(t.fixFields)</p>"
+        let numbers: [HTML] = numberFields.map { f in
+            """
+            <div class="field"><label for="\(f.name)">\(f.label)</label>\
+            <input type="text" inputmode="decimal" id="\(f.name)" name="\(f.name)" value="\(values[f.name] ?? "")"\
+            \(f.required ? " required" as HTML : HTML())\(AppLayout.invalid(errors, f.name))>\(AppLayout.error(errors, f.name))</div>
+            """
+        }
+        let items: [HTML] = WebAppTexts.items.map { item in
+            choice(item, legend: texts?.symptom(item, lang) ?? item, range: ValueRanges.symptomItem,
+                   word: { texts?.scale[lang]?[$0] ?? String($0) })
+        }
+        let vas = choice("vas", legend: texts?.vas[lang] ?? "VAS 0–10", range: ValueRanges.vas, word: { String($0) })
+        let title = slot == .morning ? t.morningCheck : t.eveningCheck
+        return layout.page(title, """
+            <p class="muted">\(date.description)</p>\(summary)
+            <form method="post" action="/app/\(slot.rawValue)" novalidate>\(AppLayout.csrf(session))
+            <input type="hidden" name="date" value="\(date.description)"><input type="hidden" name="entryId" value="\(Self.entryId(slot, date))">
+            \(numbers[0])
+            <h2>\(t.symptoms)</h2>\(items)\(vas)
+            \(Array(numbers.dropFirst()))
+            \(emergencyBox())
+            <button type="submit">\(t.save)</button></form>
+            <p><a href="/app/">\(t.today)</a></p>
+            """)
+    }
+
+    /// A 0…n scale as radio buttons with words, in a fieldset named by its legend.
+    private func choice(_ name: String, legend: String, range: ClosedRange<Int>, word: (Int) -> String) -> HTML {
+        let options: [HTML] = range.map { v in
+            let id = "\(name)-\(v)"
+            let on: HTML = values[name] == String(v) ? " checked" : HTML()
+            let label: HTML = word(v) == String(v) ? "\(v)" : "\(v) – \(word(v))"
+            return "<label for=\"\(id)\"><input type=\"radio\" id=\"\(id)\" name=\"\(name)\" value=\"\(v)\"\(on)>\(label)</label>"
+        }
+        return """
+            <fieldset id="\(name)"\(AppLayout.invalid(errors, name))><legend>\(legend)</legend><div class="choices">\(options)</div>\
+            \(AppLayout.error(errors, name))</fieldset>
+            """
+    }
+
+    private func emergencyBox() -> HTML {
+        let boxes: [HTML] = emergencyCodes.map { code in
+            let on: HTML = checked.contains(code) ? " checked" : HTML()
+            return "<label for=\"em-\(code)\"><input type=\"checkbox\" id=\"em-\(code)\" name=\"emergencySymptoms\" value=\"\(code)\"\(on)>\(texts?.emergency(code, lang) ?? code)</label>"
+        }
+        return """
+            <fieldset class="emergency" id="emergencySymptoms"\(AppLayout.invalid(errors, "emergencySymptoms"))><legend>\(t.emergency)</legend>\
+            <p>\(t.emergencyHint)</p><div class="choices">\(boxes)</div>\(AppLayout.error(errors, "emergencySymptoms"))
+            <p><strong>\(texts?.callNow(lang, number: emergencyNumber) ?? emergencyNumber)</strong></p>
+            <a class="call" href="tel:\(emergencyNumber.filter { $0 != " " })">\(t.call) \(emergencyNumber)</a></fieldset>
+            """
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HTJSON
+import HTML
+import HTTPServer
+import HyponaTrackCore
+import HyponaTrackDomain
+
+/// The patient check-in in any phone's browser (`/app/…`): activation, today's light and
+/// tasks, the morning and evening checks. Works without JavaScript (forms post and redirect);
+/// values are read by the day API's own decoder, so the ranges are the API's; a refusal is
+/// worded in the page's language at its field (`FieldMessages`).
+struct PatientApp: Sendable {
+    let study: StudyService
+    let activation: ActivationService
+    let patients: PatientWebSessions
+    let activateLimit: AnonymousLimit
+
+    static let prefix = "/app/"
+
+    func routes() -> [PageRoute] {
+        [
+            PageRoute(.get, "/app", access: .anonymous) { _ in WebResponse.redirect(Self.prefix) },
+            PageRoute(.get, "/app/static/{file}", access: .anonymous) { ctx in
+                guard ctx.parameter("file") == AppAssets.cssName else { throw PageFailure.notFound(ctx.request.http.path, ctx.language) }
+                return WebResponse.asset(AppAssets.css, type: "text/css; charset=utf-8", immutable: true)
+            },
+            PageRoute(.get, "/app/manifest.webmanifest", access: .anonymous) { _ in
+                WebResponse.asset(AppAssets.manifest(name: "HyponaTrack"), type: "application/manifest+json", immutable: false)
+            },
+            PageRoute(.get, "/app/icon.svg", access: .anonymous) { _ in WebResponse.asset(AppAssets.icon, type: "image/svg+xml", immutable: false) },
+            PageRoute(.get, "/app/language", access: .anonymous) { ctx in WebResponse.languageSwitch(ctx, prefix: "/app", home: Self.prefix) },
+            PageRoute(.get, "/app/activate", access: .signIn) { ctx in
+                if ctx.patient != nil { return WebResponse.redirect(Self.prefix) }
+                return WebResponse.page(.ok, ActivatePage(layout: layout(ctx), formToken: ctx.signInFormToken).render())
+            },
+            PageRoute(.post, "/app/activate", access: .signIn, limit: activateLimit) { ctx in try activate(ctx) },
+            PageRoute(.get, "/app/", access: .patient) { ctx in try todayPage(ctx) },
+            PageRoute(.get, "/app/morning", access: .patient) { ctx in try checkPage(ctx, .morning) },
+            PageRoute(.post, "/app/morning", access: .patient) { ctx in try submit(ctx, .morning) },
+            PageRoute(.get, "/app/evening", access: .patient) { ctx in try checkPage(ctx, .evening) },
+            PageRoute(.post, "/app/evening", access: .patient) { ctx in try submit(ctx, .evening) },
+            PageRoute(.post, "/app/signout", access: .patientSignOut) { ctx in
+                if let p = ctx.patient { try patients.signOut(p, ip: ctx.request.clientIP) }
+                return WebResponse.redirect("/app/activate", cookies: [WebResponse.cookie("ht_patient", "", path: Self.prefix, maxAge: 0,
+                                                                                   secure: ctx.request.isSecure)])
+            },
+        ]
+    }
+
+    func layout(_ ctx: PageContext) -> AppLayout { layout(ctx.request, ctx.patient) }
+
+    func layout(_ request: WebRequest, _ patient: PatientWebSession?) -> AppLayout {
+        AppLayout(request: request, patient: patient,
+                  disclaimer: study.rules.snapshot.rules.instructions.disclaimer(request.language.rawValue,
+                                                                                 emergencyNumber: study.configuration.app.emergencyNumber))
+    }
+
+    func errorPage(_ failure: PageFailure, _ request: WebRequest, _ session: WebSession?) -> HTML {
+        let l = layout(request, nil)
+        return l.page(l.t.s("Something went wrong", "Etwas ist schiefgelaufen"),
+                      "<p class=\"error\" role=\"alert\">\(failure.message)</p><p><a href=\"/app/\">\(l.t.today)</a></p>")
+    }
+
+    // MARK: pages
+
+    private func todayPage(_ ctx: PageContext) throws -> HTTPResponse {
+        let p = ctx.patient!
+        let today = try study.days.today(patientId: p.patientId)
+        let zone = try zone(p)
+        return WebResponse.page(.ok, TodayPage(layout: layout(ctx), today: today, zone: zone,
+                                               emergencyNumber: study.configuration.app.emergencyNumber,
+                                               saved: ctx.query("saved") != nil).render())
+    }
+
+    /// The patient's time zone (one row read, not the whole timeline).
+    func zone(_ p: PatientWebSession) throws -> ZoneRules {
+        guard let zone = try study.zone(patientId: p.patientId) else { throw DomainError.unauthenticated }
+        return zone
+    }
+
+    func form(_ ctx: PageContext, _ slot: CheckForm.Slot, date: LocalDate) -> CheckForm {
+        let rules = study.rules.snapshot.rules
+        return CheckForm(layout: layout(ctx), slot: slot, date: date, texts: rules.instructions.webApp,
+                         emergencyCodes: rules.thresholds.emergencySymptoms, emergencyNumber: study.configuration.app.emergencyNumber)
+    }
+
+    private func checkPage(_ ctx: PageContext, _ slot: CheckForm.Slot) throws -> HTTPResponse {
+        let p = ctx.patient!
+        let date = try zone(p).localDate(atEpochSeconds: study.clock.now())
+        var page = form(ctx, slot, date: date)
+        // What this day's form already saved, to change rather than retype.
+        if let day = try study.days.days(DaysQuery(patientId: p.patientId, from: date, to: date)).first?.day {
+            let weight = slot == .morning ? day.weightMorningKg : day.weightEveningKg
+            if let weight { page.values[page.weightField] = Self.number(weight) }
+            if slot == .morning, let sg = day.urineSG { page.values["urineSG"] = Self.number(sg) }
+            if slot == .evening, let fluid = day.fluidIntakeMl { page.values["fluidIntakeMl"] = Self.number(fluid) }
+            if let entry = day.symptoms.first(where: { $0.id == CheckForm.entryId(slot, date) }) {
+                for (name, v) in [("nausea", entry.nausea), ("headache", entry.headache), ("fatigue", entry.fatigue),
+                                  ("confusion", entry.confusion), ("muscleCramps", entry.muscleCramps), ("vas", entry.vas)] {
+                    page.values[name] = String(v)
+                }
+            }
+        }
+        return WebResponse.page(.ok, page.render())
+    }
+
+    static func number(_ v: Double) -> String {
+        v == v.rounded() ? String(Int(v)) : String(v)
+    }
+}
