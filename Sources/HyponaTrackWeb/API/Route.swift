@@ -67,6 +67,8 @@ public struct Route: Sendable {
     public let method: HTTPMethod
     public let template: String
     public let access: Access
+    /// What the route touches (nil: undeclared, which `RouteTargetTests` refuses).
+    public let touches: RouteTarget?
     /// The per-address token bucket of anonymous routes (nil: none).
     public let limit: AnonymousLimit?
     public let summary: String
@@ -82,12 +84,14 @@ public struct Route: Sendable {
     public let runsOnPollingThread: Bool
     let path: PathTemplate
 
-    public init(_ method: HTTPMethod, _ template: String, access: Access, limit: AnonymousLimit? = nil, summary: String,
+    public init(_ method: HTTPMethod, _ template: String, access: Access, touches: RouteTarget? = nil, limit: AnonymousLimit? = nil,
+                summary: String,
                 request: JSONValue? = nil, upload: [String]? = nil, responses: [HTTPStatus: (description: String, schema: JSONValue?)],
                 runsOnPollingThread: Bool = false,
                 handler: @escaping @Sendable (RequestContext) throws -> RouteResult) {
         self.method = method
         self.template = template
+        self.touches = touches
         self.access = access
         self.limit = limit
         self.summary = summary

@@ -8,7 +8,7 @@ extension Routes {
     /// per-address bucket of anonymous routes (`limit`).
     static func activation(_ service: ActivationService, limit: AnonymousLimit?) -> [Route] {
         [
-            Route(.post, "/v1/activate", access: .anonymous, limit: limit,
+            Route(.post, "/v1/activate", access: .anonymous, touches: .ownRecord, limit: limit,
                   summary: "Exchange a one-time activation code for a patient token",
                   request: S.body(ActivationBodies.activation),
                   responses: [200: ("the patient token (shown once)", S.ref("Activation")), 400: ("invalid request", S.error),

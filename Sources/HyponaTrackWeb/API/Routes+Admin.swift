@@ -13,7 +13,7 @@ extension Routes {
             common.merging(extra) { _, new in new }
         }
         return [
-            Route(.post, "/v1/staff", access: .staff(.admin), summary: "Add a staff member; returns their token once",
+            Route(.post, "/v1/staff", access: .staff(.admin), touches: .system, summary: "Add a staff member; returns their token once",
                   request: S.body(StaffBodies.addition),
                   responses: with([201: ("added", S.object([("name", S.anyString), ("role", S.anyString), ("token", S.anyString)])),
                                    409: ("name taken", S.error)])) { ctx in
@@ -23,17 +23,17 @@ extension Routes {
                 }
                 return .json(.created, AdminJSON.added(try staff.add(command)))
             },
-            Route(.get, "/v1/staff", access: .staff(.admin), summary: "Staff members and their roles",
+            Route(.get, "/v1/staff", access: .staff(.admin), touches: .system, summary: "Staff members and their roles",
                   responses: with([200: ("staff", S.array(S.openObject()))])) { _ in
                 .json(.ok, .array(try staff.list().map(AdminJSON.member)))
             },
-            Route(.post, "/v1/staff/{name}/revocation", access: .staff(.admin), summary: "Revoke a staff member's token",
+            Route(.post, "/v1/staff/{name}/revocation", access: .staff(.admin), touches: .system, summary: "Revoke a staff member's token",
                   responses: with([200: ("revoked", S.openObject()),
                                    409: ("the last active admin: add another admin first", S.error)])) { ctx in
                 let command = RevokeStaff(name: try StaffBodies.name(ctx), actor: ctx.actor)
                 return .json(.ok, AdminJSON.revoked(try staff.revoke(command)))
             },
-            Route(.post, "/v1/staff/{name}/rotation", access: .staff(.adminOrSelf),
+            Route(.post, "/v1/staff/{name}/rotation", access: .staff(.adminOrSelf), touches: .system,
                   summary: "Rotate a staff member's token (an admin, or the member themself): the new token is shown once, the old one is refused at once",
                   responses: with([200: ("the new token (shown once)", S.object([("name", S.anyString), ("token", S.anyString)],
                                                                                required: ["name", "token"])),
@@ -41,7 +41,7 @@ extension Routes {
                 let command = RotateStaffToken(name: try StaffBodies.name(ctx), actor: ctx.actor)
                 return .json(.ok, AdminJSON.rotated(try staff.rotate(command)))
             },
-            Route(.put, "/v1/staff/{name}/password", access: .staff(.adminOrSelf),
+            Route(.put, "/v1/staff/{name}/password", access: .staff(.adminOrSelf), touches: .system,
                   summary: "Set a staff member's console password (an admin, or the member themself); their console sessions end",
                   request: S.body([StaffBodies.password.required.member]),
                   responses: with([204: ("set", nil), 404: ("no active staff member of that name", S.error)])) { ctx in
@@ -50,18 +50,18 @@ extension Routes {
                 try staff.setPassword(SetStaffPassword(name: name, password: password, actor: ctx.actor))
                 return .raw(HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"]))
             },
-            Route(.post, "/v1/backup", access: .staff(.admin),
+            Route(.post, "/v1/backup", access: .staff(.admin), touches: .export,
                   summary: "A consistent online copy of the database under DATA_DIR/backups/ (checked before it is reported)",
                   responses: Responses.longRead(with([201: ("the backup", S.object([("path", S.anyString), ("bytes", S.anyInteger), ("createdAt", S.anyString),
                                                                 ("integrity", S.anyString), ("auditIntact", S.bool),
                                                                 ("auditRows", S.anyInteger)]))]))) { ctx in
                 .json(.created, AdminJSON.backup(try backups.backup(CreateBackup(actor: ctx.actor))))
             },
-            Route(.get, "/v1/audit", access: .staff(.read), summary: "Audit trail entries (newest last)",
+            Route(.get, "/v1/audit", access: .staff(.read), touches: .list, summary: "Audit trail entries (newest last)",
                   responses: Responses.longRead(with([200: ("entries", S.array(S.openObject()))]))) { ctx in
                 .json(.ok, .array(try audit.entries(try AuditParameters.query(ctx)).map(AdminJSON.entry)))
             },
-            Route(.get, "/v1/audit/verify", access: .staff(.read),
+            Route(.get, "/v1/audit/verify", access: .staff(.read), touches: .system,
                   summary: "Recompute the audit chain; names the first broken row; ?checkpoint=SEQ:HEX also compares with a checkpoint",
                   responses: Responses.longRead(with([200: ("verification result", S.object([("intact", S.bool), ("rowsChecked", S.anyInteger),
                                                                           ("firstBrokenSeq", S.nullable(S.anyInteger)),
@@ -73,7 +73,7 @@ extension Routes {
                                                                               ("reason", S.nullable(S.anyString))])))]))]))) { ctx in
                 .json(.ok, AdminJSON.verification(try audit.verify(checkpoint: try AuditParameters.checkpoint(ctx))))
             },
-            Route(.post, "/v1/audit/checkpoints", access: .staff(.admin),
+            Route(.post, "/v1/audit/checkpoints", access: .staff(.admin), touches: .system,
                   summary: "Checkpoint the audit chain: an audited audit.checkpoint row whose seq and hash go to the subscribed hooks",
                   responses: with([201: ("the checkpoint", S.object([("seq", S.anyInteger), ("hash", S.anyString),
                                                                      ("checkpoint", S.anyString),

@@ -8,7 +8,7 @@ extension Routes {
     static func alerts(_ service: AlertService, hooksStatus: @escaping @Sendable () throws -> JSONValue) -> [Route] {
         let with = Responses.adding(to: Responses.staff(notFound: nil))
         return [
-            Route(.get, "/v1/alerts", access: .staff(.read),
+            Route(.get, "/v1/alerts", access: .staff(.read), touches: .list,
                   summary: "Alerts, newest first: open=true every unresolved one; else at most limit (default 500), before=ID for older (a Link rel=next header names the next page)",
                   responses: with([200: ("alerts", S.array(S.openObject()))])) { ctx in
                 let query = try AlertBodies.query(ctx)
@@ -20,7 +20,7 @@ extension Routes {
                 }
                 return .raw(response)
             },
-            Route(.post, "/v1/alerts/{alertId}/acknowledgement", access: .staff(.write),
+            Route(.post, "/v1/alerts/{alertId}/acknowledgement", access: .staff(.write), touches: .alert,
                   summary: "Acknowledge an alert: the escalation stops", request: S.body(AlertBodies.acknowledgement),
                   responses: with([200: ("acknowledged", S.openObject()), 404: ("no such alert", S.error),
                                    409: ("already acknowledged or resolved", S.error)])) { ctx in
@@ -28,7 +28,7 @@ extension Routes {
                 let note = try decodeBody(ctx.body) { r throws(FieldError) in try r.optional(AlertBodies.note) }
                 return .json(.ok, AlertJSON.alert(try service.acknowledge(AcknowledgeAlert(alertId: id, note: note, actor: ctx.actor))))
             },
-            Route(.post, "/v1/alerts/{alertId}/resolution", access: .staff(.write),
+            Route(.post, "/v1/alerts/{alertId}/resolution", access: .staff(.write), touches: .alert,
                   summary: "Resolve an alert with a note (and the measured sodium, if any)",
                   request: S.body(AlertBodies.resolution),
                   responses: with([200: ("resolved", S.openObject()), 404: ("no such alert", S.error),
@@ -40,7 +40,7 @@ extension Routes {
                 }
                 return .json(.ok, AlertJSON.alert(try service.resolve(command)))
             },
-            Route(.get, "/v1/hooks/status", access: .staff(.read), summary: "Per hook: pending, delivered, dead letters, disabled",
+            Route(.get, "/v1/hooks/status", access: .staff(.read), touches: .system, summary: "Per hook: pending, delivered, dead letters, disabled",
                   responses: with([200: ("hooks", S.array(S.openObject()))])) { _ in .json(.ok, try hooksStatus()) },
         ]
     }

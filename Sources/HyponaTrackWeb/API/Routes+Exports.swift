@@ -10,27 +10,27 @@ extension Routes {
         let with = Responses.adding(to: Responses.longRead(Responses.staff(notFound: "no such patient")))
         let csv = with([200: ("the CSV file (RFC 4180, UTF-8, CRLF, header row)", nil)])
         return [
-            Route(.get, "/v1/patients/{studyId}/export.csv", access: .staff(.read),
+            Route(.get, "/v1/patients/{studyId}/export.csv", access: .staff(.read), touches: .patient,
                   summary: "One patient's days as CSV: the REDCap daily_monitoring columns, times in the patient's time zone",
                   responses: csv) { ctx in
                 try csvFile(service.exports.export(ExportCSV(kind: .days, studyId: ctx.parameter("studyId"), actor: ctx.actor)))
             },
-            Route(.get, "/v1/export/days.csv", access: .staff(.read),
+            Route(.get, "/v1/export/days.csv", access: .staff(.read), touches: .export,
                   summary: "Every patient's days as CSV (as export.csv, all patients by study ID); ?studyId=ID for one", responses: csv) { ctx in
                 try csvFile(service.exports.export(ExportCSV(kind: .days, studyId: try studyIdQuery(ctx), actor: ctx.actor)))
             },
-            Route(.get, "/v1/export/alerts.csv", access: .staff(.read),
+            Route(.get, "/v1/export/alerts.csv", access: .staff(.read), touches: .export,
                   summary: "Alerts as CSV, one row per alert: the REDCap alert_log columns plus alert_ack_by and alert_resolved_by",
                   responses: csv) { ctx in
                 try csvFile(service.exports.export(ExportCSV(kind: .alerts, studyId: try studyIdQuery(ctx), actor: ctx.actor)))
             },
-            Route(.get, "/v1/patients/{studyId}/report.pdf", access: .staff(.read),
+            Route(.get, "/v1/patients/{studyId}/report.pdf", access: .staff(.read), touches: .patient,
                   summary: "One patient's clinical report as a PDF (A4, fonts embedded): facts, risk, the six trend charts with the patient's scaled thresholds, days, alerts, lab values, rules version; ?lang=de for German",
                   responses: with([200: ("the PDF document (application/pdf)", nil)])) { ctx in
                 try pdfFile(service.reports.report(ClinicalReportRequest(studyId: ctx.parameter("studyId"),
                                                                          language: try languageQuery(ctx), actor: ctx.actor)))
             },
-            Route(.get, "/v1/statistics", access: .staff(.read),
+            Route(.get, "/v1/statistics", access: .staff(.read), touches: .list,
                   summary: "Cohort figures (all, low, medium, high): patients, patient-days, adherence, days per level, alert rates, times to acknowledgement and resolution",
                   responses: with([200: ("the statistics", S.ref("Statistics"))])) { ctx in
                 .json(.ok, StatisticsJSON.statistics(try service.statistics.statistics(StatisticsQuery(studyId: try studyIdQuery(ctx)))))

@@ -12,7 +12,7 @@ extension Routes {
         let with = Responses.adding(to: Responses.staff(notFound: "no such patient or proposal"))
         let decision = S.body([ImportBodies.note.member, ImportBodies.override.member])
         return [
-            Route(.patch, "/v1/patients/{studyId}/days/{date}", access: .staff(.write),
+            Route(.patch, "/v1/patients/{studyId}/days/{date}", access: .staff(.write), touches: .patient,
                   summary: "Correct a day's measurements (the patient's merge rules); re-evaluated, audited as a staff change",
                   request: S.ref("DayPatch"),
                   responses: with([200: ("stored and evaluated", S.ref("DayResult")),
@@ -25,14 +25,14 @@ extension Routes {
                                                                  actor: ctx.actor))
                 return .json(.ok, DayJSON.result(result, language: ctx.language, emergencyNumber: service.configuration.app.emergencyNumber))
             },
-            Route(.post, "/v1/imports/fhir", access: .staff(.write),
+            Route(.post, "/v1/imports/fhir", access: .staff(.write), touches: .list,
                   summary: "Import FHIR R4 sodium Observations (an Observation or a Bundle): proposed, not applied",
                   upload: ["application/fhir+json", "application/json"],
                   responses: with([200: ("the import's report", S.ref("ImportReport"))])) { ctx in
                 let bytes = try ImportUpload.bytes(ctx)
                 return .json(.ok, ImportJSON.report(try service.imports.fhir(ImportFHIR(document: bytes, actor: ctx.actor))))
             },
-            Route(.post, "/v1/patients/{studyId}/imports/apple-health", access: .staff(.write),
+            Route(.post, "/v1/patients/{studyId}/imports/apple-health", access: .staff(.write), touches: .patient,
                   summary: "Import a patient's Apple Health export (export.zip or export.xml): proposed, not applied",
                   upload: ["application/zip", "application/xml", "text/xml"],
                   responses: with([200: ("the import's report", S.ref("ImportReport")), 409: ("withdrawn", S.error)])) { ctx in
@@ -41,7 +41,7 @@ extension Routes {
                     return .json(.ok, ImportJSON.report(try service.imports.appleHealth(command)))
                 }
             },
-            Route(.get, "/v1/proposals", access: .staff(.read),
+            Route(.get, "/v1/proposals", access: .staff(.read), touches: .list,
                   summary: "Imported values with the value each would replace and the current one, newest first: at most limit "
                       + "(default \(ProposalsQuery.defaultLimit)), before=ID for older (a Link rel=next header names the next page); "
                       + "total counts every match",
@@ -55,14 +55,14 @@ extension Routes {
                 }
                 return .raw(response)
             },
-            Route(.post, "/v1/proposals/{proposalId}/confirm", access: .staff(.write),
+            Route(.post, "/v1/proposals/{proposalId}/confirm", access: .staff(.write), touches: .proposal,
                   summary: "Confirm a proposal: applied as a staff correction (re-evaluation, alerts, REDCap, audit)", request: decision,
                   responses: with([200: ("confirmed", S.ref("Proposal")),
                                    409: ("not pending, or the value it would replace changed (confirm with override)", S.error)])) { ctx in
                 let command = try ImportBodies.decision(ctx)
                 return .json(.ok, ImportJSON.proposal(try service.proposals.confirm(command)))
             },
-            Route(.post, "/v1/proposals/{proposalId}/reject", access: .staff(.write), summary: "Reject a proposal (with a note)",
+            Route(.post, "/v1/proposals/{proposalId}/reject", access: .staff(.write), touches: .proposal, summary: "Reject a proposal (with a note)",
                   request: S.body([ImportBodies.note.member]),
                   responses: with([200: ("rejected", S.ref("Proposal")), 409: ("not pending", S.error)])) { ctx in
                 let command = try ImportBodies.decision(ctx, overridable: false)

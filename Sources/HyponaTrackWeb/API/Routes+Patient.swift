@@ -7,7 +7,7 @@ extension Routes {
     /// The patient app's API (docs/product.md, "Patient API").
     static func patient(_ service: StudyService, _ activation: ActivationService, anonymousLimit: AnonymousLimit? = nil) -> [Route] {
         Routes.activation(activation, limit: anonymousLimit) + [
-            Route(.put, "/v1/me/days/{date}", access: .patient, summary: "Merge a day's measurements and get its traffic light",
+            Route(.put, "/v1/me/days/{date}", access: .patient, touches: .ownRecord, summary: "Merge a day's measurements and get its traffic light",
                   request: S.ref("DayPatch"),
                   responses: [200: ("stored durably and evaluated", S.ref("DayResult")), 400: ("invalid field", S.error),
                               401: ("token missing, revoked or withdrawn", S.error), 403: ("not a patient token", S.error),
@@ -28,14 +28,14 @@ extension Routes {
                     }
                 }
             },
-            Route(.get, "/v1/me/days", access: .patient, summary: "The patient's stored days with their evaluations",
+            Route(.get, "/v1/me/days", access: .patient, touches: .ownRecord, summary: "The patient's stored days with their evaluations",
                   responses: [200: ("days", S.array(S.ref("StoredDay"))), 400: ("invalid query", S.error),
                               401: ("token missing or revoked", S.error), 403: ("not a patient token", S.error)]) { ctx in
                 let query = DaysQuery(patientId: try ctx.patientId(), from: try PathParameters.queryDate(ctx, "from"),
                                       to: try PathParameters.queryDate(ctx, "to"))
                 return .json(.ok, .array(try service.days.days(query).map(PatientJSON.storedDay)))
             },
-            Route(.get, "/v1/me/today", access: .patient, summary: "Today's tasks, level and reminder plan",
+            Route(.get, "/v1/me/today", access: .patient, touches: .ownRecord, summary: "Today's tasks, level and reminder plan",
                   responses: [200: ("today", S.ref("Today")), 401: ("token missing or revoked", S.error),
                               403: ("not a patient token", S.error)]) { ctx in
                 .json(.ok, DayJSON.today(try service.days.today(patientId: try ctx.patientId()), language: ctx.language,

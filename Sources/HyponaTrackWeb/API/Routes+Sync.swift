@@ -16,29 +16,29 @@ extension Routes {
             return service
         }
         return [
-            Route(.get, "/v1/sync/status", access: .staff(.admin), summary: "Outbox, dead letters, halt state, last success",
+            Route(.get, "/v1/sync/status", access: .staff(.admin), touches: .list, summary: "Outbox, dead letters, halt state, last success",
                   responses: with([200: ("status", S.openObject())])) { _ in .json(.ok, SyncJSON.status(try require().status())) },
-            Route(.post, "/v1/sync/retry", access: .staff(.admin), summary: "Retry failed rows now; with dead, the dead letters too",
+            Route(.post, "/v1/sync/retry", access: .staff(.admin), touches: .system, summary: "Retry failed rows now; with dead, the dead letters too",
                   request: S.body(SyncBodies.retry),
                   responses: with([200: ("rows made due", S.openObject()), 400: ("invalid request", S.error)])) { ctx in
                 let service = try require()   // before the body: without sync, any body is 409
                 let dead = try decodeBody(ctx.body) { r throws(FieldError) in try r.optional(SyncBodies.dead) ?? false }
                 return .json(.ok, SyncJSON.retry(try service.retry(RetrySync(dead: dead, actor: ctx.actor))))
             },
-            Route(.post, "/v1/sync/resume", access: .staff(.admin), summary: "Resume a halted sync after fixing the cause",
+            Route(.post, "/v1/sync/resume", access: .staff(.admin), touches: .system, summary: "Resume a halted sync after fixing the cause",
                   responses: with([200: ("status", S.openObject())])) { ctx in
                 .json(.ok, SyncJSON.status(try require().resume(ResumeSync(actor: ctx.actor))))
             },
-            Route(.get, "/v1/sync/check", access: .staff(.admin),
+            Route(.get, "/v1/sync/check", access: .staff(.admin), touches: .list,
                   summary: "Compare the REDCap project (version, project info, metadata) with the fields the server writes",
                   responses: with([200: ("comparison", S.openObject()), 502: ("REDCap could not be read", S.error)])) { _ in
                 .json(.ok, SyncJSON.check(try require().check()))
             },
-            Route(.get, "/v1/sync/reconcile", access: .staff(.admin), summary: "Export our records from REDCap and list differences",
+            Route(.get, "/v1/sync/reconcile", access: .staff(.admin), touches: .list, summary: "Export our records from REDCap and list differences",
                   responses: with([200: ("differences", S.openObject()), 502: ("REDCap could not be read", S.error)])) { _ in
                 .json(.ok, SyncJSON.reconcile(try require().reconcile()))
             },
-            Route(.post, "/v1/sync/export-all", access: .staff(.admin), summary: "Re-queue every baseline, day and alert (idempotent)",
+            Route(.post, "/v1/sync/export-all", access: .staff(.admin), touches: .system, summary: "Re-queue every baseline, day and alert (idempotent)",
                   responses: with([200: ("rows queued", S.openObject())])) { ctx in
                 .json(.ok, SyncJSON.exportAll(try require().exportAll(ExportAll(actor: ctx.actor))))
             },

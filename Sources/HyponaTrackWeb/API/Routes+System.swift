@@ -10,16 +10,16 @@ extension Routes {
     static func system(health: @escaping @Sendable () -> Health, metrics: @escaping @Sendable (HTTPRequest) -> String,
                        openAPI: JSONValue) -> [Route] {
         [
-            Route(.get, "/healthz", access: .anonymous, summary: "Liveness and readiness",
+            Route(.get, "/healthz", access: .anonymous, touches: .system, summary: "Liveness and readiness",
                   responses: [200: ("healthy", S.ref("Health")), 503: ("the database cannot be written", S.ref("Health"))]) { _ in
                 let h = health()
                 return .json(h.writable ? .ok : .serviceUnavailable, HealthJSON.health(h))
             },
-            Route(.get, "/metrics", access: .anonymous, summary: "Prometheus metrics (text format 0.0.4)",
+            Route(.get, "/metrics", access: .anonymous, touches: .system, summary: "Prometheus metrics (text format 0.0.4)",
                   responses: [200: ("metrics", nil)]) { ctx in
                 .raw(HTTPResponse(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", text: metrics(ctx.request)))
             },
-            Route(.get, "/openapi.json", access: .anonymous, summary: "This API's OpenAPI 3.1 description",
+            Route(.get, "/openapi.json", access: .anonymous, touches: .system, summary: "This API's OpenAPI 3.1 description",
                   responses: [200: ("the OpenAPI document", S.openObject())]) { _ in
                 .json(200, openAPI)
             },

@@ -54,14 +54,17 @@ public struct PageRoute: Sendable {
     public let method: HTTPMethod
     public let path: PathTemplate
     public let access: PageAccess
+    /// What the page touches (nil: undeclared, which `RouteTargetTests` refuses).
+    public let touches: RouteTarget?
     public let limit: AnonymousLimit?
     public let handler: @Sendable (PageContext) throws -> HTTPResponse
 
-    public init(_ method: HTTPMethod, _ template: String, access: PageAccess, limit: AnonymousLimit? = nil,
+    public init(_ method: HTTPMethod, _ template: String, access: PageAccess, touches: RouteTarget? = nil, limit: AnonymousLimit? = nil,
                 handler: @escaping @Sendable (PageContext) throws -> HTTPResponse) {
         self.method = method
         path = PathTemplate(template)
         self.access = access
+        self.touches = touches
         self.limit = limit
         self.handler = handler
     }
