@@ -54,6 +54,10 @@ import HTJSON
                                  body: ["reason": "wrong entry"])
         #expect(item.status == 409 && item.errorCode == "conflict" && item.text.contains("withdrawn"), "\(item.text)")
 
+        let correction = try d.request(.patch, "/v1/patients/WD-2/days/\(day)", token: d.adminToken, body: ["weightMorningKg": 81.0])
+        #expect(correction.status == 409 && correction.errorCode == "conflict" && correction.text.contains("withdrawn"),
+                "a correction takes the patient's submission path and keeps its 409: \(correction.text)")
+
         let after = try Self.traces(d, "WD-1")
         #expect(after.labs == before.labs && after.alerts == before.alerts && after.labAudit == before.labAudit,
                 "nothing written: \(before) → \(after)")

@@ -102,18 +102,14 @@ public final class DayService: Sendable {
         context.submit(submission.store) { completion(CommittedSubmission(submission, $0)) }
     }
 
-    /// A staff correction: the patient's merge rules, checks and re-evaluation, audited as the
-    /// staff member's change. A withdrawn patient's days no longer change.
+    /// A staff correction: the patient's own submission path (planned on a snapshot, checked
+    /// and stored by the writer, the caches refreshed after the COMMIT), audited as the staff
+    /// member's change. A withdrawn patient's days no longer change (409).
     public func correct(_ command: CorrectDay) throws -> DayResult {
-        let snapshot = context.rules.snapshot
-        let (now, ms) = context.nowMilliseconds()
-        return try context.write { db in
-            let patient = try context.activePatient(db, studyId: command.studyId, withdrawnMessage: "the patient is withdrawn")
-            let submit = SubmitDay(patientId: patient.id, date: command.date, patch: command.patch, correctedBy: command.actor)
-            let plan = try SubmissionPlan.make(db, submit, context: context, snapshot: snapshot, now: now)
-            try plan.apply(db, context: context, snapshot: snapshot, at: ms)
-            return plan.result(snapshot)
+        let patientId = try context.read { db in
+            try context.activePatient(db, studyId: command.studyId, withdrawnMessage: "the patient is withdrawn").id
         }
+        return try submit(SubmitDay(patientId: patientId, date: command.date, patch: command.patch, correctedBy: command.actor))
     }
 
     /// The patient's stored days with their latest evaluations.

@@ -37,8 +37,11 @@ struct SubmissionPlan: Sendable {
             precondition(stored == known, "PatientCache disagrees with the store for patient \(known.id) at revision \(known.revision)")
         }
         #endif
-        guard let patient = try known ?? PatientRepository.load(db, id: command.patientId), !patient.isWithdrawn else {
-            throw DomainError.unauthenticated
+        guard let patient = try known ?? PatientRepository.load(db, id: command.patientId) else { throw DomainError.unauthenticated }
+        guard !patient.isWithdrawn else {
+            // A patient's token stops working at withdrawal; staff are told why nothing changed.
+            if command.correctedBy == nil { throw DomainError.unauthenticated }
+            throw DomainError.conflict("the patient is withdrawn", problem: .patientWithdrawn)
         }
         let window = try context.window(db, patient, snapshot.rules, deciding: date)
         guard window.contains(date) else {
