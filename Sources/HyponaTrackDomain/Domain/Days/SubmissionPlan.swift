@@ -51,6 +51,10 @@ struct SubmissionPlan: Sendable {
         guard date <= context.today(patient.profile, now: now) else {
             throw DomainError.rejected(.invalid("date", "\(date) is in the future", problem: .dateInFuture))
         }
+        if let early = patch.firstItem(timedAfter: now + DayPatch.itemTimeAheadToleranceSeconds) {
+            throw DomainError.rejected(.invalid(early.field, "\(early.time) is more than 15 minutes after the server's clock",
+                                                problem: .dateInFuture))
+        }
         // D-2 … D+2 in one read: D is merged, D and the following days that hold data are
         // evaluated from the same values (rules read the two previous days).
         let hasItems = !(patch.symptoms.isEmpty && patch.reactionTests.isEmpty && patch.tappingTests.isEmpty
