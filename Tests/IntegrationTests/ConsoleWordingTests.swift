@@ -37,4 +37,14 @@ import HTJSON
         let cells = page.text.components(separatedBy: "<br>nurse1<br>").count - 1
         #expect(cells == 2 && !page.text.contains("staff:nurse1"), "acknowledged and resolved by nurse1")
     }
+
+    @Test func aGermanPageNamesTheRoleInGermanAndKeepsTheCodeAsItsTitle() throws {
+        let (d, _, c) = try WardBoardTests.signedIn()
+        _ = d
+        let german = try c.get("/console/", headers: [("Accept-Language", "de")])
+        #expect(german.text.contains("(<span title=\"nurse\">Pflege</span>)"), "\(german.text.prefix(1500))")
+        #expect(!german.text.contains("(nurse)"), "no English role word on a German page")
+        let english = try c.get("/console/", headers: [("Accept-Language", "en")])
+        #expect(english.text.contains("(<span title=\"nurse\">nurse</span>)"))
+    }
 }

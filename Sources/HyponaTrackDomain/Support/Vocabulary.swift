@@ -91,6 +91,15 @@ public struct Vocabulary: Bilingual, Sendable {
         }
     }
 
+    /// A staff role as a page in the language names it (the code stays `admin`, `nurse`, `viewer`).
+    public func role(_ role: Role) -> String {
+        switch role {
+        case .admin: return s("admin", "Administration")
+        case .nurse: return s("nurse", "Pflege")
+        case .viewer: return s("viewer", "nur lesend")
+        }
+    }
+
     public func alertState(_ state: AlertState) -> String {
         switch state {
         case .open: return s("open", "offen")

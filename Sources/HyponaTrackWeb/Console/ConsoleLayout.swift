@@ -38,7 +38,7 @@ struct ConsoleLayout {
     private func who() -> HTML {
         guard let session else { return HTML() }
         return """
-            <span>\(t.signedInAs) <strong>\(session.name)</strong> (\(session.role.rawValue))</span>
+            <span>\(t.signedInAs) <strong>\(session.name)</strong> (<span title="\(session.role.rawValue)">\(Vocabulary(language: request.language).role(session.role))</span>)</span>
             <form method="post" action="/console/logout">\(Self.csrf(session))<button type="submit" class="secondary">\(t.signOut)</button></form>
             """
     }

@@ -82,8 +82,9 @@ public final class WebHandler: Sendable {
                                                             "Ihre Sitzung ist beendet. Bitte erneut anmelden."))
                 }
                 guard needed.allows(s.role) else {
-                    throw PageFailure(.forbidden, request.language.s("Your role (\(s.role.rawValue)) cannot do this.",
-                                                            "Ihre Rolle (\(s.role.rawValue)) darf das nicht."))
+                    let role = Vocabulary(language: request.language).role(s.role)
+                    throw PageFailure(.forbidden, request.language.s("Your role (\(role)) cannot do this.",
+                                                            "Ihre Rolle (\(role)) darf das nicht."))
                 }
             }
             var form = HTTPQueryParameters()

@@ -25,7 +25,18 @@ enum Study {
         return String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
     }
 
-    static func time(_ date: String, _ clock: String = "08:00") -> String { "\(date)T\(clock):00\(offset(date))" }
+    /// `clock` on `date` in Berlin, e.g. "2026-12-06T08:00:00+01:00". The server refuses an item
+    /// timed more than 15 minutes after its clock (a phone sends late, never early), so a time
+    /// still to come today is sent as a minute ago: a test run before breakfast stays valid.
+    static func time(_ date: String, _ clock: String = "08:00") -> String {
+        let wanted = "\(date)T\(clock):00\(offset(date))"
+        guard let instant = ISO8601DateFormatter().date(from: wanted), instant > Date() else { return wanted }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = zone
+        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
+        return f.string(from: Date().addingTimeInterval(-60))
+    }
 
     static func profile(_ studyId: String, surgeryDaysAgo: Int = 6, _ extra: [(String, JSONValue)] = []) -> JSONValue {
         var o = JSONObject([("studyId", .string(studyId)), ("surgeryDate", .string(date(-surgeryDaysAgo))),
