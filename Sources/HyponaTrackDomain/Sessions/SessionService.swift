@@ -118,8 +118,10 @@ public final class SessionService: Sendable {
     }
 
     /// The live session behind a cookie value, or nil (unknown, ended, idle or too old, or the
-    /// member revoked). Refreshes its idle clock at most once a minute.
-    public func session(cookie: String) throws -> WebSession? {
+    /// member revoked). Refreshes its idle clock at most once a minute — unless `touch` is false:
+    /// a page that reloads itself (the ward board on a wall screen) is not someone at the
+    /// keyboard, so the session still ends 30 minutes after the last real request.
+    public func session(cookie: String, touch: Bool = true) throws -> WebSession? {
         guard cookie.hasPrefix("htc_"), cookie.utf8.count == 68 else { return nil }
         let hash = Self.tokenHash(cookie)
         let ms = epochMilliseconds(clock.now())
@@ -129,7 +131,7 @@ public final class SessionService: Sendable {
             try transactions.write { db in _ = try SessionRepository.end(db, id: stored.id) }
             return nil
         }
-        if idle > policy.touchEverySeconds {
+        if touch && idle > policy.touchEverySeconds {
             try transactions.write { db in try SessionRepository.touch(db, id: stored.id, at: ms) }
         }
         return WebSession(id: stored.id, name: stored.staff.name, role: stored.staff.role, csrfToken: Self.csrfToken(cookie))

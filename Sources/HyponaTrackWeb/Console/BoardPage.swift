@@ -11,6 +11,27 @@ struct BoardPage {
 
     var t: ConsoleText { layout.t }
 
+    /// The query parameter the board's own reload carries (`WebHandler` does not count it as
+    /// activity for the idle timeout).
+    static let autoRefreshParameter = "auto"
+    /// How often the board reloads itself, without script (`<meta http-equiv="refresh">`).
+    static let refreshSeconds = 60
+
+    /// "(2 red, 1 yellow) Ward board": what a nurse sees on the tab without opening it.
+    var documentTitle: String {
+        let red = board.rows.filter { $0.level == .red }.count, yellow = board.rows.filter { $0.level == .yellow }.count
+        var counts: [String] = []
+        if red > 0 { counts.append(t.s("\(red) red", "\(red) rot")) }
+        if yellow > 0 { counts.append(t.s("\(yellow) yellow", "\(yellow) gelb")) }
+        return counts.isEmpty ? t.board : "(\(counts.joined(separator: ", "))) \(t.board)"
+    }
+
+    /// The same board again in a minute, with its view kept (`all=1`).
+    var refresh: HTML {
+        let url = "/console/?" + (all ? "all=1&" : "") + "\(Self.autoRefreshParameter)=1"
+        return "<meta http-equiv=\"refresh\" content=\"\(Self.refreshSeconds); url=\(url)\">"
+    }
+
     func render() -> HTML {
         let rows = board.rows.map(row)
         let table: HTML = rows.isEmpty ? "<p>\(t.noPatients)</p>" : """
@@ -23,7 +44,7 @@ struct BoardPage {
             """
         let toggle: HTML = all ? "<p><a href=\"/console/\">\(t.showActive)</a></p>"
             : (board.hidden > 0 ? "<p><a href=\"/console/?all=1\">\(t.showAll) (\(board.hidden))</a></p>" : HTML())
-        return layout.page(t.board, table + toggle)
+        return layout.page(t.board, table + toggle, documentTitle: documentTitle, head: refresh)
     }
 
     func row(_ r: WardBoard.Row) -> HTML {

@@ -10,12 +10,14 @@ struct ConsoleLayout {
 
     var t: ConsoleText { ConsoleText(request.language) }
 
-    func page(_ title: String, _ content: HTML) -> HTML {
+    /// `documentTitle`: the browser tab's title when it says more than the heading (the board's
+    /// counts); `head`: extra elements for `<head>` (the board's refresh).
+    func page(_ title: String, _ content: HTML, documentTitle: String? = nil, head: HTML = HTML()) -> HTML {
         let lang = request.language.rawValue
         return """
             <!DOCTYPE html>
             <html lang="\(lang)"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(title) · \(t.product)</title><link rel="stylesheet" href="\(ConsoleStylesheet.path)"></head>
+            <title>\(documentTitle ?? title) · \(t.product)</title><link rel="stylesheet" href="\(ConsoleStylesheet.path)">\(head)</head>
             <body><a class="skip" href="#main">\(t.skipToContent)</a>
             <header>\(navigation())<div class="who">\(who())\(languageSwitch())</div></header>
             <main id="main"><h1>\(title)</h1>

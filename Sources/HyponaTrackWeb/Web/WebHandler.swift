@@ -67,7 +67,10 @@ public final class WebHandler: Sendable {
                     newSignInForm = signInForm
                 }
             }
-            if let sessions, let cookie = request.cookies["ht_session"] { session = try sessions.session(cookie: cookie) }
+            if let sessions, let cookie = request.cookies["ht_session"] {
+                // A page's own automatic reload (`auto=1`, the board's refresh) is no activity.
+                session = try sessions.session(cookie: cookie, touch: http.query[BoardPage.autoRefreshParameter] != "1")
+            }
             var patient: PatientWebSession?
             if let patients, let token = request.cookies["ht_patient"] { patient = try patients.session(token: token) }
             if route.access == .patient && patient == nil {
