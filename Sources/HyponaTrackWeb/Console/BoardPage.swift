@@ -26,10 +26,26 @@ struct BoardPage {
         return counts.isEmpty ? t.board : "(\(counts.joined(separator: ", "))) \(t.board)"
     }
 
-    /// The same board again in a minute, with its view kept (`all=1`).
+    /// `?refresh=off`: the board stays put (WCAG 2.2.1: a user can turn a time limit off; a
+    /// screen-reader user reading a long board should not be reset every minute).
+    static let pauseParameter = "refresh"
+    var paused: Bool { layout.request.http.query[Self.pauseParameter] == "off" }
+
+    /// The same board again in a minute, with its view kept (`all=1`); nothing while paused.
     var refresh: HTML {
+        guard !paused else { return HTML() }
         let url = "/console/?" + (all ? "all=1&" : "") + "\(Self.autoRefreshParameter)=1"
         return "<meta http-equiv=\"refresh\" content=\"\(Self.refreshSeconds); url=\(url)\">"
+    }
+
+    /// The switch between the two: "Stop refreshing" / "Refresh every minute".
+    var refreshSwitch: HTML {
+        let view = all ? "all=1" : ""
+        if paused {
+            return "<p class=\"muted\" id=\"refresh-switch\"><a href=\"/console/\(view.isEmpty ? "" : "?" + view)\">\(t.s("Refresh every minute", "Jede Minute aktualisieren"))</a></p>"
+        }
+        let off = "/console/?" + (view.isEmpty ? "" : view + "&") + "\(Self.pauseParameter)=off"
+        return "<p class=\"muted\" id=\"refresh-switch\">\(t.s("This board refreshes every minute.", "Diese Übersicht aktualisiert sich jede Minute.")) <a href=\"\(off)\">\(t.s("Stop refreshing", "Nicht mehr aktualisieren"))</a></p>"
     }
 
     func render() -> HTML {
@@ -44,7 +60,7 @@ struct BoardPage {
             """
         let toggle: HTML = all ? "<p><a href=\"/console/\">\(t.showActive)</a></p>"
             : (board.hidden > 0 ? "<p><a href=\"/console/?all=1\">\(t.showAll) (\(board.hidden))</a></p>" : HTML())
-        return layout.page(t.board, table + toggle, documentTitle: documentTitle, head: refresh)
+        return layout.page(t.board, refreshSwitch + table + toggle, documentTitle: documentTitle, head: refresh)
     }
 
     func row(_ r: WardBoard.Row) -> HTML {
