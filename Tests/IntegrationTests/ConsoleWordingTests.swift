@@ -39,8 +39,7 @@ import HTJSON
     }
 
     @Test func aGermanPageNamesTheRoleInGermanAndKeepsTheCodeAsItsTitle() throws {
-        let (d, _, c) = try WardBoardTests.signedIn()
-        _ = d
+        let (_, _, c) = try WardBoardTests.signedIn()   // the client keeps its daemon
         let german = try c.get("/console/", headers: [("Accept-Language", "de")])
         #expect(german.text.contains("(<span title=\"nurse\">Pflege</span>)"), "\(german.text.prefix(1500))")
         #expect(!german.text.contains("(nurse)"), "no English role word on a German page")

@@ -49,11 +49,10 @@ struct ReportText: Bilingual, Sendable {
     var dayColumn: String { s("Date (POD)", "Datum (POD)") }
     var levelColumn: String { s("Level", "Stufe") }
     var weightColumn: String { s("Weight a.m. (kg)", "Gewicht morgens (kg)") }
-    var fluidColumn: String { s("Fluid (mL)", "Zufuhr (mL)") }
+    var fluidColumn: String { s("Fluid (mL)", "Zufuhr (ml)") }
     var sgColumn: String { s("Urine SG", "Urin-SG") }
     var symptomColumn: String { s("Symptom score", "Symptom-Score") }
     var reasonsColumn: String { s("Reasons (rule code below)", "Gründe (Regelcode darunter)") }
-    var threshold: String { s("threshold", "Schwelle") }
 
     // Alert table
     var alertColumn: String { s("Alert (date, POD)", "Alarm (Datum, POD)") }

@@ -15,10 +15,4 @@ public enum MeasureFormat {
     public static func urineSG(_ value: Double, separator: String) -> String {
         number(value, decimals: urineSGDecimals, minimumDecimals: urineSGDecimals, separator: separator)
     }
-
-    /// A reason's value or threshold (3 decimals at most; an SG code keeps all three).
-    public static func reason(_ value: Double, code: String, separator: String) -> String {
-        number(value, decimals: 3, minimumDecimals: code == ReasonCode.urineSGSupport.rawValue ? urineSGDecimals : 0,
-               separator: separator)
-    }
 }

@@ -169,10 +169,10 @@ public struct ReasonWording: Bilingual, Sendable {
 
     /// A value and its threshold as shown, at the measurement's precision.
     private struct Shown {
-        public var value: String
-        public var threshold: String?
-        public var signedValue: String
-        public var signedThreshold: String?
+        var value: String
+        var threshold: String?
+        var signedValue: String
+        var signedThreshold: String?
     }
 
     private func pair(_ v: Double, _ t: Double?, _ decimals: Int, _ comparison: ClinicalPair.Comparison) -> Shown {
