@@ -24,10 +24,6 @@ public struct HTTPRequest: Sendable {
     /// An identifier unique to this request, also sent back as `X-Request-Id` and found in
     /// the access log entry; quote it when correlating logs.
     public var requestID: String
-    /// What ``HTTPServerConfiguration/runsOnPollingThread`` worked out about the request (a
-    /// router: its route), kept for the handler so that it is not worked out twice. nil unless
-    /// that hook set it.
-    public var resolution: (any Sendable)? = nil
     /// The server that received the request, for what it counts (`/metrics`); nil for a
     /// request built in-process. A handler reads it instead of holding the server, so the
     /// application can be built before, and without, a listener.

@@ -24,8 +24,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// capped body, short indexed reads — and answer later from another thread without
     /// waiting (a write answered from its commit): for them the hand-over cost more CPU than
     /// the work. Everything else still goes to ``handlerThreads``.
-    /// It may note what it found out in ``HTTPRequest/resolution`` (the handler then gets it).
-    public var runsOnPollingThread: (@Sendable (inout HTTPRequest) -> Bool)? = nil
+    public var runsOnPollingThread: (@Sendable (HTTPRequest) -> Bool)? = nil
     /// Maximum simultaneous connections (`MHD_OPTION_CONNECTION_LIMIT`); further clients are
     /// accepted and closed at once by libmicrohttpd. Near the limit the connection that has
     /// waited longest for its request headers is closed to make room (see ``ConnectionGuard``).

@@ -8,7 +8,7 @@ extension ServerCore {
     /// it sent `Expect: 100-continue` (so it waits for us and sends no body), or the body
     /// is so large that we would not read it anyway. Otherwise a client that already sent
     /// its body would see the connection reset instead of the 413, so we read and discard.
-    func shouldRejectBodyUpFront(_ connection: OpaquePointer, _ context: RequestContext) -> Bool {
+    func shouldRejectBodyUpFront(_ connection: OpaquePointer, _ context: ConnectionState) -> Bool {
         guard let lengthText = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
             let length = UInt64(String(cString: lengthText)), length > UInt64(context.bodyLimit)
         else { return false }
@@ -22,21 +22,21 @@ extension ServerCore {
     /// the access handler, it makes libmicrohttpd discard the rest and close the connection
     /// ("response was queued "early", refuse to read body / footers or further requests",
     /// connection.c); `Connection: close` tells the client so.
-    func framingRefusal(_ connection: OpaquePointer, _ context: RequestContext) -> HTTPResponse? {
+    func framingRefusal(_ connection: OpaquePointer, _ context: ConnectionState) -> HTTPResponse? {
         guard let problem = RequestFraming.problem(in: context.headers, httpVersion: context.httpVersion) else { return nil }
         var response = refusal(problem.status, problem.code, problem.message, connection, context)
         response.headers.replaceOrAdd(name: "Connection", value: "close")
         return response
     }
 
-    func tooLargeResponse(_ connection: OpaquePointer, _ context: RequestContext) -> HTTPResponse {
+    func tooLargeResponse(_ connection: OpaquePointer, _ context: ConnectionState) -> HTTPResponse {
         refusal(.payloadTooLarge, "too_large", "The request body is larger than the limit of \(context.bodyLimit) bytes.", connection, context)
     }
 
     /// One of the server's own answers: the JSON error envelope, or what the application's
     /// ``HTTPServerConfiguration/refusalResponse`` makes of it.
     func refusal(_ status: HTTPStatus, _ code: String, _ message: String, _ connection: OpaquePointer,
-                 _ context: RequestContext, retryAfter: String? = nil) -> HTTPResponse {
+                 _ context: ConnectionState, retryAfter: String? = nil) -> HTTPResponse {
         var response = HTTPResponse.jsonError(status, code: code, message: message)
         if let retryAfter { response.headers.add(name: "Retry-After", value: retryAfter) }
         guard let refusalResponse else { return response }
@@ -56,7 +56,7 @@ extension ServerCore {
     static let stoppingMessage = "The server is stopping; try again shortly."
 
     /// `stoppingResponse` for a request whose connection is at hand (as the application answers it).
-    func stoppingResponse(_ connection: OpaquePointer, _ context: RequestContext) -> HTTPResponse {
+    func stoppingResponse(_ connection: OpaquePointer, _ context: ConnectionState) -> HTTPResponse {
         refusal(.serviceUnavailable, "unavailable", Self.stoppingMessage, connection, context, retryAfter: "1")
     }
 }

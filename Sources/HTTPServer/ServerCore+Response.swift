@@ -7,7 +7,7 @@ extension ServerCore {
     /// Hands `response` to MHD. `.RESPMEM_MUST_COPY`: MHD copies the bytes, so the Swift
     /// array may go away when we return.
     func queue(_ response: HTTPResponse, on connection: OpaquePointer,
-                       for context: RequestContext) -> MHD_Result {
+                       for context: ConnectionState) -> MHD_Result {
         context.phase = .responded
         // The handler is done with a spooled body once it answered: removed before the answer
         // goes out, so a client that reads the answer finds it gone.

@@ -16,7 +16,7 @@ final class ServerCore: Sendable {
     let spool: UploadSpool?
     let handler: Handler
     /// Requests handled on the polling thread (``HTTPServerConfiguration/runsOnPollingThread``).
-    let runsOnPollingThread: (@Sendable (inout HTTPRequest) -> Bool)?
+    let runsOnPollingThread: (@Sendable (HTTPRequest) -> Bool)?
     /// The application's answer to the server's own refusals (``HTTPServerConfiguration/refusalResponse``).
     let refusalResponse: (@Sendable (HTTPServerRefusal) -> HTTPResponse?)?
     let accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)?
@@ -44,7 +44,7 @@ final class ServerCore: Sendable {
         maxBodyBytes: Int,
         spool: UploadSpool? = nil,
         handlerThreads: Int,
-        runsOnPollingThread: (@Sendable (inout HTTPRequest) -> Bool)? = nil,
+        runsOnPollingThread: (@Sendable (HTTPRequest) -> Bool)? = nil,
         refusalResponse: (@Sendable (HTTPServerRefusal) -> HTTPResponse?)? = nil,
         limits: ConnectionGuard.Limits,
         handler: @escaping Handler,
@@ -69,7 +69,7 @@ final class ServerCore: Sendable {
     func requestStarted(rawTarget: UnsafePointer<CChar>?) -> UnsafeMutableRawPointer {
         let bytes = rawTarget.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
         inFlight.increment()
-        return Unmanaged.passRetained(RequestContext(rawTarget: bytes)).toOpaque()
+        return Unmanaged.passRetained(ConnectionState(rawTarget: bytes)).toOpaque()
     }
 
     /// Completion callback: the response was sent, or the connection ended. Balances
@@ -78,7 +78,7 @@ final class ServerCore: Sendable {
                           termination: MHD_RequestTerminationCode) {
         guard let slot, let raw = slot.pointee else { return }
         slot.pointee = nil
-        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+        let context = Unmanaged<ConnectionState>.fromOpaque(raw).takeRetainedValue()
         context.spoolFile?.remove()   // a connection that ended before its answer
         context.spoolFile = nil
         if let connection { guardian.answered(Self.key(connection)) }
@@ -114,7 +114,7 @@ final class ServerCore: Sendable {
             slot.pointee = requestStarted(rawTarget: url)
         }
         guard let raw = slot.pointee else { return .NO }
-        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        let context = Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
 
         switch context.phase {
         case .awaitingHeaders:
@@ -173,12 +173,12 @@ final class ServerCore: Sendable {
 
     /// Past this many body bytes we stop being polite: the connection is dropped instead of
     /// reading on just to be able to send a 413.
-    static func discardLimit(_ context: RequestContext) -> Int {
+    static func discardLimit(_ context: ConnectionState) -> Int {
         context.spooled ? context.bodyLimit + (1 << 20) : max(context.bodyLimit * 4, 1 << 20)
     }
 
     /// A route that spools (``UploadSpool``): the file to write to, or the answer to give at once.
-    private func startSpool(_ spool: UploadSpool, _ connection: OpaquePointer, _ context: RequestContext) -> HTTPResponse? {
+    private func startSpool(_ spool: UploadSpool, _ connection: OpaquePointer, _ context: ConnectionState) -> HTTPResponse? {
         guard let target = try? RequestTarget(parsing: context.rawTarget) else { return nil }
         switch spool.decide(context.method, target.path, context.headers) {
         case .buffer: return nil
@@ -196,7 +196,7 @@ final class ServerCore: Sendable {
         }
     }
 
-    private func receiveChunk(_ data: UnsafePointer<CChar>?, size: Int, into context: RequestContext) {
+    private func receiveChunk(_ data: UnsafePointer<CChar>?, size: Int, into context: ConnectionState) {
         if let file = context.spoolFile, !context.bodyTooLarge {
             if file.written + size <= context.bodyLimit, let data {
                 file.write(data, count: size)
@@ -226,7 +226,7 @@ final class ServerCore: Sendable {
     /// never sees it).
     private enum Built { case built(HTTPRequest), refused(HTTPResponse) }
 
-    private func request(from connection: OpaquePointer, _ context: RequestContext) -> Built {
+    private func request(from connection: OpaquePointer, _ context: ConnectionState) -> Built {
         let target: RequestTarget
         do {
             target = try RequestTarget(parsing: context.rawTarget)
@@ -260,7 +260,7 @@ final class ServerCore: Sendable {
     /// A request that completes while the server stops (a kept-alive client sending just then)
     /// is answered 503 at once: "You must explicitly resume all connections before stopping
     /// the daemon" (microhttpd.h) — MHD aborts the process on a connection left suspended.
-    private func dispatch(_ request: HTTPRequest, on connection: OpaquePointer, _ context: RequestContext) -> MHD_Result {
+    private func dispatch(_ request: HTTPRequest, on connection: OpaquePointer, _ context: ConnectionState) -> MHD_Result {
         context.phase = .withHandler
         guardian.dispatched(context.connectionKey)
         guard suspendUnlessStopping(connection, context) else { return queue(stoppingResponse(connection, context), on: connection, for: context) }
@@ -277,8 +277,8 @@ final class ServerCore: Sendable {
             resume(key)
         })
         let handler = self.handler
-        var picked = request
-        if runsOnPollingThread?(&picked) == true {
+        let picked = request
+        if runsOnPollingThread?(picked) == true {
             // Answers later from another thread (or now, which resumes the connection at once).
             handler(picked, responder)
         } else if !pool.submit({ [picked] in handler(picked, responder) }) {
@@ -291,7 +291,7 @@ final class ServerCore: Sendable {
 
     /// Suspends the connection unless MHD is about to stop, and notes it as suspended; under the
     /// lock `markStopped` takes, so once it has run nothing is suspended.
-    private func suspendUnlessStopping(_ connection: OpaquePointer, _ context: RequestContext) -> Bool {
+    private func suspendUnlessStopping(_ connection: OpaquePointer, _ context: ConnectionState) -> Bool {
         suspensions.withLock { s in
             guard s.running else { return false }
             MHD_suspend_connection(connection)

@@ -31,11 +31,11 @@ import Testing
 
     @Test func everyFormPostedWithoutASessionIsASignInFormWithItsPreSessionToken() throws {
         let h = try InProcessAPITests.Harness()
-        let anonymousPosts = [h.app.web, h.app.appWeb].flatMap(\.routes).filter { route in
-            route.method == .post && (route.access == .anonymous || route.access == .signIn)
+        let anonymousPosts = h.app.router.routes.filter { route in
+            route.isPage && route.method == .post && (route.access == .anonymous || route.access == .signIn)
         }
         #expect(anonymousPosts.allSatisfy { $0.access == .signIn }, "an anonymous POST without the sign-in token")
-        #expect(Set(anonymousPosts.map(\.path.text)) == ["/console/login", "/app/activate"],
-                "the curl-level tests (SignInFormCSRFTests) cover exactly these: \(anonymousPosts.map(\.path.text))")
+        #expect(Set(anonymousPosts.map(\.template)) == ["/console/login", "/app/activate"],
+                "the curl-level tests (SignInFormCSRFTests) cover exactly these: \(anonymousPosts.map(\.template))")
     }
 }

@@ -31,6 +31,6 @@ import Testing
     @Test(arguments: [(UInt64(0), "0.00"), (4_999, "0.00"), (5_000, "0.01"), (1_234_567, "1.23"),
                       (9_995_000, "10.00"), (120_050_000, "120.05")])
     func durationsAreMillisecondsWithTwoDecimals(nanoseconds: UInt64, expected: String) {
-        #expect(APIHandler.milliseconds(nanoseconds: nanoseconds) == expected)
+        #expect(Router.milliseconds(nanoseconds: nanoseconds) == expected)
     }
 }

@@ -12,14 +12,10 @@ import Testing
 
     static func table() throws -> [Entry] {
         let h = try InProcessAPITests.Harness()
-        let api = h.app.api.routes.map { r in
-            Entry(method: r.method.rawValue, template: r.template, touches: r.touches, patientAccess: r.access == .patient)
-        }
-        let pages = (h.app.web.routes + h.app.appWeb.routes).map { r in
-            Entry(method: r.method.rawValue, template: r.path.text, touches: r.touches,
+        return h.app.router.routes.map { r in
+            Entry(method: r.method.rawValue, template: r.template, touches: r.touches,
                   patientAccess: r.access == .patient || r.access == .patientSignOut)
         }
-        return api + pages
     }
 
     @Test func everyRouteDeclaresWhatItTouches() throws {

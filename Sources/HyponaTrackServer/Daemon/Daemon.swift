@@ -47,16 +47,16 @@ public final class Daemon: Sendable {
         http.headerTimeoutSeconds = configuration.http.headerTimeoutSeconds
         http.bodyTimeoutSeconds = configuration.http.bodyTimeoutSeconds
         http.connectionTimeoutSeconds = configuration.http.timeoutSeconds
-        http.runsOnPollingThread = { request in application.runsOnPollingThread(&request) }
+        http.runsOnPollingThread = { request in application.runsOnPollingThread(request) }
         http.refusalResponse = { refusal in application.page(for: refusal) }
         // Import uploads (up to imports.maxUploadBytes) go to DATA_DIR/spool/; a crash may have left some behind.
         let spool = configuration.spoolDirectory
         for name in (try? FileManager.default.contentsOfDirectory(atPath: spool.path)) ?? [] where name.hasPrefix("upload-") {
             try? FileManager.default.removeItem(at: spool.appendingPathComponent(name))
         }
-        let api = application.api
+        let router = application.router
         http.spool = UploadSpool(directory: spool.path, maxBytes: configuration.imports.maxUploadBytes) { method, path, headers in
-            api.spoolDecision(method: method, path: path, headers: headers)
+            router.spoolDecision(method: method, path: path, headers: headers)
         }
         do {
             server = try HTTPServer(configuration: http, diagnostics: { message in

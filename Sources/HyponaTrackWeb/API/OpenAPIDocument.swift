@@ -15,7 +15,7 @@ public enum OpenAPIDocument {
             op["operationId"] = .string(operationId(route))
             op["summary"] = .string(route.summary)
             switch route.access {
-            case .anonymous: op["security"] = .array([])
+            case .anonymous, .signIn, .staffSignOut, .patientSignOut: op["security"] = .array([])
             case .patient: op["security"] = [["patientToken": []]]
             case .staff(let c): op["security"] = [["staffToken": []]]; op["x-required-capability"] = .string(c.rawValue)
             }
@@ -24,7 +24,7 @@ public enum OpenAPIDocument {
             } + queryParameters(route)
             if !params.isEmpty { op["parameters"] = .array(params) }
             if let request = route.requestSchema {
-                // APIHandler.parseBody reads an absent body (no bytes, no Content-Type) as {}: a
+                // Router.parseBody reads an absent body (no bytes, no Content-Type) as {}: a
                 // body is required only when {} is refused, i.e. when its schema requires members.
                 op["requestBody"] = ["required": .bool(requiresMembers(request)),
                                      "content": ["application/json": ["schema": request]]]

@@ -13,7 +13,7 @@ extension Routes {
                   responses: with([200: ("alerts", S.array(S.openObject()))])) { ctx in
                 let query = try AlertBodies.query(ctx)
                 let page = try service.alerts(query)
-                var response = APIHandler.json(.ok, .array(page.alerts.map(AlertJSON.alert)))
+                var response = APIResponse.json(.ok, .array(page.alerts.map(AlertJSON.alert)))
                 // The next page, as RFC 8288 says it (the CLI and the console page the same way).
                 if let before = page.olderBefore, let limit = query.limit {
                     response.headers.add(name: "Link", value: "</v1/alerts?limit=\(limit)&before=\(before)>; rel=\"next\"")

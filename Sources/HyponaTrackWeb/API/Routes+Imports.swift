@@ -48,7 +48,7 @@ extension Routes {
                   responses: with([200: ("a page of proposals, newest first, and how many match in all", ImportJSON.pageSchema)])) { ctx in
                 let query = try ImportBodies.query(ctx)
                 let page = try service.proposals.list(query)
-                var response = APIHandler.json(.ok, ImportJSON.page(page))
+                var response = APIResponse.json(.ok, ImportJSON.page(page))
                 // The next page, as RFC 8288 says it and as the alert list does, with the filters kept.
                 if let before = page.olderBefore {
                     response.headers.add(name: "Link", value: "<\(ImportBodies.path(query, before: before))>; rel=\"next\"")

@@ -21,12 +21,13 @@ extension Routes {
                 } catch { throw APIError.from(error) }
                 let language = ctx.language
                 let emergencyNumber = service.configuration.app.emergencyNumber
-                // Answered from the COMMIT: no thread waits for it.
-                return .later { finish in
-                    service.days.submit(SubmitDay(patientId: id, date: date, patch: patch)) { committed in
-                        finish { .json(.ok, DayJSON.result(try committed.result(), language: language, emergencyNumber: emergencyNumber)) }
-                    }
-                }
+                // Answered from the COMMIT: no thread waits for it. The day cache is refreshed
+                // after it, on the thread that sends the answer (`CommittedSubmission.result`).
+                return .later(DeferredAnswer(start: { committed in
+                    service.days.submit(SubmitDay(patientId: id, date: date, patch: patch), completion: committed)
+                }, answer: { committed in
+                    .json(.ok, DayJSON.result(try committed.result(), language: language, emergencyNumber: emergencyNumber))
+                }))
             },
             Route(.get, "/v1/me/days", access: .patient, touches: .ownRecord, summary: "The patient's stored days with their evaluations",
                   responses: [200: ("days", S.array(S.ref("StoredDay"))), 400: ("invalid query", S.error),

@@ -15,12 +15,9 @@ import HyponaTrackDomain
 public final class Application: Sendable {
     /// The domain: database, rules, services, workers.
     public let domain: StudyDomain
-    /// The API (`/v1/…`, `/healthz`, `/metrics`, `/openapi.json`).
-    public let api: APIHandler
-    /// The browser console's pages (`/console/…`).
-    public let web: WebHandler
-    /// The web check-in's pages (`/app/`).
-    public let appWeb: WebHandler
+    /// The one router: the API (`/v1/…`, `/healthz`, `/metrics`, `/openapi.json`), the
+    /// console's pages (`/console/…`) and the web check-in's (`/app/…`).
+    public let router: Router
 
     public var configuration: ServerConfiguration { domain.configuration }
     public var logger: Logger { domain.logger }
@@ -52,59 +49,36 @@ public final class Application: Sendable {
             Routes.system(health: { healthCheck.check() }, metrics: renderMetrics, openAPI: document)
         }
         let document = OpenAPIDocument.build(routes: routes + system(.null))
-        let handler = APIHandler(routes: routes + system(document), database: database, clock: clock, metrics: metrics, logger: logger,
-                                 trustedProxies: configuration.trustedProxies, patientTokens: activation.tokenLifetime)
-        api = handler
         let sessions = domain.sessions
         let console = Console(study: service, sessions: sessions, sync: sync, hooks: { try domain.hookSummaries() },
                               signInLimit: anonymousLimit)
-        web = WebHandler(routes: console.routes(), sessions: sessions, trustedProxies: Set(configuration.trustedProxies),
-                         metrics: metrics, logger: logger, signInPath: "/console/login", errorPage: console.errorPage)
         let patientSessions = domain.patientSessions
         let app = PatientApp(study: service, activation: activation, patients: patientSessions, activateLimit: anonymousLimit)
-        appWeb = WebHandler(routes: app.routes(), patients: patientSessions, trustedProxies: Set(configuration.trustedProxies),
-                            metrics: metrics, logger: logger, signInPath: "/app/activate", errorPage: app.errorPage)
+        let families = [
+            PageFamily(prefix: Console.prefix, callers: .staff(sessions), signInPath: "/console/login", returnsAfterSignIn: true,
+                       errorPage: console.errorPage),
+            PageFamily(prefix: PatientApp.prefix, callers: .patients(patientSessions), signInPath: "/app/activate",
+                       returnsAfterSignIn: false, errorPage: app.errorPage),
+        ]
+        router = Router(routes: routes + system(document) + console.routes() + app.routes(), families: families,
+                        tokens: TokenCheck(database: database, clock: clock, patientTokens: activation.tokenLifetime),
+                        metrics: metrics, logger: logger, trustedProxies: configuration.trustedProxies)
     }
 
-
-    /// Every request: the console's pages, the patient app's pages or the API.
-    public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
-        switch Self.site(of: request.path) {
-        case .console: web.handle(request, responder)
-        case .patientApp: appWeb.handle(request, responder)
-        case .api: api.handle(request, responder)
-        }
-    }
+    /// Every request, API or page, through the one router.
+    public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) { router.handle(request, responder) }
 
     /// What the server answers before a handler runs (an unreadable path, a body over the
     /// limit, the stopping 503) is a page, with the page headers, on the pages' paths; nil keeps
     /// the API's JSON envelope.
-    public func page(for refusal: HTTPServerRefusal) -> HTTPResponse? {
-        switch Self.site(of: refusal.rawPath) {
-        case .console: web.page(for: refusal)
-        case .patientApp: appWeb.page(for: refusal)
-        case .api: nil
-        }
-    }
+    public func page(for refusal: HTTPServerRefusal) -> HTTPResponse? { router.page(for: refusal) }
 
     /// The patient's day submission: planned where it arrived, answered from its commit.
-    public func runsOnPollingThread(_ request: inout HTTPRequest) -> Bool {
-        Self.site(of: request.path) == .api && api.runsOnPollingThread(&request)
-    }
+    public func runsOnPollingThread(_ request: HTTPRequest) -> Bool { router.runsOnPollingThread(request) }
 
     /// Reloads the rule files (SIGHUP); invalid ones are refused and the old kept.
     public func reloadRules() { domain.reloadRules() }
 
     /// Closes the database (after the workers stopped).
     public func close() { domain.close() }
-
-    /// The parts of the one listener.
-    enum Site { case console, patientApp, api }
-
-    /// Which part serves `path`: the console's pages, the patient app's pages, or the API.
-    static func site(of path: String) -> Site {
-        if path == "/console" || path.hasPrefix(Console.prefix) { return .console }
-        if path == "/app" || path.hasPrefix(PatientApp.prefix) { return .patientApp }
-        return .api
-    }
 }

@@ -11,7 +11,7 @@ struct BoardPage {
 
     var t: ConsoleText { layout.t }
 
-    /// The query parameter the board's own reload carries (`WebHandler` does not count it as
+    /// The query parameter the board's own reload carries (the router does not count it as
     /// activity for the idle timeout).
     static let autoRefreshParameter = "auto"
     /// How often the board reloads itself, without script (`<meta http-equiv="refresh">`).

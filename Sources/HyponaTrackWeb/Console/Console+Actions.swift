@@ -60,7 +60,7 @@ extension Console {
 
     /// `next` when it is a console page, else the board.
     func nextPath(_ next: String?) -> String {
-        guard let next, WebHandler.isLocalPath(next, prefix: Self.prefix), !next.hasPrefix("/console/login") else { return Self.prefix }
+        guard let next, PageFamily.isLocalPath(next, prefix: Self.prefix), !next.hasPrefix("/console/login") else { return Self.prefix }
         return next
     }
 

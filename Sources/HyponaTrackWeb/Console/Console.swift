@@ -16,32 +16,32 @@ struct Console: Sendable {
 
     static let prefix = "/console/"
 
-    func routes() -> [PageRoute] {
+    func routes() -> [Route] {
         [
-            PageRoute(.get, "/console", access: .anonymous, touches: .system) { _ in WebResponse.redirect(Self.prefix) },
-            PageRoute(.get, "/console/static/{file}", access: .anonymous, touches: .system) { ctx in try stylesheet(ctx) },
-            PageRoute(.get, "/console/login", access: .signIn, touches: .system) { ctx in signInPage(ctx) },
-            PageRoute(.post, "/console/login", access: .signIn, touches: .system, limit: signInLimit) { ctx in try signIn(ctx) },
-            PageRoute(.post, "/console/logout", access: .staffSignOut, touches: .system) { ctx in try signOut(ctx) },
-            PageRoute(.get, "/console/language", access: .anonymous, touches: .system) { ctx in WebResponse.languageSwitch(ctx, prefix: "/console", home: Self.prefix) },
-            PageRoute(.get, "/console/", access: .staff(.read), touches: .list) { ctx in try board(ctx) },
-            PageRoute(.get, "/console/patients/{studyId}", access: .staff(.read), touches: .patient) { ctx in try patient(ctx) },
-            PageRoute(.post, "/console/patients/{studyId}/labs", access: .staff(.write), touches: .patient) { ctx in try addLab(ctx) },
-            PageRoute(.get, "/console/alerts", access: .staff(.read), touches: .list) { ctx in try inbox(ctx) },
-            PageRoute(.post, "/console/alerts/{alertId}/acknowledge", access: .staff(.write), touches: .alert) { ctx in try acknowledge(ctx) },
-            PageRoute(.post, "/console/alerts/{alertId}/resolve", access: .staff(.write), touches: .alert) { ctx in try resolve(ctx) },
-            PageRoute(.get, "/console/statistics", access: .staff(.read), touches: .list) { ctx in try statistics(ctx) },
-            PageRoute(.get, "/console/proposals", access: .staff(.read), touches: .list) { ctx in try proposals(ctx) },
-            PageRoute(.post, "/console/proposals/{proposalId}/confirm", access: .staff(.write), touches: .proposal) { ctx in try decideProposal(ctx, confirm: true) },
-            PageRoute(.post, "/console/proposals/{proposalId}/reject", access: .staff(.write), touches: .proposal) { ctx in try decideProposal(ctx, confirm: false) },
-            PageRoute(.get, "/console/export/days.csv", access: .staff(.read), touches: .export) { ctx in
+            Route(.get, "/console", access: .anonymous, touches: .system) { _ in WebResponse.redirect(Self.prefix) },
+            Route(.get, "/console/static/{file}", access: .anonymous, touches: .system) { ctx in try stylesheet(ctx) },
+            Route(.get, "/console/login", access: .signIn, touches: .system) { ctx in signInPage(ctx) },
+            Route(.post, "/console/login", access: .signIn, touches: .system, limit: signInLimit) { ctx in try signIn(ctx) },
+            Route(.post, "/console/logout", access: .staffSignOut, touches: .system) { ctx in try signOut(ctx) },
+            Route(.get, "/console/language", access: .anonymous, touches: .system) { ctx in WebResponse.languageSwitch(ctx, prefix: "/console", home: Self.prefix) },
+            Route(.get, "/console/", access: .staff(.read), touches: .list) { ctx in try board(ctx) },
+            Route(.get, "/console/patients/{studyId}", access: .staff(.read), touches: .patient) { ctx in try patient(ctx) },
+            Route(.post, "/console/patients/{studyId}/labs", access: .staff(.write), touches: .patient) { ctx in try addLab(ctx) },
+            Route(.get, "/console/alerts", access: .staff(.read), touches: .list) { ctx in try inbox(ctx) },
+            Route(.post, "/console/alerts/{alertId}/acknowledge", access: .staff(.write), touches: .alert) { ctx in try acknowledge(ctx) },
+            Route(.post, "/console/alerts/{alertId}/resolve", access: .staff(.write), touches: .alert) { ctx in try resolve(ctx) },
+            Route(.get, "/console/statistics", access: .staff(.read), touches: .list) { ctx in try statistics(ctx) },
+            Route(.get, "/console/proposals", access: .staff(.read), touches: .list) { ctx in try proposals(ctx) },
+            Route(.post, "/console/proposals/{proposalId}/confirm", access: .staff(.write), touches: .proposal) { ctx in try decideProposal(ctx, confirm: true) },
+            Route(.post, "/console/proposals/{proposalId}/reject", access: .staff(.write), touches: .proposal) { ctx in try decideProposal(ctx, confirm: false) },
+            Route(.get, "/console/export/days.csv", access: .staff(.read), touches: .export) { ctx in
                 Routes.csvResponse(try study.exports.export(ExportCSV(kind: .days, studyId: nil, actor: ctx.actor)))
             },
-            PageRoute(.get, "/console/export/alerts.csv", access: .staff(.read), touches: .export) { ctx in
+            Route(.get, "/console/export/alerts.csv", access: .staff(.read), touches: .export) { ctx in
                 Routes.csvResponse(try study.exports.export(ExportCSV(kind: .alerts, studyId: nil, actor: ctx.actor)))
             },
-            PageRoute(.get, "/console/sync", access: .staff(.admin), touches: .list) { ctx in try syncPage(ctx) },
-            PageRoute(.get, "/console/patients/{studyId}/report.pdf", access: .staff(.read), touches: .patient) { ctx in
+            Route(.get, "/console/sync", access: .staff(.admin), touches: .list) { ctx in try syncPage(ctx) },
+            Route(.get, "/console/patients/{studyId}/report.pdf", access: .staff(.read), touches: .patient) { ctx in
                 Routes.pdfResponse(try study.reports.report(ClinicalReportRequest(studyId: ctx.parameter("studyId"),
                                                                                   language: ctx.language, actor: ctx.actor)))
             },

@@ -17,29 +17,29 @@ struct PatientApp: Sendable {
 
     static let prefix = "/app/"
 
-    func routes() -> [PageRoute] {
+    func routes() -> [Route] {
         [
-            PageRoute(.get, "/app", access: .anonymous, touches: .system) { _ in WebResponse.redirect(Self.prefix) },
-            PageRoute(.get, "/app/static/{file}", access: .anonymous, touches: .system) { ctx in
+            Route(.get, "/app", access: .anonymous, touches: .system) { _ in WebResponse.redirect(Self.prefix) },
+            Route(.get, "/app/static/{file}", access: .anonymous, touches: .system) { ctx in
                 guard ctx.parameter("file") == AppAssets.cssName else { throw PageFailure.notFound(ctx.request.http.path, ctx.language) }
                 return WebResponse.asset(AppAssets.css, type: "text/css; charset=utf-8", immutable: true)
             },
-            PageRoute(.get, "/app/manifest.webmanifest", access: .anonymous, touches: .system) { _ in
+            Route(.get, "/app/manifest.webmanifest", access: .anonymous, touches: .system) { _ in
                 WebResponse.asset(AppAssets.manifest(name: "HyponaTrack"), type: "application/manifest+json", immutable: false)
             },
-            PageRoute(.get, "/app/icon.svg", access: .anonymous, touches: .system) { _ in WebResponse.asset(AppAssets.icon, type: "image/svg+xml", immutable: false) },
-            PageRoute(.get, "/app/language", access: .anonymous, touches: .system) { ctx in WebResponse.languageSwitch(ctx, prefix: "/app", home: Self.prefix) },
-            PageRoute(.get, "/app/activate", access: .signIn, touches: .system) { ctx in
+            Route(.get, "/app/icon.svg", access: .anonymous, touches: .system) { _ in WebResponse.asset(AppAssets.icon, type: "image/svg+xml", immutable: false) },
+            Route(.get, "/app/language", access: .anonymous, touches: .system) { ctx in WebResponse.languageSwitch(ctx, prefix: "/app", home: Self.prefix) },
+            Route(.get, "/app/activate", access: .signIn, touches: .system) { ctx in
                 if ctx.patient != nil { return WebResponse.redirect(Self.prefix) }
                 return WebResponse.page(.ok, ActivatePage(layout: layout(ctx), formToken: ctx.signInFormToken).render())
             },
-            PageRoute(.post, "/app/activate", access: .signIn, touches: .ownRecord, limit: activateLimit) { ctx in try activate(ctx) },
-            PageRoute(.get, "/app/", access: .patient, touches: .ownRecord) { ctx in try todayPage(ctx) },
-            PageRoute(.get, "/app/morning", access: .patient, touches: .ownRecord) { ctx in try checkPage(ctx, .morning) },
-            PageRoute(.post, "/app/morning", access: .patient, touches: .ownRecord) { ctx in try submit(ctx, .morning) },
-            PageRoute(.get, "/app/evening", access: .patient, touches: .ownRecord) { ctx in try checkPage(ctx, .evening) },
-            PageRoute(.post, "/app/evening", access: .patient, touches: .ownRecord) { ctx in try submit(ctx, .evening) },
-            PageRoute(.post, "/app/signout", access: .patientSignOut, touches: .ownRecord) { ctx in
+            Route(.post, "/app/activate", access: .signIn, touches: .ownRecord, limit: activateLimit) { ctx in try activate(ctx) },
+            Route(.get, "/app/", access: .patient, touches: .ownRecord) { ctx in try todayPage(ctx) },
+            Route(.get, "/app/morning", access: .patient, touches: .ownRecord) { ctx in try checkPage(ctx, .morning) },
+            Route(.post, "/app/morning", access: .patient, touches: .ownRecord) { ctx in try submit(ctx, .morning) },
+            Route(.get, "/app/evening", access: .patient, touches: .ownRecord) { ctx in try checkPage(ctx, .evening) },
+            Route(.post, "/app/evening", access: .patient, touches: .ownRecord) { ctx in try submit(ctx, .evening) },
+            Route(.post, "/app/signout", access: .patientSignOut, touches: .ownRecord) { ctx in
                 if let p = ctx.patient { try patients.signOut(p, ip: ctx.request.clientIP) }
                 return WebResponse.redirect("/app/activate", cookies: [WebResponse.cookie("ht_patient", "", path: Self.prefix, maxAge: 0,
                                                                                    secure: ctx.request.isSecure)])

@@ -45,7 +45,7 @@ enum WebResponse {
     /// page of this family (`prefix`), else to `home`.
     static func languageSwitch(_ ctx: PageContext, prefix: String, home: String) -> HTTPResponse {
         let to = ctx.query("to").flatMap(Language.init(rawValue:)) ?? .en
-        let back = ctx.query("back").flatMap { WebHandler.isLocalPath($0, prefix: prefix) ? $0 : nil } ?? home
+        let back = ctx.query("back").flatMap { PageFamily.isLocalPath($0, prefix: prefix) ? $0 : nil } ?? home
         return redirect(back, cookies: [cookie("ht_lang", to.rawValue, maxAge: 365 * 86400, secure: ctx.request.isSecure)])
     }
 

@@ -2,14 +2,26 @@ import HTJSON
 import HTTPServer
 import HyponaTrackDomain
 
-/// Who may call a route.
+/// Who may use a route, API or page.
 public enum Access: Sendable, Equatable {
-    /// No token (health, metrics, spec, activation).
+    /// Anyone, with no token looked at (health, metrics, the spec, activation, stylesheets).
     case anonymous
-    /// A patient token.
+    /// The two forms that sign someone in (`/console/login`, `/app/activate`): anyone may use
+    /// them, but a post must carry the pre-session token of `SignInFormToken`, which showing the
+    /// form sets up (`PageContext.signInFormToken`).
+    case signIn
+    /// A patient: a patient token (API) or the web check-in's cookie (`ht_patient`).
     case patient
-    /// A staff token with at least this capability.
+    /// A staff member with at least this capability: a staff token (API) or a console session.
     case staff(StaffCapability)
+    /// Signing out of the console: a live staff session is ended, its CSRF token checked as on
+    /// every form; without one (it expired, was ended elsewhere, or never existed) there is
+    /// nothing left to end and the page still runs, so the browser clears its stale cookie.
+    case staffSignOut
+    /// Signing out of the web check-in, as `staffSignOut` for the console: with a live token the
+    /// form's CSRF token is checked; with one that has expired or was revoked the page still
+    /// runs, so the browser drops the dead cookie instead of keeping it behind a 403.
+    case patientSignOut
 }
 
 /// docs/product.md roles: viewer reads; nurse also writes clinical data; admin also manages staff,
@@ -29,40 +41,18 @@ public enum StaffCapability: String, Sendable {
     }
 }
 
-/// The parsed request a handler sees.
-public struct RequestContext: Sendable {
-    public let request: HTTPRequest
-    public let parameters: [String: String]
-    public let principal: Principal?
-    /// The JSON body (`.null` when the route takes none).
-    public let body: JSONValue
-    /// The client's address: the peer, or the forwarded client when the peer is a trusted proxy.
-    public let clientIP: String
-
-    public func parameter(_ name: String) -> String { parameters[name] ?? "" }
-    public func query(_ name: String) -> String? { request.query[name] }
-
-    /// The preferred instruction language from `Accept-Language` (`de` or `en`).
-    public var language: String? { Language.preferred(acceptLanguage: request.headers["accept-language"])?.rawValue }
-
-    var actor: String { principal?.auditActor ?? "anonymous" }
+/// What a route does with a request that passed the pipeline's steps: an API operation answers
+/// with JSON (or a prepared response, or later); a page answers with a prepared response.
+public enum RouteHandler: Sendable {
+    case api(@Sendable (RequestContext) throws -> RouteResult)
+    case page(@Sendable (PageContext) throws -> HTTPResponse)
 }
 
-/// A handler's answer: status and JSON body, or a prepared non-JSON response, or one that
-/// comes later.
-public enum RouteResult: Sendable {
-    case json(HTTPStatus, JSONValue)
-    case raw(HTTPResponse)
-    /// The answer comes later, from another thread: `start` is called at once with `finish`,
-    /// which it calls exactly once, when the outcome is known (a write, from its COMMIT), with
-    /// a closure that makes the answer (or throws the request's error). That closure runs
-    /// when the answer is sent, on the thread that sends it, not on the one that calls `finish`.
-    case later(_ start: @Sendable (_ finish: @escaping @Sendable (_ answer: @escaping @Sendable () throws -> RouteResult) -> Void) -> Void)
-}
-
-/// One operation of the API: method, path template, who may call it, its OpenAPI description
-/// and its handler. The router and `/openapi.json` are both built from the same list, so they
-/// cannot disagree.
+/// One route of the one table (`Router`): method, path template, who may use it, what it
+/// touches, its per-address bucket and its handler; an API route also carries its OpenAPI
+/// description. The router, `/openapi.json` and the tests that walk every route (what each
+/// touches, the sites' authorisation matrix) are all built from the same list, so they cannot
+/// disagree.
 public struct Route: Sendable {
     public let method: HTTPMethod
     public let template: String
@@ -71,19 +61,21 @@ public struct Route: Sendable {
     public let touches: RouteTarget?
     /// The per-address token bucket of anonymous routes (nil: none).
     public let limit: AnonymousLimit?
+    public let handler: RouteHandler
+    /// The OpenAPI summary (empty for a page).
     public let summary: String
     public let requestSchema: JSONValue?
     /// A route that takes the body as a file upload (not JSON): the content types it accepts.
     /// Such bodies may be as large as `imports.maxUploadBytes` and are spooled to disk.
     public let uploadTypes: [String]?
     public let responses: [HTTPStatus: (description: String, schema: JSONValue?)]
-    public let handler: @Sendable (RequestContext) throws -> RouteResult
     /// Whether the handler may run on the HTTP server's polling thread
     /// (`HTTPServerConfiguration.runsOnPollingThread`): it answers `.later`, from a commit, and
     /// before that does only bounded work (a capped body, short indexed reads).
     public let runsOnPollingThread: Bool
     let path: PathTemplate
 
+    /// An API operation.
     public init(_ method: HTTPMethod, _ template: String, access: Access, touches: RouteTarget? = nil, limit: AnonymousLimit? = nil,
                 summary: String,
                 request: JSONValue? = nil, upload: [String]? = nil, responses: [HTTPStatus: (description: String, schema: JSONValue?)],
@@ -98,12 +90,32 @@ public struct Route: Sendable {
         self.requestSchema = request
         self.uploadTypes = upload
         self.responses = responses
-        self.handler = handler
+        self.handler = .api(handler)
         self.runsOnPollingThread = runsOnPollingThread
         path = PathTemplate(template)
     }
 
+    /// A page or a form target.
+    public init(_ method: HTTPMethod, _ template: String, access: Access, touches: RouteTarget? = nil, limit: AnonymousLimit? = nil,
+                page handler: @escaping @Sendable (PageContext) throws -> HTTPResponse) {
+        self.method = method
+        self.template = template
+        self.touches = touches
+        self.access = access
+        self.limit = limit
+        summary = ""
+        requestSchema = nil
+        uploadTypes = nil
+        responses = [:]
+        self.handler = .page(handler)
+        runsOnPollingThread = false
+        path = PathTemplate(template)
+    }
+
     public var parameterNames: [String] { path.parameterNames }
+
+    /// Whether this route is a page (HTML, a form target, a download from the console).
+    public var isPage: Bool { if case .page = handler { true } else { false } }
 
     /// The path parameters when `path` fits the template.
     func match(_ path: PathTemplate.Segments) -> [String: String]? { self.path.match(path) }

@@ -8,7 +8,7 @@ import Synchronization
 /// `Unmanaged.passRetained`, released in the completion callback. All calls for one request
 /// happen on one MHD thread, one at a time, so no lock is needed; the one thing another
 /// thread touches is `answer`, which is locked.
-final class RequestContext {
+final class ConnectionState {
     enum Phase {
         /// Before the access handler's first call (headers not yet parsed).
         case awaitingHeaders
