@@ -103,8 +103,14 @@ let package = Package(
                     swiftSettings: swift6),
         .testTarget(name: "HyponaTrackKitTests", dependencies: ["HyponaTrackKit", "HyponaTrackCLI", "HyponaTrackCore", "HTJSON"],
                     swiftSettings: swift6),
+        // What the server's tests share: the in-process application, a settable clock and the
+        // scheduler simulation, test databases and logs (built with testing enabled: debug only).
+        .target(name: "HyponaTrackTestSupport",
+                dependencies: ["HyponaTrackServer", "HyponaTrackDomain", "HyponaTrackWeb", "HyponaTrackCore", "HyponaTrackKit",
+                               "HTJSON", "SQLite", "HTTPServer"],
+                path: "Tests/TestSupport", swiftSettings: swift6),
         .testTarget(name: "HyponaTrackServerTests",
-                    dependencies: ["HyponaTrackServer", "HyponaTrackDomain", "HyponaTrackWeb", "HyponaTrackCore", "HyponaTrackKit",
+                    dependencies: ["HyponaTrackTestSupport", "HyponaTrackServer", "HyponaTrackDomain", "HyponaTrackWeb", "HyponaTrackCore", "HyponaTrackKit",
                                    "Charts", "HTJSON", "SQLite", "Crypto", "PDFCanvas", "HTTPServer", "HTML"],
                     swiftSettings: swift6),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"], swiftSettings: swift6),

@@ -4,6 +4,7 @@ import HTTPServer
 import SQLite
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
@@ -11,7 +12,7 @@ import Testing
 /// `POST /v1/activate`; patient token lifetimes. In process, on a clock the test sets
 /// (2026-03-09 09:00 in Berlin), through the daemon's API handler.
 @Suite struct ActivationRefusalTests {
-    typealias Harness = InProcessAPITests.Harness
+    typealias Harness = InProcessApplication
 
     static let now = Berlin.at("2026-03-09", "09:00")
 

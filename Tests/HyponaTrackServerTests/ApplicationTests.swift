@@ -3,6 +3,7 @@ import Glibc
 import HTTPServer
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
@@ -27,7 +28,7 @@ import Testing
     @Test func theApplicationIsBuiltWithoutBindingItsPortAndServesTheAPIAndThePagesInProcess() throws {
         let held = try Self.occupiedPort()
         defer { close(held.fd) }
-        let h = try InProcessAPITests.Harness { $0.listenPort = held.port }
+        let h = try InProcessApplication { $0.listenPort = held.port }
         #expect(h.send(.get, "/v1/patients").status == 200, "the API")
         let signIn = h.client.send(.get, "/console/login")
         #expect(signIn.status == .ok && (signIn.bodyText ?? "").contains("<form method=\"post\" action=\"/console/login\""), "a console page")

@@ -3,6 +3,7 @@ import HTJSON
 import HTTPServer
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
@@ -28,7 +29,7 @@ import Testing
     }
 
     /// Uploads `body` to an import route and confirms everything it proposed.
-    static func importAndConfirm(_ h: InProcessAPITests.Harness, _ path: String, _ contentType: String, _ body: String) throws {
+    static func importAndConfirm(_ h: InProcessApplication, _ path: String, _ contentType: String, _ body: String) throws {
         let headers: HTTPHeaders = ["Authorization": "Bearer \(h.adminToken)", "Content-Type": contentType]
         let response = h.client.send(.post, path, headers: headers, body: body)
         guard response.status.rawValue == 200, case .object(let report) = try JSONParser.parse(response.body),
@@ -41,14 +42,14 @@ import Testing
         }
     }
 
-    func lastSubmission(_ h: InProcessAPITests.Harness, _ studyId: String) throws -> Int64?? {
+    func lastSubmission(_ h: InProcessApplication, _ studyId: String) throws -> Int64?? {
         try h.app.service.patients.board().rows.first { $0.patient.studyId == studyId }.map(\.lastSubmissionAt)
     }
 
     @Test func aCorrectionOrAConfirmedImportAfterThePatientsSubmissionLeavesTheLastSubmissionAlone() throws {
         let t0 = Date().timeIntervalSince1970.rounded()
         let clock = SimulationClock(t0)
-        let h = try InProcessAPITests.Harness(clock: clock)
+        let h = try InProcessApplication(clock: clock)
         let surgery = Self.date(t0, -6), day = Self.date(t0, -1)
         let patient = try h.enrollAndActivate("LAST-1", surgeryDate: surgery)
         _ = try h.enrollAndActivate("LAST-2", surgeryDate: surgery)

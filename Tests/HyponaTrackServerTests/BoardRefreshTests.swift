@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
@@ -14,7 +15,7 @@ import Testing
 
     @Test func theBoardReloadsItselfEveryMinuteKeepingItsViewAndCountsInTheTitle() throws {
         let clock = SimulationClock(Berlin.at("2026-03-09", "09:00"))
-        let h = try InProcessAPITests.Harness(clock: clock)
+        let h = try InProcessApplication(clock: clock)
         let token = try h.enrollAndActivate("RF-1", surgeryDate: "2026-03-04")
         let red = h.send(.put, "/v1/me/days/2026-03-09", body: ["emergencySymptoms": ["drowsiness"]], token: token)
         #expect(red.status == 200, "\(red.json)")
@@ -32,7 +33,7 @@ import Testing
     @Test func theBoardsOwnReloadsDoNotKeepAnIdleSessionAlive() throws {
         let start = Berlin.at("2026-03-09", "09:00")
         let clock = SimulationClock(start)
-        let h = try InProcessAPITests.Harness(clock: clock)
+        let h = try InProcessApplication(clock: clock)
         let session = try h.consoleSession()
         // Reloads every minute for 35 minutes, nobody at the keyboard: the session ends at 30.
         var last = HTTPStatus.ok
@@ -42,7 +43,7 @@ import Testing
         }
         #expect(last == .seeOther, "after 30 idle minutes a reload lands on the sign-in page: \(last)")
         // A person's request is activity: the same 35 minutes with one look at minute 20 stay signed in.
-        let other = try InProcessAPITests.Harness(clock: clock)
+        let other = try InProcessApplication(clock: clock)
         clock.set(start)
         let active = try other.consoleSession()
         clock.set(start + 20 * 60)

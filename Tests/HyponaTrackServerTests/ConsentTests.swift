@@ -2,6 +2,7 @@ import Foundation
 import HTJSON
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
@@ -9,7 +10,7 @@ import Testing
 /// `consentDate` on enrolment and PATCH, `consentRequired` in the configuration. In process, with
 /// a clock the test sets: 2026-03-09 09:00 in Berlin.
 @Suite struct ConsentTests {
-    typealias Harness = InProcessAPITests.Harness
+    typealias Harness = InProcessApplication
 
     static let now = Berlin.at("2026-03-09", "09:00")
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func everyFormPostedWithoutASessionIsASignInFormWithItsPreSessionToken() throws {
-        let h = try InProcessAPITests.Harness()
+        let h = try InProcessApplication()
         let anonymousPosts = h.app.router.routes.filter { route in
             route.isPage && route.method == .post && (route.access == .anonymous || route.access == .signIn)
         }

@@ -4,6 +4,7 @@ import Testing
 import HTJSON
 import SQLite
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 

@@ -6,87 +6,12 @@ import Testing
 @testable import HyponaTrackDomain
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
+@testable import HyponaTrackTestSupport
 
 /// The application driven in-process: request in, response out, no socket bound at all (the
 /// application value, not the daemon). These add to the real-HTTP integration tests (which run
 /// the built binaries), never replace them.
 @Suite struct InProcessAPITests {
-    final class Harness {
-        let directory: URL
-        let app: Application
-        let client: InProcessHTTPClient
-        let adminToken: String
-
-        init(clock: any ServerClock = SystemClock(), configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("ht-inproc-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("config")
-            var configuration = ServerConfiguration(baseDirectory: rules, dataDirectory: directory.appendingPathComponent("data"))
-            configure(&configuration)
-            let app = try Application(configuration: configuration, logger: Logger(minimum: .error, capture: { _ in }), clock: clock)
-            self.app = app
-            // The one router: the API and both page families, as the daemon serves them.
-            client = InProcessHTTPClient { request, responder in app.handle(request, responder) }
-            adminToken = try String(contentsOf: directory.appendingPathComponent("data/admin.token"), encoding: .utf8)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-
-        deinit {
-            app.close()
-            try? FileManager.default.removeItem(at: directory)
-        }
-
-        func send(_ method: HTTPMethod, _ target: String, body: JSONValue? = nil, token: String? = nil) -> (status: Int, json: JSONValue) {
-            var headers: HTTPHeaders = ["Authorization": "Bearer \(token ?? adminToken)"]
-            if body != nil { headers.add(name: "Content-Type", value: "application/json") }
-            let response = client.send(method, target, headers: headers, body: body.map { JSONSerializer.string($0) })
-            return (response.status.rawValue, (try? JSONParser.parse(response.body)) ?? .null)
-        }
-
-        /// The console's pages, driven in-process like the API.
-        var console: InProcessHTTPClient { client }
-
-        /// Gives the bootstrap admin a password and signs them in to the console; the headers that
-        /// carry the session (add `Accept-Language` for a language).
-        func consoleSession() throws -> HTTPHeaders {
-            let name = StaffDirectory.bootstrapAdminName, password = "a long enough password"
-            guard send(.put, "/v1/staff/\(name)/password", body: ["password": .string(password)]).status == 204 else {
-                throw TestError("the admin's password was not set")
-            }
-            // The form first, as a browser: its pre-session cookie and the token the post must carry.
-            let form = console.send(.get, "/console/login")
-            guard let formCookie = form.headers["set-cookie"]?.split(separator: ";").first,
-                  let html = form.bodyText, let mark = html.range(of: "name=\"csrf\" value=\"") else {
-                throw TestError("sign-in form: \(form.status) \(form.headers)")
-            }
-            let token = html[mark.upperBound...].prefix { $0 != "\"" }
-            let signedIn = console.send(.post, "/console/login", headers: ["Content-Type": "application/x-www-form-urlencoded",
-                                                                           "Cookie": String(formCookie)],
-                                        body: "name=\(name)&password=\(password.replacingOccurrences(of: " ", with: "+"))&csrf=\(token)")
-            guard signedIn.status == .seeOther, let cookie = signedIn.headers["set-cookie"]?.split(separator: ";").first else {
-                throw TestError("sign-in: \(signedIn.status) \(signedIn.headers)")
-            }
-            return ["Cookie": String(cookie)]
-        }
-
-        /// Enrols a Berlin patient operated on `surgeryDate` and activates them; the patient token.
-        func enrollAndActivate(_ studyId: String, surgeryDate: String) throws -> String {
-            let enrolled = send(.post, "/v1/patients", body: [
-                "studyId": .string(studyId), "surgeryDate": .string(surgeryDate), "timeZone": "Europe/Berlin", "age": 50,
-                "sex": "male", "bmi": 27.0, "baselineWeightKg": 80.0,
-            ])
-            guard case .object(let e) = enrolled.json, case .string(let code)? = e["activationCode"] else {
-                throw TestError("enrolment failed: \(enrolled.json)")
-            }
-            let activated = send(.post, "/v1/activate", body: ["studyId": .string(studyId), "code": .string(code)], token: "-")
-            guard case .object(let a) = activated.json, case .string(let token)? = a["token"] else {
-                throw TestError("activation failed: \(activated.json)")
-            }
-            return token
-        }
-    }
-
     static func errorField(_ json: JSONValue) -> JSONValue? {
         guard case .object(let o) = json, case .object(let e)? = o["error"] else { return nil }
         return e["field"]
@@ -103,7 +28,7 @@ import Testing
     }
 
     @Test func anEnrolledPatientIsListedWithItsRiskClass() throws {
-        let h = try Harness()
+        let h = try InProcessApplication()
         let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "Europe/Berlin")!,
                                                 formatOptions: [.withFullDate])
         let enrolled = h.send(.post, "/v1/patients", body: [
@@ -123,7 +48,7 @@ import Testing
     }
 
     @Test func anEnrolmentWithoutATimeZoneTakesTheConfiguredDefault() throws {
-        let h = try Harness { $0.defaultTimeZone = "America/New_York" }
+        let h = try InProcessApplication { $0.defaultTimeZone = "America/New_York" }
         let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "America/New_York")!,
                                                 formatOptions: [.withFullDate])
         let enrolled = h.send(.post, "/v1/patients", body: [
@@ -147,7 +72,7 @@ import Testing
     }
 
     @Test func aLabThatTurnsTodayRedIsWhatThePatientSees() throws {
-        let h = try Harness()
+        let h = try InProcessApplication()
         let berlin = TimeZone(identifier: "Europe/Berlin")!
         func day(_ offset: Int) -> String {
             ISO8601DateFormatter.string(from: Date().addingTimeInterval(Double(offset) * 86_400), timeZone: berlin,
@@ -179,7 +104,7 @@ import Testing
     }
 
     @Test func aResolutionWithoutANoteNamesTheFieldAndChangesNothing() throws {
-        let h = try Harness()
+        let h = try InProcessApplication()
         let before = h.send(.get, "/v1/audit/verify")
         let refused = h.send(.post, "/v1/alerts/1/resolution", body: ["sodium": 131])
         #expect(refused.status == 400)
@@ -196,7 +121,7 @@ import Testing
     }
 
     @Test func aFloodOfHealthProbesIsNotAFloodOfDurableWrites() throws {
-        let h = try Harness()
+        let h = try InProcessApplication()
         let before = h.app.database.writer.statistics.committedTransactions
         for _ in 0..<200 { #expect(h.client.send(.get, "/healthz").status == .ok) }
         // One heartbeat commit per second at most (HeartbeatProbe), not one per probe; the
@@ -205,27 +130,27 @@ import Testing
     }
 
     @Test func healthSaysWhetherAnyEscalationTierIsConfigured() throws {
-        func configured(_ h: Harness) -> JSONValue? {
+        func configured(_ h: InProcessApplication) -> JSONValue? {
             let r = h.client.send(.get, "/healthz")
             guard r.status == .ok, case .object(let o)? = try? JSONParser.parse(r.body), case .object(let e)? = o["escalation"] else {
                 return nil
             }
             return e["configured"]
         }
-        #expect(configured(try Harness()) == false)
-        let withLadder = try Harness { $0.escalation.red = [EscalationLadder.Tier(afterMinutes: 0, hooks: [])] }
+        #expect(configured(try InProcessApplication()) == false)
+        let withLadder = try InProcessApplication { $0.escalation.red = [EscalationLadder.Tier(afterMinutes: 0, hooks: [])] }
         #expect(configured(withLadder) == true)
     }
 
     @Test func anUnknownAlertIsNotFound() throws {
-        let h = try Harness()
+        let h = try InProcessApplication()
         let r = h.send(.post, "/v1/alerts/99/acknowledgement", body: ["note": "called"])
         #expect(r.status == 404)
         #expect(Self.errorCode(r.json) == "not_found")
     }
 
     @Test func aWrongMethodIsRefusedWithTheAllowedOnes() throws {
-        let h = try Harness()
+        let h = try InProcessApplication()
         let headers: HTTPHeaders = ["Authorization": "Bearer \(h.adminToken)"]
         let r = h.client.send(.delete, "/v1/alerts", headers: headers)
         #expect(r.status == .methodNotAllowed)
@@ -233,7 +158,7 @@ import Testing
     }
 
     @Test func aQueryValueOutsideItsChoicesNamesTheParameter() throws {
-        let h = try Harness()
+        let h = try InProcessApplication()
         let r = h.send(.get, "/v1/alerts?open=maybe")
         #expect(r.status == 400)
         #expect(Self.errorField(r.json) == "open")

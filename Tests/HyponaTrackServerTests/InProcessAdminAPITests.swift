@@ -3,13 +3,14 @@ import HTJSON
 import HTTPServer
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
 /// Staff, audit, backup, sync and activation routes driven in-process through the daemon's API
 /// handler (the harness of `InProcessAPITests`).
 @Suite struct InProcessAdminAPITests {
-    typealias Harness = InProcessAPITests.Harness
+    typealias Harness = InProcessApplication
 
     static func object(_ json: JSONValue) -> JSONObject {
         if case .object(let o) = json { return o }

@@ -3,6 +3,7 @@ import HTJSON
 import HTTPServer
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
@@ -10,7 +11,7 @@ import Testing
 /// `limit_reached` naming the list, and nothing of it is stored (docs/product.md, "Limits under
 /// hostile traffic"). In-process, with a cap of 3 so each case stays small.
 @Suite struct ItemLimitTests {
-    typealias Harness = InProcessAPITests.Harness
+    typealias Harness = InProcessApplication
 
     static let berlin = TimeZone(identifier: "Europe/Berlin")!
     static func date(_ offset: Int) -> String {

@@ -3,6 +3,7 @@ import HTJSON
 import HTTPServer
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func aLongReadBeyondTheGateIsRefusedAsBusyWhileThePatientIsServed() throws {
-        let h = try InProcessAPITests.Harness { $0.http.threads = 4 }
+        let h = try InProcessApplication { $0.http.threads = 4 }
         let gate = h.app.database.longReadAdmission
         #expect(gate.concurrent == 1 && gate.waiting == 0, "a quarter of four handler threads")
         func day(_ offset: Int) -> String {
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func aConsolePageWhoseLongReadIsRefusedIsTheBusyErrorPage() throws {
-        let h = try InProcessAPITests.Harness { $0.http.threads = 4 }
+        let h = try InProcessApplication { $0.http.threads = 4 }
         let web = h.console
         let headers = try h.consoleSession()
 

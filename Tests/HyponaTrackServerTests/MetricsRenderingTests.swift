@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HyponaTrackKit
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 

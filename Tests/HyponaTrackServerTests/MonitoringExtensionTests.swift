@@ -1,6 +1,7 @@
 import HTJSON
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
@@ -8,7 +9,7 @@ import Testing
 /// (docs/clinical-rules.md §6), read from the stored evaluations and alerts of those PODs only
 /// (`EvaluationRepository.alertPODs`).
 @Suite struct MonitoringExtensionTests {
-    typealias Harness = InProcessAPITests.Harness
+    typealias Harness = InProcessApplication
 
     static func monitoringEnds(_ h: Harness, _ studyId: String) -> JSONValue? {
         guard case .object(let o) = h.send(.get, "/v1/patients/\(studyId)").json else { return nil }

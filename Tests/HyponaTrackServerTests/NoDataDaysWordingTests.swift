@@ -3,6 +3,7 @@ import HTJSON
 import HTTPServer
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
@@ -16,7 +17,7 @@ import Testing
     /// A daemon whose reminders.json counts `days` silent days, with patient ND-3 operated on
     /// 2026-03-02, activated 03-04 09:00 and silent since: under three days, `no_data_2d` of
     /// 03-06 is decided at 03-07 00:00 (under the shipped two it would be 03-05's, a day earlier).
-    static func silentPatient(days: Int) throws -> (harness: InProcessAPITests.Harness, rules: URL) {
+    static func silentPatient(days: Int) throws -> (harness: InProcessApplication, rules: URL) {
         let rules = FileManager.default.temporaryDirectory.appendingPathComponent("ht-nodata-\(UUID().uuidString).json")
         let shipped = Simulation.repo.appendingPathComponent("config/reminders.json")
         guard case .object(var reminders) = try JSONParser.parse([UInt8](try Data(contentsOf: shipped))),
@@ -28,7 +29,7 @@ import Testing
         reminders["missingData"] = .object(missing)
         try JSONSerializer.string(.object(reminders), pretty: true).write(to: rules, atomically: true, encoding: .utf8)
         let clock = SimulationClock(Berlin.at("2026-03-04", "09:00"))
-        let h = try InProcessAPITests.Harness(clock: clock) { $0.ruleFiles["reminders.json"] = rules }
+        let h = try InProcessApplication(clock: clock) { $0.ruleFiles["reminders.json"] = rules }
         _ = try h.enrollAndActivate("ND-3", surgeryDate: "2026-03-02")
         let decided = Berlin.at("2026-03-07", "00:15")
         clock.set(decided)

@@ -4,6 +4,7 @@ import HTJSON
 import SQLite
 import HyponaTrackCore
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 

@@ -5,6 +5,7 @@ import HTTPClient
 import HyponaTrackCore
 import HyponaTrackKit
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
@@ -136,11 +137,6 @@ struct DataDictionary {
         if let hi = Double(f.max), x > hi { return false }
         return true
     }
-}
-
-struct TestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
 }
 
 /// Builds profiles, days and their rows with the shipped rules.

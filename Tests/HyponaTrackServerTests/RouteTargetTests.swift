@@ -1,5 +1,6 @@
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
@@ -11,7 +12,7 @@ import Testing
     struct Entry { var method: String, template: String, touches: RouteTarget?, patientAccess: Bool }
 
     static func table() throws -> [Entry] {
-        let h = try InProcessAPITests.Harness()
+        let h = try InProcessApplication()
         return h.app.router.routes.map { r in
             Entry(method: r.method.rawValue, template: r.template, touches: r.touches,
                   patientAccess: r.access == .patient || r.access == .patientSignOut)

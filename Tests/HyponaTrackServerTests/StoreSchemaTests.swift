@@ -5,6 +5,7 @@ import HTJSON
 import HyponaTrackCore
 import SQLite
 @testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
