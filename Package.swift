@@ -113,12 +113,14 @@ let package = Package(
                     dependencies: ["HyponaTrackTestSupport", "HyponaTrackServer", "HyponaTrackDomain", "HyponaTrackWeb", "HyponaTrackCore", "HyponaTrackKit",
                                    "Charts", "HTJSON", "SQLite", "Crypto", "PDFCanvas", "HTTPServer", "HTML"],
                     swiftSettings: swift6),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"], swiftSettings: swift6),
+        // `waitUntil`, shared by the HTTP client's and server's tests.
+        .target(name: "TestPolling", path: "Tests/Polling", swiftSettings: swift6),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "TestPolling"], swiftSettings: swift6),
         // Runs the real hyponatrackd and hyponatrack binaries (built first by scripts/test).
         .testTarget(name: "IntegrationTests", dependencies: ["HTJSON", "HTTPClient", "Crypto"], swiftSettings: swift6),
         .testTarget(name: "ImportsTests", dependencies: ["Imports", "Zip", "HyponaTrackCore", "HTJSON"], swiftSettings: swift6),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: swift6),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swift6),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestPolling"], swiftSettings: swift6),
         .testTarget(name: "WrapperSmokeTests", dependencies: ["SQLite", "HTTPClient", "HTTPServer", "Crypto", "PDFCanvas"],
                     swiftSettings: swift6),
     ]

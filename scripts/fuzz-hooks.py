@@ -44,7 +44,7 @@ ERROR_CODES = {
     401: {"unauthenticated", "expired_token"},
     403: {"forbidden"},
     404: {"not_found"},
-    405: {"method_not_allowed"},  # extra: APIHandler.resolve
+    405: {"method_not_allowed"},  # extra: the router (Router.locate)
     409: {"conflict", "limit_reached"},
     410: {"expired"},
     413: {"too_large"},

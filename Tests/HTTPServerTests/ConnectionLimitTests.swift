@@ -1,3 +1,4 @@
+import TestPolling
 import Dispatch
 import Foundation
 import HTTPServer

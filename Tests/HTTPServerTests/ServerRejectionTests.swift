@@ -1,3 +1,4 @@
+import TestPolling
 import HTTPServer
 import Synchronization
 import Testing

@@ -25,16 +25,6 @@ final class Recorder<Value: Sendable>: Sendable {
     var last: Value? { values.withLock { $0.last } }
 }
 
-/// Polls `condition` until it holds or `seconds` pass: waiting on an outcome with a deadline,
-/// not sleeping for a guessed duration.
-func waitUntil(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(1000)
-    }
-    return condition()
-}
 
 /// A one-shot latch the test opens to let a blocked handler continue.
 final class Gate: Sendable {

@@ -1,7 +1,7 @@
 import HyponaTrackDomain
 /// A route attribute: the route is anonymous and guarded by the per-address token bucket
 /// (`limits.anonymousPerMinute`, docs/operations.md). A route declares it
-/// (`Route(…, limit: limit, …)`) and `APIHandler` applies it: before anything else an address
+/// (`Route(…, limit: limit, …)`) and the router applies it: before anything else an address
 /// with an empty bucket is answered 429 `rate_limited` with `Retry-After` (no token checked, no
 /// body parsed, no database touched); afterwards any 4xx answer takes a token. Routes sharing
 /// one limiter share the address's bucket (activation, console login and the web app's

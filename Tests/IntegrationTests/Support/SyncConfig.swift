@@ -168,21 +168,9 @@ final class ResettingListener: @unchecked Sendable {
     private let thread: Thread
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestFailure("socket") }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 && listen(fd, 16) == 0
-            }
-        }
-        guard ok else { close(fd); throw TestFailure("cannot listen") }
+        let (fd, port) = try TestDaemon.loopbackSocket(listening: true)
         self.fd = fd
-        port = Int(UInt16(bigEndian: addr.sin_port))
+        self.port = port
         let stopped = stopped
         // The accept thread owns the socket and closes it once it leaves the loop; `stop()`
         // only shuts it down (which wakes `accept`).

@@ -142,18 +142,27 @@ final class TestDaemon: @unchecked Sendable {
     }
 
     static func freePort() throws -> Int {
+        let (fd, port) = try loopbackSocket(listening: false)
+        close(fd)
+        return port
+    }
+
+    /// A TCP socket bound to a free port on 127.0.0.1 (listening, if asked) and its port.
+    static func loopbackSocket(listening: Bool) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
+        guard fd >= 0 else { throw TestFailure("socket") }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         addr.sin_port = 0
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 && (!listening || listen(fd, 16) == 0)
+            }
         }
-        guard ok else { throw TestFailure("no free port") }
-        return Int(UInt16(bigEndian: addr.sin_port))
+        guard ok else { close(fd); throw TestFailure(listening ? "cannot listen" : "no free port") }
+        return (fd, Int(UInt16(bigEndian: addr.sin_port)))
     }
 }
 
