@@ -8,10 +8,13 @@ import HyponaTrackCore
 
 /// The alert lists: every unresolved alert at once, all alerts a page at a time.
 @Suite struct AlertListTests {
+    /// One unresolved alert each for `count` patients (a patient holds at most one per kind).
     static func openAlerts(_ sim: Simulation, _ count: Int) throws {
-        let patient = try sim.activate("LIST-1", code: try sim.enroll("LIST-1", surgery: "2026-03-02"))
         try sim.database.write { db in
-            for n in 0..<count {
+            let patients = try (0..<count).map { n in
+                try PatientRepository.insert(db, profile: MapperFixture.profile("LIST-\(n)"), by: "staff:nina", at: MapperFixture.enrolledAt)
+            }
+            for (n, patient) in patients.enumerated() {
                 _ = try AlertRepository.open(db, patientId: patient, date: LocalDate("2026-03-04")!.adding(days: n),
                                              kind: .evaluation, level: n % 3 == 0 ? .red : .yellow, reasons: [], pod: 2 + n,
                                              at: Berlin.ms(Berlin.at("2026-03-04", "09:00")) + Int64(n))

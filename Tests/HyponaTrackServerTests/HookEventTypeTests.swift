@@ -12,7 +12,7 @@ import HTJSON
 
     @Test func everyEventTypeHasTheDottedNameReceiversSee() {
         #expect(HookEventType.allCases.map(\.rawValue) == [
-            "alert.opened", "alert.worsened", "alert.escalated", "alert.acknowledged", "alert.resolved",
+            "alert.opened", "alert.worsened", "alert.updated", "alert.escalated", "alert.acknowledged", "alert.resolved",
             "sync.unhealthy", "sync.halted", "reminder.due", "audit.checkpoint"])
     }
 

@@ -48,7 +48,7 @@ final class AlertLogRig {
         try write { db in
             try alerting.raise(db, p, date: LocalDate(date)!, kind: kind, level: level, reasons: reasons,
                                pod: p.profile.pod(at: LocalDate(date)!), at: Self.at(minutes))
-            return try AlertRepository.live(db, patientId: p.id, date: LocalDate(date)!, kind: kind)!.id
+            return try AlertRepository.live(db, patientId: p.id, kind: kind)!.id
         }
     }
 

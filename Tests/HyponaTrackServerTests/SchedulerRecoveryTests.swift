@@ -22,24 +22,24 @@ import HyponaTrackCore
         let code = try sim.enroll("DT-SILENT", surgery: surgery)
         try sim.at(Berlin.at(d(1), "07:00")) { _ = try sim.activate("DT-SILENT", code: code) }
         try sim.run(to: Berlin.at(d(5), "12:00"))
-        let before = try sim.alerts()
+        let before = try sim.findings()
         let resume = Berlin.at(d(7), "11:15")
         sim.skip(to: resume)
         sim.restart()
         try sim.run(to: resume)
-        let caughtUp = try sim.alerts().filter { a in !before.contains { $0.id == a.id } }
+        let caughtUp = try sim.findings().filter { a in !before.contains { $0.id == a.id && $0.date == a.date } }
         #expect(caughtUp.map { "\($0.kind) \($0.date)" }.sorted()
                 == ["missing_checkin \(d(5))", "missing_checkin \(d(6))", "no_data_2d \(d(5))", "no_data_2d \(d(6))"], "\(caughtUp)")
         #expect(caughtUp.allSatisfy { $0.openedAt == Berlin.ms(resume) })
         try sim.run(to: Berlin.at(d(8), "00:30"))
 
         // Again at the same instant, by this scheduler and by a restarted one: nothing new.
-        let events = try sim.queued().count, alerts = try sim.alerts().count
+        let events = try sim.queued().count, alerts = try sim.findings().count
         try sim.tickAgain()
         sim.restart()
         try sim.tickAgain()
         #expect(try sim.queued().count == events)
-        #expect(try sim.alerts().count == alerts)
+        #expect(try sim.findings().count == alerts)
 
         var expected: [String: Int64] = [:]
         for p in 2...7 { expected["no_data_2d \(d(p))"] = Berlin.ms(Berlin.at(d(p + 1), "00:00")) }
@@ -47,7 +47,8 @@ import HyponaTrackCore
         for key in ["no_data_2d \(d(5))", "no_data_2d \(d(6))", "missing_checkin \(d(5))", "missing_checkin \(d(6))"] {
             expected[key] = Berlin.ms(resume)
         }
-        let all = try sim.alerts()
+        let all = try sim.findings()
+        #expect(Set(try sim.alerts().map(\.kind)).count == (try sim.alerts()).count, "one alert per kind, covering its days")
         #expect(Dictionary(all.map { ("\($0.kind) \($0.date)", $0.openedAt) }, uniquingKeysWith: { a, _ in a }) == expected)
         #expect(all.count == expected.count, "each raised once: \(all)")
 
@@ -210,7 +211,7 @@ import HyponaTrackCore
                 #expect(Berlin.ms(Berlin.instant(e.string("at") ?? "")) == e.createdAt, "queued at its instant: \(e)")
             }
         }
-        let alerts = try sim.alerts().filter { (d(4)...d(6)).contains($0.date) }
+        let alerts = try sim.findings().filter { (d(4)...d(6)).contains($0.date) }
         #expect(Dictionary(alerts.map { ("\($0.kind) \($0.date)", $0.openedAt) }, uniquingKeysWith: { a, _ in a })
                 == missing.mapValues { Berlin.ms(Berlin.instant($0)) }, "\(alerts)")
         #expect(alerts.count == missing.count)

@@ -105,8 +105,10 @@ import HyponaTrackCore
         #expect(!all.contains { $0.studyId == "SIM-SIMPLE" && !Set($0.tasks).isDisjoint(with: [Self.rt, Self.tt] + morning) })
         #expect(!all.contains { $0.studyId != "SIM-SIMPLE" && $0.tasks.contains(Self.ds) }, "desmopressin only when prescribed")
 
-        // The only alerts: the poor patient's missed check-ins in the window, at the evening deadline.
-        let alerts = try sim.alerts()
+        // The only findings: the poor patient's missed check-ins in the window, at the evening
+        // deadline, all days of one alert (an episode).
+        #expect(try sim.alerts().count == 1)
+        let alerts = try sim.findings()
         #expect(alerts.map { "\($0.studyId) \($0.kind) \($0.date) \($0.level)" }
                 == critical.map { "SIM-POOR missing_checkin \(Berlin.day(surgery, $0)) yellow" }, "\(alerts)")
         for a in alerts { #expect(a.openedAt == Berlin.ms(Berlin.at(a.date, "21:00")), "\(a)") }
@@ -186,7 +188,7 @@ import HyponaTrackCore
         // Withdrawn on POD 6: monitoring ended on POD 5; nothing after.
         checkin("MD-WITHDRAWN", [5]); noData("MD-WITHDRAWN", 2...5)
 
-        let alerts = try sim.alerts()
+        let alerts = try sim.findings()
         var seen: [String: Int] = [:]
         for a in alerts {
             let key = "\(a.studyId) \(a.kind) \(a.date)"
@@ -234,7 +236,7 @@ import HyponaTrackCore
         }
         try sim.run(to: Berlin.at(d(7), "00:00"))
 
-        let raised = try sim.alerts().filter { $0.kind == "missing_checkin" }
+        let raised = try sim.findings().filter { $0.kind == "missing_checkin" }
         #expect(raised.map { "\($0.studyId) \($0.date)" } == ["MC-STAFF \(d(5))", "MC-STAFF \(d(6))"], "\(raised)")
         for a in raised { #expect(a.openedAt == Berlin.ms(Berlin.at(a.date, "21:00")), "\(a)") }
     }

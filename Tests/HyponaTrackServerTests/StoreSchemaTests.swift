@@ -104,12 +104,7 @@ import SQLite
         #expect(queued == ["A-1#1", "B-2#1", "A-1#2"])
         let first = try #require(try AlertRepository.logEntry(db, id: 1))
         #expect(mapper.alertLog(first).first { $0.0 == "alert_min_to_ack" }?.1 == "1.0")
-        // A new alert continues the patient's numbering.
-        let next = try db.transaction(.immediate) {
-            try AlertRepository.open(db, patientId: 1, date: LocalDate("2026-03-11")!, kind: .evaluation, level: .yellow, reasons: [],
-                                     pod: 8, at: t + 86_400_000)
-        }
-        #expect(try AlertRepository.logEntry(db, id: next)?.instance == 3)
+        // A new alert continuing the numbering after the upgrade to episodes: AlertEpisodeUpgradeTests.
     }
 
     @Test func upgradingGivesEachDayThePatientsOwnLastSubmissionFromTheAuditTrail() throws {
@@ -164,7 +159,7 @@ import SQLite
         }
         #expect(throws: (any Error).self) { try db.transaction(.immediate) { try db.execute(insert, [patient, nil, t]) } }
 
-        #expect(try Schema.migrator().migrate(db) == ["v15_evaluations_without_level"])
+        #expect(try Schema.migrator().migrate(db) == ["v15_evaluations_without_level", "v16_alert_episodes"])
         let kept = try #require(try EvaluationRepository.latest(db, patientId: patient, date: LocalDate("2026-03-09")!))
         #expect(kept.id == 1 && kept.level == .yellow && kept.rulesVersion == "v-old" && kept.evaluatedAt == t)
         let engine = EscalationEngine(rules: MapperFixture.shipped)

@@ -18,7 +18,7 @@ import Testing
     static func alert(_ kind: AlertKind, _ level: Level) -> Alert {
         Alert(id: 7, patientId: 1, date: today, kind: kind, level: level,
               reasons: [StoredReason(code: kind.rawValue, level: level, value: nil, threshold: nil)], pod: 6, state: .open,
-              ladder: 1, ladderStartedAt: 0)
+              ladder: 1, ladderStartedAt: 0, lastDate: today)
     }
 
     @Test func aMissingCheckinAlertAboveAGreenDayIsWhatThePatientSees() {

@@ -142,6 +142,9 @@ import HTJSON
         for id in ids {
             tokens[id] = try Study.enrollAndActivate(rig.daemon, id)
             try Self.redDay(rig, tokens[id]!, daysAgo: 3)                // alert 1: POD 3
+            // Resolved, so the next red day opens alert 2 (an unresolved one would take it in).
+            let first = try #require(try rig.alerts(id).map(Self.id).first)
+            try Self.act(rig, rig.admin, first, "resolution", ["note": "called back, settled"])
             try Self.redDay(rig, tokens[id]!, daysAgo: 2)                // alert 2: POD 4
         }
         let numbering = try ids.map { id in try rig.alerts(id).map(Self.id) }
@@ -152,9 +155,10 @@ import HTJSON
         try rig.daemon.start()
         #expect(REDCapSyncTests.int(try rig.status()["pending"]) == pending, "the queue survived the restart")
 
-        // Each patient's first alert is acknowledged while REDCap is slow; a kill -9 interrupts the drain.
+        // Each patient's second alert (the first is resolved) is acknowledged while REDCap is slow; a kill -9
+        // interrupts the drain.
         var roles: [Int: String] = [:]
-        for n in numbering { try Self.act(rig, rig.admin, n[0], "acknowledgement", ["note": "seen"]); roles[n[0]] = "admin" }
+        for n in numbering { try Self.act(rig, rig.admin, n[1], "acknowledgement", ["note": "seen"]); roles[n[1]] = "admin" }
         try emu.control(["mode": "slow", "slowSeconds": 0.4])
         try rig.post("/v1/sync/retry")
         try rig.waitUntil("part of the queue is sent") {

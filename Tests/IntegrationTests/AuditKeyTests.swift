@@ -107,6 +107,9 @@ import HTJSON
             DROP TABLE sync_requests;
             ALTER TABLE sync_state DROP COLUMN unhealthy_reported;
             ALTER TABLE days DROP COLUMN submitted_at;
+            DROP TABLE alert_days; DROP INDEX alerts_live;
+            ALTER TABLE alerts DROP COLUMN last_date; ALTER TABLE alerts DROP COLUMN merged_into; ALTER TABLE alerts DROP COLUMN new_data_at;
+            CREATE UNIQUE INDEX alerts_live ON alerts (patient_id, date, kind) WHERE state != 'resolved';
             """)
         let left = try trail.sqlite([trail.path, "SELECT name FROM schema_migrations ORDER BY rowid"])
         guard left.split(separator: "\n").last == "v4_alert_log" else { throw TestFailure("not release 4: \(left)") }

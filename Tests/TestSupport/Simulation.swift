@@ -304,6 +304,21 @@ final class Simulation {
         }
     }
 
+    /// Every finding an alert covers (docs/product.md, third round, C: an alert covers days),
+    /// one per alert and day, oldest alert first: `openedAt` is when the day joined (or opened)
+    /// its alert, `level` what the alert holds for that day.
+    func findings() throws -> [StoredAlert] {
+        try database.read { db in
+            try db.query("""
+                SELECT a.id, p.study_id, d.date, a.kind, d.level, a.state, d.added_at
+                FROM alert_days d JOIN alerts a ON a.id = d.alert_id JOIN patients p ON p.id = a.patient_id ORDER BY a.id, d.date
+                """).map { r in
+                StoredAlert(id: try r.int64(0), studyId: try r.string(1), date: try r.string(2), kind: try r.string(3),
+                            level: try r.string(4), state: try r.string(5), openedAt: try r.int64(6))
+            }
+        }
+    }
+
     func marks(_ studyId: String, date: String) throws -> [String: String] {
         try database.read { db in
             var out: [String: String] = [:]

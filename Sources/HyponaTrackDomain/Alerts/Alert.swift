@@ -23,6 +23,7 @@ public enum AlertState: String, Sendable, CaseIterable {
 struct Alert: Sendable {
     var id: Int64
     var patientId: Int64
+    /// The first day it covers (of those in `alert_days`).
     var date: LocalDate
     var kind: AlertKind
     var level: Level
@@ -33,6 +34,10 @@ struct Alert: Sendable {
     /// Bumped by each worsening; the tiers of older ladders are void.
     var ladder: Int
     var ladderStartedAt: Int64
+    /// The last day it covers.
+    var lastDate: LocalDate
+    /// When a day joined it after its acknowledgement (nil: none since).
+    var newDataAt: Int64? = nil
 
     var redCodes: Set<String> { StoredReason.codes(reasons, at: .red) }
 

@@ -49,9 +49,11 @@ extension AlertRepository {
         }
     }
 
-    /// Every alert's kind, level and times; one patient's when `patientId` is given.
+    /// Every alert's kind, level and times; one patient's when `patientId` is given. An alert the
+    /// upgrade to episodes merged into another (`merged_into`) is left out: it is part of that
+    /// one, and its resolution by the upgrade is no one's response time.
     static func timings(_ db: Connection, patientId: Int64?) throws -> [AlertTiming] {
-        let filter = patientId == nil ? "" : "WHERE patient_id = ?"
+        let filter = patientId == nil ? "WHERE merged_into IS NULL" : "WHERE merged_into IS NULL AND patient_id = ?"
         let params: [(any SQLiteBindable)?] = patientId.map { [$0] } ?? []
         return try db.query("""
             SELECT patient_id, kind, level, opened_at, first_acknowledged_at, resolved_at FROM alerts \(filter) ORDER BY id

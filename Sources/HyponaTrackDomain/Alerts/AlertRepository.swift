@@ -1,15 +1,20 @@
+import Foundation
 import HTJSON
 import HyponaTrackCore
 import SQLite
 
 /// Reads and writes `alerts`, `escalation_steps` and `alert_recipients`. Callers own the transaction.
 enum AlertRepository {
-    static let columns = "id, patient_id, date, kind, level, reasons, pod, state, ladder, ladder_started_at"
+    static let columns = "id, patient_id, date, kind, level, reasons, pod, state, ladder, ladder_started_at, last_date, new_data_at"
+    static let qualifiedColumns = columns.split(separator: ",").map { "a." + $0.trimmingCharacters(in: .whitespaces) }
+        .joined(separator: ", ")
 
     static func decode(_ r: Row) throws -> Alert {
-        Alert(id: try r.int64(0), patientId: try r.int64(1), date: try date(r.string(2)), kind: try enumValue(r.string(3)),
-              level: try enumValue(r.string(4)), reasons: StoredReasonsColumn.decode(try r.string(5)), pod: try r.int(6),
-              state: try enumValue(r.string(7)), ladder: try r.int(8), ladderStartedAt: try r.int64(9))
+        let first = try date(r.string(2))
+        return Alert(id: try r.int64(0), patientId: try r.int64(1), date: first, kind: try enumValue(r.string(3)),
+                     level: try enumValue(r.string(4)), reasons: StoredReasonsColumn.decode(try r.string(5)), pod: try r.int(6),
+                     state: try enumValue(r.string(7)), ladder: try r.int(8), ladderStartedAt: try r.int64(9),
+                     lastDate: try r.optionalString(10).map(date) ?? first, newDataAt: try r.optionalInt64(11))
     }
 
     static func load(_ db: Connection, id: Int64) throws -> Alert? {
@@ -21,38 +26,25 @@ enum AlertRepository {
         try db.queryOne("SELECT 1 FROM alerts WHERE patient_id = ? LIMIT 1", [patientId]) != nil
     }
 
-    static func live(_ db: Connection, patientId: Int64, date: LocalDate, kind: AlertKind) throws -> Alert? {
-        try db.queryOne("SELECT \(columns) FROM alerts WHERE patient_id = ? AND date = ? AND kind = ? AND state != 'resolved'",
-                        [patientId, date.description, kind.rawValue]).map(decode)
-    }
-
-    /// The patient's alerts dated `date` that are not resolved, of any kind.
-    static func unresolved(_ db: Connection, patientId: Int64, date: LocalDate) throws -> [Alert] {
-        try db.query("SELECT \(columns) FROM alerts WHERE patient_id = ? AND date = ? AND state != 'resolved' ORDER BY id",
-                     [patientId, date.description]).map(decode)
-    }
-
-    static func lastResolved(_ db: Connection, patientId: Int64, date: LocalDate, kind: AlertKind) throws -> Alert? {
-        try db.queryOne("""
-            SELECT \(columns) FROM alerts WHERE patient_id = ? AND date = ? AND kind = ? AND state = 'resolved' ORDER BY id DESC LIMIT 1
-            """, [patientId, date.description, kind.rawValue]).map(decode)
-    }
-
-    /// Opens an alert; its REDCap instance is 1 + the number of the patient's earlier alerts.
+    /// Opens an alert covering its first day; its REDCap instance is 1 + the number of the
+    /// patient's earlier alerts.
     static func open(_ db: Connection, patientId: Int64, date: LocalDate, kind: AlertKind, level: Level, reasons: [StoredReason],
                      pod: Int, at ms: Int64) throws -> Int64 {
         try db.execute("""
-            INSERT INTO alerts (patient_id, date, kind, level, reasons, pod, state, opened_at, ladder_started_at, updated_at, instance)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'open', ?7, ?7, ?7, (SELECT COUNT(*) + 1 FROM alerts WHERE patient_id = ?1))
+            INSERT INTO alerts (patient_id, date, last_date, kind, level, reasons, pod, state, opened_at, ladder_started_at, updated_at,
+                                instance)
+            VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, 'open', ?7, ?7, ?7, (SELECT COUNT(*) + 1 FROM alerts WHERE patient_id = ?1))
             """, [patientId, date.description, kind.rawValue, level.rawValue, StoredReasonsColumn.encode(reasons), pod, ms])
-        return db.lastInsertRowID
+        let id = db.lastInsertRowID
+        try cover(db, alertId: id, CoveredDay(date: date, level: level, reasons: reasons, pod: pod), at: ms)
+        return id
     }
 
     /// A worsening: higher level or reasons, a new ladder, and open again if it was acknowledged.
     static func worsen(_ db: Connection, _ a: Alert, at ms: Int64) throws {
         try db.execute("""
             UPDATE alerts SET level = ?, reasons = ?, ladder = ?, ladder_started_at = ?, state = 'open',
-                acknowledged_at = NULL, acknowledged_by = NULL, acknowledge_note = NULL, updated_at = ?
+                acknowledged_at = NULL, acknowledged_by = NULL, acknowledge_note = NULL, new_data_at = NULL, updated_at = ?
             WHERE id = ?
             """, [a.level.rawValue, StoredReasonsColumn.encode(a.reasons), a.ladder, a.ladderStartedAt, ms, a.id])
     }
@@ -66,6 +58,7 @@ enum AlertRepository {
     static func acknowledge(_ db: Connection, id: Int64, by actor: String, role: Role?, note: String?, at ms: Int64) throws {
         try db.execute("""
             UPDATE alerts SET state = 'acknowledged', acknowledged_at = ?1, acknowledged_by = ?2, acknowledge_note = ?3, updated_at = ?1,
+                new_data_at = NULL,
                 first_acknowledged_role = CASE WHEN first_acknowledged_at IS NULL THEN ?4 ELSE first_acknowledged_role END,
                 first_acknowledged_at = COALESCE(first_acknowledged_at, ?1)
             WHERE id = ?5
@@ -218,12 +211,12 @@ enum AlertRepository {
 
     // MARK: column decoding
 
-    private static func date(_ text: String) throws -> LocalDate {
+    static func date(_ text: String) throws -> LocalDate {
         guard let d = LocalDate(text) else { throw StoreCorruption("alerts.date holds \(text.prefix(20))") }
         return d
     }
 
-    private static func enumValue<T: RawRepresentable>(_ text: String) throws -> T where T.RawValue == String {
+    static func enumValue<T: RawRepresentable>(_ text: String) throws -> T where T.RawValue == String {
         guard let v = T(rawValue: text) else { throw StoreCorruption("alerts holds an unknown \(T.self) \(text.prefix(20))") }
         return v
     }

@@ -38,42 +38,81 @@ final class Alerting: Sendable {
                   pod: e.pod, at: ms)
     }
 
+    /// A finding for `date` (docs/product.md, third round, C, "Alerts as episodes"): it joins
+    /// the patient's unresolved alert of this kind, or opens one. Joining a day at the same or
+    /// a lower level adds it to the alert's days (no hook event, no new ladder); after a gap of
+    /// at least one day without a finding, an acknowledged alert tells tier 0 again
+    /// (`alert.updated`). A worse level, or a red code the alert did not have, worsens it as
+    /// before: acknowledgement needed again, `alert.worsened`, the ladder from tier 0. A day the
+    /// alert already covers changes it only when it got worse. After a resolve the next
+    /// finding opens a new alert, but re-evaluating a day the resolved alert covered, at the
+    /// same or a lower level, is no finding.
     func raise(_ db: Connection, _ patient: PatientRecord, date: LocalDate, kind: AlertKind, level: Level,
                reasons: [StoredReason], pod: Int, at ms: Int64) throws {
-        if var live = try AlertRepository.live(db, patientId: patient.id, date: date, kind: kind) {
-            let merged = StoredReason.merge(live.reasons, reasons)
-            guard live.isWorsened(by: level, reasons) else {
-                if merged != live.reasons {
-                    try AlertRepository.updateReasons(db, id: live.id, reasons: merged, at: ms)
-                    try queueAlertLog(db, id: live.id, at: ms)
-                }
-                return
+        let day = AlertRepository.CoveredDay(date: date, level: level, reasons: reasons, pod: pod)
+        guard var live = try AlertRepository.live(db, patientId: patient.id, kind: kind) else {
+            return try open(db, patient, day, kind: kind, at: ms)
+        }
+        let days = try AlertRepository.days(db, alertId: live.id)
+        let held = days[date]
+        if let held, level <= held.level, live.isWorsened(by: level, reasons) == false {
+            // A day it covers, no worse than it was: at most reasons it did not list yet.
+            let merged = StoredReason.merge(held.reasons, reasons)
+            if merged != held.reasons {
+                try AlertRepository.cover(db, alertId: live.id, AlertRepository.CoveredDay(date: date, level: held.level, reasons: merged,
+                                                                                           pod: held.pod), at: ms)
+                try AlertRepository.refreshSpan(db, alertId: live.id, at: ms)
+                try queueAlertLog(db, id: live.id, at: ms)
             }
+            return
+        }
+        var covered = day
+        if let held { covered.level = max(level, held.level); covered.reasons = StoredReason.merge(held.reasons, reasons) }
+        try AlertRepository.cover(db, alertId: live.id, covered, at: ms)
+        try AlertRepository.refreshSpan(db, alertId: live.id, at: ms)
+        if live.isWorsened(by: level, reasons) {
             live.level = max(level, live.level)
-            live.reasons = merged
+            live.reasons = StoredReason.merge(live.reasons, reasons)
+            for other in days.values { live.reasons = StoredReason.merge(live.reasons, other.reasons) }
             live.ladder += 1
             live.ladderStartedAt = ms
             try AlertRepository.worsen(db, live, at: ms)
+            try AlertRepository.refreshSpan(db, alertId: live.id, at: ms)
             try queueAlertLog(db, id: live.id, at: ms)
             try AuditLog.append(db, at: ms, actor: "system", action: .alertWorsened, subject: patient.studyId,
                                 details: ["alertId": .number(Double(live.id)), "level": .string(live.level.rawValue),
-                                          "kind": .string(kind.rawValue)])
+                                          "kind": .string(kind.rawValue), "date": .string(date.description)])
             try startLadder(db, live, firstType: .alertWorsened, at: ms)
             return
         }
-        // After a resolve only a worsening opens a new alert for the day.
-        if let resolved = try AlertRepository.lastResolved(db, patientId: patient.id, date: date, kind: kind),
-           !resolved.isWorsened(by: level, reasons) {
+        try queueAlertLog(db, id: live.id, at: ms)
+        guard held == nil, live.state == .acknowledged else { return }
+        // A new day joined an acknowledged alert: the board says so, and after a gap tier 0 hears it.
+        try AlertRepository.markNewData(db, alertId: live.id, at: ms)
+        if date > live.lastDate.adding(days: 1) { try notifyTierZero(db, live, patient: patient, at: ms) }
+    }
+
+    private func open(_ db: Connection, _ patient: PatientRecord, _ day: AlertRepository.CoveredDay, kind: AlertKind, at ms: Int64) throws {
+        if let resolved = try AlertRepository.lastResolved(db, patientId: patient.id, covering: day.date, kind: kind),
+           let held = try AlertRepository.days(db, alertId: resolved.id)[day.date],
+           day.level <= held.level, StoredReason.codes(day.reasons, at: .red).isSubset(of: resolved.redCodes) {
             return
         }
-        let id = try AlertRepository.open(db, patientId: patient.id, date: date, kind: kind, level: level, reasons: reasons,
-                                          pod: pod, at: ms)
+        let id = try AlertRepository.open(db, patientId: patient.id, date: day.date, kind: kind, level: day.level, reasons: day.reasons,
+                                          pod: day.pod, at: ms)
         try AuditLog.append(db, at: ms, actor: "system", action: .alertOpen, subject: patient.studyId,
-                            details: ["alertId": .number(Double(id)), "level": .string(level.rawValue), "kind": .string(kind.rawValue),
-                                      "date": .string(date.description)])
+                            details: ["alertId": .number(Double(id)), "level": .string(day.level.rawValue), "kind": .string(kind.rawValue),
+                                      "date": .string(day.date.description)])
         try queueAlertLog(db, id: id, at: ms)
         let alert = try AlertRepository.load(db, id: id)!
         try startLadder(db, alert, firstType: .alertOpened, at: ms)
+    }
+
+    /// `alert.updated` to the hooks of tier 0 of the alert's level; no new ladder.
+    private func notifyTierZero(_ db: Connection, _ alert: Alert, patient: PatientRecord, at ms: Int64) throws {
+        guard let current = try AlertRepository.load(db, id: alert.id), let tier = ladder.tiers(for: current.level).first else { return }
+        try AlertRepository.addRecipients(db, alertId: current.id, hooks: tier.hooks)
+        try HookOutbox.enqueue(db, type: .alertUpdated, data: eventData(current, patient: patient, tier: 0), hooks: tier.hooks, at: ms)
     }
 
     /// Schedules the level's tiers from the ladder start and fires those already due (tier 0).
@@ -115,7 +154,9 @@ final class Alerting: Sendable {
 
     func acknowledge(_ db: Connection, id: Int64, by actor: String, note: String?, at ms: Int64) throws {
         guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)", missing: .alert(id: id)) }
-        guard alert.state == .open else {
+        // An acknowledged alert that a later day joined is acknowledged again (that clears "new
+        // data since acknowledged"); otherwise only an open one.
+        guard alert.state == .open || (alert.state == .acknowledged && alert.newDataAt != nil) else {
             throw DomainError.conflict("alert \(id) is already \(alert.state.rawValue)", problem: .alertAlready(id: id, alert.state))
         }
         try AlertRepository.acknowledge(db, id: id, by: actor, role: try staffRole(db, actor), note: note, at: ms)
@@ -162,7 +203,7 @@ final class Alerting: Sendable {
     /// The event body hooks receive (reasons rounded for display, as the API shows them).
     func eventData(_ alert: Alert, patient: PatientRecord, tier: Int?) -> JSONValue {
         ["alertId": .number(Double(alert.id)), "studyId": .string(patient.studyId), "date": .string(alert.date.description),
-         "pod": .int(alert.pod), "level": .string(alert.level.rawValue), "kind": .string(alert.kind.rawValue),
+         "lastDate": .string(alert.lastDate.description), "pod": .int(alert.pod), "level": .string(alert.level.rawValue), "kind": .string(alert.kind.rawValue),
          "reasons": ReasonDisplay.json(alert.reasons), "riskClass": .string(riskClass(patient)),
          "tier": tier.map { .int($0) } ?? .null, "state": .string(alert.state.rawValue)]
     }

@@ -37,6 +37,8 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case alertEscalated = "alert.escalated"
     case alertAcknowledge = "alert.acknowledge"
     case alertResolve = "alert.resolve"
+    /// The upgrade to alert episodes merged an unresolved alert into the newest of its kind.
+    case alertMerged = "alert.merge"
     // Staff
     case staffBootstrap = "staff.bootstrap"
     case staffAdd = "staff.add"

@@ -5,6 +5,9 @@ public enum HookEventType: String, Sendable, CaseIterable {
     case alertOpened = "alert.opened"
     /// An open alert got worse; its ladder restarts at tier 0.
     case alertWorsened = "alert.worsened"
+    /// A day joined an acknowledged alert after a gap (a day or more without a finding); to
+    /// tier 0 of its level, with no new ladder.
+    case alertUpdated = "alert.updated"
     /// A later tier of an unacknowledged alert's ladder.
     case alertEscalated = "alert.escalated"
     /// Staff acknowledged an alert; to every hook that heard of it.

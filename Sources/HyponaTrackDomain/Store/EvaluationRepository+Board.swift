@@ -38,7 +38,8 @@ extension EvaluationRepository {
             SELECT e.patient_id, e.pod FROM asked a JOIN evaluations e
                 ON e.patient_id = a.patient_id AND e.date BETWEEN a.from_date AND a.to_date
                 WHERE e.pod BETWEEN ?2 AND ?3 AND e.level IN ('yellow', 'red')
-            UNION SELECT l.patient_id, l.pod FROM asked a JOIN alerts l ON l.patient_id = a.patient_id WHERE l.pod BETWEEN ?2 AND ?3
+            UNION SELECT l.patient_id, d.pod FROM asked a JOIN alerts l ON l.patient_id = a.patient_id
+                JOIN alert_days d ON d.alert_id = l.id WHERE d.pod BETWEEN ?2 AND ?3
             """, ["[\(asked.joined(separator: ","))]", first, last]) {
             out[try row.int64("patient_id"), default: []].append(try row.int("pod"))
         }

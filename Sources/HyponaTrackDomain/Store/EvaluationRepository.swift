@@ -71,7 +71,7 @@ enum EvaluationRepository {
         return try db.query("""
             SELECT pod FROM evaluations WHERE patient_id = ?1 AND date BETWEEN ?2 AND ?3 AND pod BETWEEN ?4 AND ?5
                 AND level IN ('yellow', 'red')
-            UNION SELECT pod FROM alerts WHERE patient_id = ?1 AND pod BETWEEN ?4 AND ?5
+            UNION SELECT d.pod FROM alert_days d JOIN alerts a ON a.id = d.alert_id WHERE a.patient_id = ?1 AND d.pod BETWEEN ?4 AND ?5
             """, [patient.id, dates.from.description, dates.to.description, first, last]).map { try $0.int("pod") }
     }
 

@@ -40,6 +40,9 @@ enum Schema {
         ("v14_days_submitted_at", { try $0.execute(DaysSchema.v2) }),
         // Evaluations of days that are not evaluated, with no level (DaysSchema.v3).
         ("v15_evaluations_without_level", { try $0.execute(DaysSchema.v3) }),
+        // Alerts as episodes: the days an alert covers, one unresolved alert per patient and
+        // kind, older duplicates merged into the newest (AlertEpisodesSchema).
+        ("v16_alert_episodes", { try AlertEpisodesSchema.migrate($0) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

@@ -148,7 +148,7 @@ public final class DayService: Sendable {
             let plan = snapshot.planner.plan(date: date, pod: profile.pod(at: date), adherence: adherence,
                                              tasks: active ? tasks : [], zone: zone)
             let latest = try EvaluationRepository.latest(db, patientId: patient.id, date: date)
-            let alerts = try AlertRepository.unresolved(db, patientId: patient.id, date: date)
+            let alerts = try AlertRepository.holding(db, patientId: patient.id, date: date)
             return TodayView(date: date, pod: profile.pod(at: date), monitoringActive: active, monitoringEnds: window.last,
                              latest: latest, shown: Self.shownLevel(latest, alerts), tasks: tasks,
                              adherence: adherence, plan: plan, rulesSnapshot: snapshot)
