@@ -188,7 +188,7 @@ final class REDCapSync: BackgroundService {
         let queued = try database.write { db -> Bool in
             try OutboxRepository.concluded(db, halt.rows)                  // refused: nothing applied
             try OutboxRepository.halt(db, reason: halt.failure.message, at: halt.at)
-            return try events.enqueue(db, .syncHalted, ["reason": .string(halt.failure.message)], at: halt.at)
+            return try events.enqueue(db, .syncHalted, HookEventData.SyncHalted(reason: halt.failure.message), at: halt.at)
         }
         state.withLock { $0.unrecordedHalt = nil }
         if queued { events.wake() }
@@ -223,8 +223,8 @@ final class REDCapSync: BackgroundService {
         let age = status.oldestPendingAt.map { Double(ms - $0) / 1000 } ?? 0
         let unhealthy = age > settings.unhealthyAfterSeconds
         guard unhealthy != status.unhealthyReported else { return }
-        let data: JSONValue = ["oldestPendingSeconds": .number(age.rounded()), "pending": .int(status.pending),
-                               "lastFailure": .string(status.lastFailure)]
+        let data = HookEventData.SyncUnhealthy(oldestPendingSeconds: age.rounded(), pending: status.pending,
+                                               lastFailure: status.lastFailure)
         let (raised, queued) = try database.write { db -> (Bool, Bool) in
             guard try OutboxRepository.markUnhealthyReported(db, unhealthy), unhealthy else { return (false, false) }
             return (true, try events.enqueue(db, .syncUnhealthy, data, at: ms))

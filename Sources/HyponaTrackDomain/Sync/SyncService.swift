@@ -52,7 +52,7 @@ public final class SyncService: Sendable {
         let n = try transactions.write { db -> Int in
             let n = try OutboxRepository.retry(db, dead: command.dead)
             try AuditLog.append(db, at: ms, actor: command.actor, action: .syncRetry, subject: nil,
-                                details: ["dead": .bool(command.dead), "rows": .int(n)])
+                                details: AuditDetails.SyncRetry(dead: command.dead, rows: n))
             return n
         }
         return RetryResult(rows: n, dead: command.dead)
@@ -62,7 +62,7 @@ public final class SyncService: Sendable {
         let ms = epochMilliseconds(clock.now())
         try transactions.write { db in
             try OutboxRepository.resume(db)
-            try AuditLog.append(db, at: ms, actor: command.actor, action: .syncResume, subject: nil, details: [:])
+            try AuditLog.append(db, at: ms, actor: command.actor, action: .syncResume, subject: nil, details: AuditDetails.None())
         }
         return try status()
     }
@@ -72,7 +72,7 @@ public final class SyncService: Sendable {
         let ms = epochMilliseconds(clock.now())
         let n = try transactions.write { db -> Int in
             let n = try outbox.enqueueEverything(db, snapshot: snapshot, at: ms)
-            try AuditLog.append(db, at: ms, actor: command.actor, action: .syncExportAll, subject: nil, details: ["rows": .int(n)])
+            try AuditLog.append(db, at: ms, actor: command.actor, action: .syncExportAll, subject: nil, details: AuditDetails.Rows(rows: n))
             return n
         }
         return ExportAllResult(queued: n)

@@ -133,9 +133,9 @@ public final class ImportService: Sendable {
         return out
     }
 
-    static func audit(_ r: ImportReport) -> JSONValue {
-        ["proposed": .array(r.proposed.map { .number(Double($0)) }), "withdrawn": .array(r.withdrawn.map { .number(Double($0)) }),
-         "refused": .int(r.refusedTotal), "skippedOutsideWindow": .int(r.skippedOutsideWindow)]
+    static func audit(_ r: ImportReport) -> AuditDetails.Imported {
+        AuditDetails.Imported(proposed: r.proposed, withdrawn: r.withdrawn, refused: r.refusedTotal,
+                              skippedOutsideWindow: r.skippedOutsideWindow)
     }
 }
 
