@@ -196,8 +196,7 @@ final class REDCapSync: BackgroundService {
 
     /// The columns a row sends: the only words of REDCap's text the journal may name.
     static func columns(of row: OutboxRow) -> Set<String> {
-        guard case .object(let o)? = try? JSONParser.parse(Array(row.payload.utf8)) else { return [] }
-        return Set(o.members.map(\.0))
+        Set(REDCapObject.parse(Array(row.payload.utf8))?.members.keys ?? [:].keys)
     }
 
     private func postpone(_ rows: [OutboxRow], _ failure: REDCapFailure, _ ms: Int64) throws {

@@ -33,3 +33,25 @@ extension EmailText {
         render(body: JSONSerializer.bytes(event), rules: rules)
     }
 }
+
+extension SyncCheck {
+    @_disfavoredOverload
+    static func compare(name: String, form: String, validation: REDCapFields.Validation, remote: JSONObject?) -> [String] {
+        compare(name: name, form: form, validation: validation, remote: remote.map(redcapObject))
+    }
+
+    @_disfavoredOverload
+    static func noDataLabel(remote: JSONObject?, days: Int) -> String? {
+        noDataLabel(remote: remote.map(redcapObject), days: days)
+    }
+
+    private static func redcapObject(_ o: JSONObject) -> REDCapObject {
+        REDCapObject(members: Dictionary(o.members.map { m -> (String, REDCapScalar) in
+            switch m.value {
+            case .string(let s): return (m.key, .string(s))
+            case .number(let n): return (m.key, .number(n))
+            default: return (m.key, .other)
+            }
+        }, uniquingKeysWith: { $1 }))
+    }
+}

@@ -36,12 +36,11 @@ public final class ImportService: Sendable {
     init(context: StudyContext) { self.context = context }
 
     public func fhir(_ command: ImportFHIR) throws -> ImportReport {
-        let json: JSONValue
-        do { json = try JSONParser.parse(command.document) } catch {
-            throw DomainError.invalid(error.path.isEmpty ? nil : error.path, "not valid JSON: \(error.description)")
-        }
         let result: FHIRReader.Result
-        do { result = try FHIRReader.read(json, subject: .identifierSystem(context.configuration.imports.fhirPatientIdentifierSystem)) }
+        do {
+            result = try FHIRReader.read(document: command.document,
+                                         subject: .identifierSystem(context.configuration.imports.fhirPatientIdentifierSystem))
+        }
         catch { throw DomainError.invalid(error.field, error.message) }
         let snapshot = context.rules.snapshot
         let (now, ms) = context.nowMilliseconds()
