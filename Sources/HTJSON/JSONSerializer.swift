@@ -62,7 +62,7 @@ public enum JSONSerializer {
     /// A JSON string literal. Bytes of the UTF-8 text are copied as they are except the two
     /// characters JSON must escape (`"`, `\`), control characters, and U+2028/U+2029 (E2 80 A8/A9),
     /// which are escaped so the text is also safe inside JavaScript.
-    private static func writeString(_ s: String, into out: inout [UInt8]) {
+    static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in

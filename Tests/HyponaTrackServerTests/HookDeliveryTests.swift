@@ -15,7 +15,7 @@ final class ScriptedTransport: HookTransport {
 
     init(_ script: [DeliveryResult]) { self.script = Mutex(script) }
 
-    func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue) -> DeliveryResult {
+    func deliver(eventId: String, timestamp: Int64, body: [UInt8]) -> DeliveryResult {
         calls.change { $0.append(eventId) }
         return script.withLock { $0.isEmpty ? .delivered : $0.removeFirst() }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HTJSON
 import HyponaTrackCore
+import HyponaTrackKit
 @testable import HyponaTrackDomain
 @testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
@@ -14,7 +15,7 @@ import HyponaTrackCore
     static let surgery = "2026-03-02"
 
     func moveSurgery(_ sim: Simulation, _ studyId: String, to date: String) throws {
-        _ = try sim.service.enrollment.updateProfile(UpdateProfile(studyId: studyId, patch: JSONObject([("surgeryDate", .string(date))]),
+        _ = try sim.service.enrollment.updateProfile(UpdateProfile(studyId: studyId, patch: ProfilePatch(JSONObject([("surgeryDate", .string(date))])),
                                                                    actor: "staff:nurse"))
     }
 

@@ -70,7 +70,7 @@ enum AlertEpisodeMerge {
                         merged_into = ?3, updated_at = ?1 WHERE id = ?4
                     """, [ms, "merged into #\(kept)", kept, id])
                 try AuditLog.append(db, at: ms, actor: "system", action: .alertMerged, subject: studyId,
-                                    details: ["alertId": .number(Double(id)), "mergedInto": .number(Double(kept))])
+                                    details: AuditDetails.AlertMerged(alertId: id, mergedInto: kept))
                 try db.execute("INSERT OR IGNORE INTO alert_log_backfill (alert_id) VALUES (?)", [id])
             }
             try AlertRepository.refreshSpan(db, alertId: kept, at: ms)

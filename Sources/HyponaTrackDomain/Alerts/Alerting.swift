@@ -1,5 +1,4 @@
 import Foundation
-import HTJSON
 import HyponaTrackCore
 import HyponaTrackKit
 import SQLite
@@ -80,8 +79,8 @@ final class Alerting: Sendable {
             try AlertRepository.refreshSpan(db, alertId: live.id, at: ms)
             try queueAlertLog(db, id: live.id, at: ms)
             try AuditLog.append(db, at: ms, actor: "system", action: .alertWorsened, subject: patient.studyId,
-                                details: ["alertId": .number(Double(live.id)), "level": .string(live.level.rawValue),
-                                          "kind": .string(kind.rawValue), "date": .string(date.description)])
+                                details: AuditDetails.AlertWorsened(alertId: live.id, level: live.level.rawValue, kind: kind.rawValue,
+                                                                    date: date.description))
             try startLadder(db, live, firstType: .alertWorsened, at: ms)
             return
         }
@@ -101,8 +100,8 @@ final class Alerting: Sendable {
         let id = try AlertRepository.open(db, patientId: patient.id, date: day.date, kind: kind, level: day.level, reasons: day.reasons,
                                           pod: day.pod, at: ms)
         try AuditLog.append(db, at: ms, actor: "system", action: .alertOpen, subject: patient.studyId,
-                            details: ["alertId": .number(Double(id)), "level": .string(day.level.rawValue), "kind": .string(kind.rawValue),
-                                      "date": .string(day.date.description)])
+                            details: AuditDetails.AlertOpened(alertId: id, level: day.level.rawValue, kind: kind.rawValue,
+                                                              date: day.date.description))
         try queueAlertLog(db, id: id, at: ms)
         let alert = try AlertRepository.load(db, id: id)!
         try startLadder(db, alert, firstType: .alertOpened, at: ms)
@@ -142,8 +141,7 @@ final class Alerting: Sendable {
             try HookOutbox.enqueue(db, type: type, data: eventData(alert, patient: patient, tier: step.tier), hooks: hookNames, at: ms)
             if step.tier > 0 {
                 try AuditLog.append(db, at: ms, actor: "system", action: .alertEscalated, subject: patient.studyId,
-                                    details: ["alertId": .number(Double(alert.id)), "tier": .int(step.tier),
-                                              "hooks": .array(hookNames.map { JSONValue.string($0) })])
+                                    details: AuditDetails.AlertEscalated(alertId: alert.id, tier: step.tier, hooks: hookNames))
             }
             fired += 1
         }
@@ -162,9 +160,9 @@ final class Alerting: Sendable {
         try AlertRepository.acknowledge(db, id: id, by: actor, role: try staffRole(db, actor), note: note, at: ms)
         try queueAlertLog(db, id: id, at: ms)
         let patient = try PatientRepository.load(db, id: alert.patientId)
-        try notifyRecipients(db, id: id, type: .alertAcknowledged, extra: ["by": .string(actor), "note": .string(note)], at: ms)
+        try notifyRecipients(db, id: id, type: .alertAcknowledged, action: .acknowledged(by: actor, note: note), at: ms)
         try AuditLog.append(db, at: ms, actor: actor, action: .alertAcknowledge, subject: patient?.studyId ?? "?",
-                            details: ["alertId": .number(Double(id)), "note": .string(note)])
+                            details: AuditDetails.AlertAcknowledged(alertId: id, note: note))
     }
 
     func resolve(_ db: Connection, id: Int64, by actor: String, note: String, sodium: Double?, at ms: Int64) throws {
@@ -175,10 +173,9 @@ final class Alerting: Sendable {
         try AlertRepository.resolve(db, id: id, by: actor, note: note, sodium: sodium, at: ms)
         try queueAlertLog(db, id: id, at: ms)
         let patient = try PatientRepository.load(db, id: alert.patientId)
-        try notifyRecipients(db, id: id, type: .alertResolved,
-                             extra: ["by": .string(actor), "note": .string(note), "sodium": .double(sodium)], at: ms)
+        try notifyRecipients(db, id: id, type: .alertResolved, action: .resolved(by: actor, note: note, sodium: sodium), at: ms)
         try AuditLog.append(db, at: ms, actor: actor, action: .alertResolve, subject: patient?.studyId ?? "?",
-                            details: ["alertId": .number(Double(id)), "note": .string(note), "sodium": .double(sodium)])
+                            details: AuditDetails.AlertResolved(alertId: id, note: note, sodium: sodium))
     }
 
     /// The role of the staff member behind an audit actor (`staff:<name>`), as the staff table
@@ -188,34 +185,21 @@ final class Alerting: Sendable {
         return try StaffRepository.find(db, name: name)?.role
     }
 
-    private func notifyRecipients(_ db: Connection, id: Int64, type: HookEventType, extra: [String: JSONValue], at ms: Int64) throws {
+    private func notifyRecipients(_ db: Connection, id: Int64, type: HookEventType, action: HookEventData.Alert.StaffAction,
+                                  at ms: Int64) throws {
         guard let alert = try AlertRepository.load(db, id: id), let patient = try PatientRepository.load(db, id: alert.patientId) else { return }
         let hooks = try AlertRepository.recipients(db, alertId: id)
         guard !hooks.isEmpty else { return }
         var data = eventData(alert, patient: patient, tier: nil)
-        if case .object(var o) = data {
-            for (k, v) in extra { o[k] = v }
-            data = .object(o)
-        }
+        data.staffAction = action
         try HookOutbox.enqueue(db, type: type, data: data, hooks: hooks, at: ms)
     }
 
     /// The event body hooks receive (reasons rounded for display, as the API shows them).
-    func eventData(_ alert: Alert, patient: PatientRecord, tier: Int?) -> JSONValue {
-        ["alertId": .number(Double(alert.id)), "studyId": .string(patient.studyId), "date": .string(alert.date.description),
-         "lastDate": .string(alert.lastDate.description), "pod": .int(alert.pod), "level": .string(alert.level.rawValue), "kind": .string(alert.kind.rawValue),
-         "reasons": ReasonDisplay.json(alert.reasons), "riskClass": .string(riskClass(patient)),
-         "tier": tier.map { .int($0) } ?? .null, "state": .string(alert.state.rawValue)]
-    }
-}
-
-/// Reasons as people see them (API, hook events): values rounded to 6 decimals; decisions were
-/// taken on the unrounded values.
-public enum ReasonDisplay {
-    public static func json(_ reasons: [StoredReason]) -> JSONValue {
-        .array(reasons.map { r in
-            ["code": .string(r.code), "level": .string(r.level.rawValue), "value": .double(r.value.map(EvaluationJSON.display)),
-             "threshold": .double(r.threshold.map(EvaluationJSON.display))]
-        })
+    func eventData(_ alert: Alert, patient: PatientRecord, tier: Int?) -> HookEventData.Alert {
+        HookEventData.Alert(alertId: alert.id, studyId: patient.studyId, date: alert.date.description,
+                            lastDate: alert.lastDate.description, pod: alert.pod,
+                            level: alert.level.rawValue, kind: alert.kind.rawValue, reasons: alert.reasons.map(ReasonDisplay.init),
+                            riskClass: riskClass(patient), tier: tier, state: alert.state.rawValue)
     }
 }

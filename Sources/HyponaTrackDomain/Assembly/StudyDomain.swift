@@ -144,7 +144,7 @@ public final class StudyDomain: Sendable {
     }
 
     /// Every hook's delivery status (`GET /v1/hooks`).
-    public func hookStatus() throws -> JSONValue {
+    public func hookStatus() throws -> [HookStatus] {
         try database.read { db in try HookDelivery.status(db, hooks: configuration.hooks) }
     }
 
@@ -188,7 +188,7 @@ public final class StudyDomain: Sendable {
             guard let token = try StaffDirectory.bootstrapAdmin(db, now: now) else { return false }
             try OwnerOnlyFile.write(token + "\n", to: file.path)
             try AuditLog.append(db, at: epochMilliseconds(now), actor: "system", action: .staffBootstrap,
-                                subject: "staff:\(StaffDirectory.bootstrapAdminName)", details: ["role": "admin"])
+                                subject: "staff:\(StaffDirectory.bootstrapAdminName)", details: AuditDetails.StaffRole(role: "admin"))
             return true
         }
         if created {

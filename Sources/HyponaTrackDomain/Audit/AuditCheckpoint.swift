@@ -58,12 +58,11 @@ struct AuditCheckpoints: Sendable {
     /// Appends the checkpoint row and queues its event; returns the checkpoint.
     func checkpoint(_ db: Connection, at ms: Int64, actor: String, reason: Reason) throws -> AuditCheckpoint {
         let entry = try AuditLog.append(db, at: ms, actor: actor, action: .auditCheckpoint, subject: nil,
-                                        details: ["reason": .string(reason.rawValue),
-                                                  "hooks": .array(subscribers.map { .string($0) })])
+                                        details: AuditDetails.Checkpoint(reason: reason.rawValue, hooks: subscribers))
         let checkpoint = AuditCheckpoint(seq: entry.seq, hash: entry.hash)
         try HookOutbox.enqueue(db, type: .auditCheckpoint,
-                               data: ["seq": .int(Int(entry.seq)), "hash": .string(entry.hash),
-                                      "checkpoint": .string(checkpoint.description), "reason": .string(reason.rawValue)],
+                               data: HookEventData.AuditCheckpoint(seq: entry.seq, hash: entry.hash, checkpoint: checkpoint.description,
+                                                                   reason: reason.rawValue),
                                hooks: subscribers, at: ms)
         return checkpoint
     }

@@ -1,4 +1,3 @@
-import HTJSON
 import SQLite
 
 /// One row of the audit trail.
@@ -41,11 +40,5 @@ public struct AuditEntry: Sendable, Equatable {
         detailsText = try row.string("details")
         prevHash = try row.string("prev_hash")
         hash = try row.string("hash")
-    }
-
-    /// The details parsed; a string holding the raw text if it is not valid JSON (only
-    /// possible in a tampered file, which `AuditLog.verify` reports).
-    public var details: JSONValue {
-        (try? JSONParser.parse(detailsText)) ?? .string(detailsText)
     }
 }

@@ -61,8 +61,7 @@ enum AuditKeyMigration {
         try rehash(db, key: key)
         try db.execute(AuditSchema.appendOnlyTriggers)
         try AuditLog.append(db, at: ms, actor: "system", action: .auditRekey, subject: nil,
-                            details: ["rows": .int(old.rowsChecked),
-                                      "oldHead": .string(AuditCheckpoint(seq: oldSeq, hash: oldHash).description)])
+                            details: AuditDetails.Rekey(rows: old.rowsChecked, oldHead: AuditCheckpoint(seq: oldSeq, hash: oldHash).description))
         db.attach(AuditRekey(rows: old.rowsChecked, oldHead: AuditCheckpoint(seq: oldSeq, hash: oldHash)))
     }
 

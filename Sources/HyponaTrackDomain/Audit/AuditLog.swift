@@ -19,11 +19,12 @@ public enum AuditLog {
     ///   - actor: `staff:<name>`, `patient:<studyId>` or `system` (see `Principal.auditActor`).
     ///   - action: what happened (`AuditAction`; stored as its dotted verb, e.g. `patient.enroll`).
     ///   - subject: what it concerns, usually the study ID or staff name; nil if nothing.
-    ///   - details: what changed (before/after for corrections); serialized once with
-    ///     `JSONSerializer` (member order kept) and stored and hashed as that exact text.
+    ///   - details: what changed (before/after for corrections), a typed value (`AuditDetails`);
+    ///     written once as JSON text with `JSONTextEncoder` (members in declaration order) and
+    ///     stored and hashed as that exact text.
     @discardableResult
     public static func append(_ db: Connection, at: Int64, actor: String, action auditAction: AuditAction,
-                              subject: String?, details: JSONValue) throws -> AuditEntry {
+                              subject: String?, details: some Encodable) throws -> AuditEntry {
         guard let key = db.attachment(AuditKey.self) else {
             throw SQLiteError(extendedCode: SQLiteError.Code.misuse, message: "no audit key is attached to this connection: audit rows cannot be signed")
         }
@@ -33,7 +34,7 @@ public enum AuditLog {
         let head = try memo?.current(db) ?? AuditRepository.head(db)
         let seq = (head?.seq ?? 0) + 1
         let prevHash = head?.hash ?? AuditChain.genesisHash
-        let detailsText = JSONSerializer.string(details)
+        let detailsText = try JSONTextEncoder.string(details)
         let hash = AuditChain.hash(.keyed(key), prevHash: prevHash, seq: seq, at: at, actor: actor, action: action,
                                    subject: subject, details: detailsText)
         do {

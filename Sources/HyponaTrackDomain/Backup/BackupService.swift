@@ -54,7 +54,7 @@ public final class BackupService: Sendable {
         guard integrity == "ok" else { throw DomainError.integrity("the backup failed its integrity check") }
         _ = try transactions.write { db in
             try AuditLog.append(db, at: ms, actor: command.actor, action: .backupCreate, subject: nil,
-                                details: ["path": .string(file.path), "bytes": .int(size)])
+                                details: AuditDetails.Backup(path: file.path, bytes: size))
         }
         return BackupReport(path: file.path, bytes: size, createdAt: ms, integrity: integrity, auditIntact: audit.isIntact,
                             auditRows: audit.rowsChecked)

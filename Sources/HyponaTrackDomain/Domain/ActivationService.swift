@@ -81,14 +81,13 @@ public final class ActivationService: Sendable {
             case .activated(let patientId, let sid, _):
                 // The client's address, as a lockout records it: who took over a study ID is traceable.
                 try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: .activationSuccess, subject: sid,
-                                    details: command.webOnly ? ["ip": .string(command.clientIP), "webOnly": true]
-                                        : ["ip": .string(command.clientIP)])
+                                    details: AuditDetails.Activated(ip: command.clientIP, webOnly: command.webOnly ? true : nil))
                 var patient = try PatientRepository.load(db, id: patientId)
                 if command.webOnly, var p = patient, !p.profile.webOnly {
                     p.profile.webOnly = true
                     try PatientRepository.updateProfile(db, id: p.id, profile: p.profile, at: ms)
                     try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: .patientUpdate, subject: sid,
-                                        details: ["webOnly": ["from": false, "to": true]])
+                                        details: AuditDetails.BecameWebOnly())
                     patient = p
                 }
                 if let patient { try outbox?.enqueueBaseline(db, patient, snapshot: rules.snapshot, at: ms) }
@@ -96,8 +95,9 @@ public final class ActivationService: Sendable {
             case .locked(_, startedNow: true):
                 if let patient = try PatientRepository.load(db, studyId: studyId) {
                     try AuditLog.append(db, at: ms, actor: "anonymous", action: .activationLockout, subject: patient.studyId,
-                                        details: ["ip": .string(command.clientIP), "failures": .int(policy.maxFailures),
-                                                  "lockedUntil": .string(iso8601UTC(milliseconds: ms + Int64((policy.lockout * 1000).rounded())))])
+                                        details: AuditDetails.ActivationLockout(
+                                            ip: command.clientIP, failures: policy.maxFailures,
+                                            lockedUntil: iso8601UTC(milliseconds: ms + Int64((policy.lockout * 1000).rounded()))))
                 }
                 return (result, nil)
             case .wrongCode, .locked, .expired, .accessEnded:

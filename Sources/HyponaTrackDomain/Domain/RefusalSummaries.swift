@@ -51,14 +51,14 @@ final class RefusalSummaries: BackgroundService {
         guard !summaries.isEmpty else { return 0 }
         try database.write { db in
             for summary in summaries {
-                var details = JSONObject([("ip", .string(summary.ip)), ("count", .int(summary.count)),
-                                          ("outcomes", .object(JSONObject(ActivationRefusals.Outcome.allCases.compactMap { outcome in
-                                              summary.outcomes[outcome].map { (outcome.rawValue, JSONValue.int($0)) }
-                                          }))),
-                                          ("since", .string(iso8601UTC(milliseconds: since)))])
-                if summary.ip == ActivationRefusals.othersAddress { details["addresses"] = .int(summary.addresses) }
+                let outcomes = ActivationRefusals.Outcome.allCases.compactMap { outcome in
+                    summary.outcomes[outcome].map { (outcome: outcome.rawValue, count: $0) }
+                }
+                let details = AuditDetails.RefusedActivations(
+                    ip: summary.ip, count: summary.count, outcomes: .init(counts: outcomes), since: iso8601UTC(milliseconds: since),
+                    addresses: summary.ip == ActivationRefusals.othersAddress ? summary.addresses : nil)
                 try AuditLog.append(db, at: ms, actor: "system", action: .activationRefusedSummary, subject: "ip:\(summary.ip)",
-                                    details: .object(details))
+                                    details: details)
             }
         }
         return summaries.count

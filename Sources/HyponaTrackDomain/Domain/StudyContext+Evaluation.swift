@@ -1,4 +1,3 @@
-import HTJSON
 import HyponaTrackCore
 import SQLite
 
@@ -53,7 +52,7 @@ extension StudyContext {
     /// `record` without the audit row: for a change whose own audit row carries the returned
     /// details (a day submission's row lists the evaluations it caused, `SubmissionPlan.apply`).
     func recordUnaudited(_ db: Connection, _ patient: PatientRecord, _ item: ComputedEvaluation, cause: EvaluationCause,
-                         snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> JSONValue {
+                         snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> AuditDetails.EvaluationRecorded {
         let e = item.evaluation
         let id = try EvaluationRepository.insert(db, patientId: patient.id, e, cause: cause.rawValue, at: ms)
         metrics.evaluationRecorded(level: e.level)
@@ -61,9 +60,8 @@ extension StudyContext {
         if let outbox {
             try outbox.enqueueDaily(db, patient, day: item.day, alert: DailyAlert(e, at: ms), snapshot: snapshot, at: ms)
         }
-        return ["evaluationId": .number(Double(id)), "date": .string(e.date.description), "pod": .int(e.pod),
-                "level": .string(e.level?.rawValue), "reasons": .array(e.reasonCodes.map { JSONValue.string($0) }),
-                "rulesVersion": .string(e.rulesVersion), "cause": .string(cause.rawValue)]
+        return AuditDetails.EvaluationRecorded(evaluationId: id, date: e.date.description, pod: e.pod, level: e.level?.rawValue,
+                                               reasons: e.reasonCodes, rulesVersion: e.rulesVersion, cause: cause.rawValue)
     }
 
     /// D, and D+1 and D+2 when they hold data (rules read the two previous days).

@@ -62,7 +62,7 @@ public final class ExportService: Sendable {
         let ms = epochMilliseconds(context.clock.now())
         try context.write { db in
             try AuditLog.append(db, at: ms, actor: command.actor, action: command.kind == .days ? .exportDays : .exportAlerts,
-                                subject: studyId, details: ["format": "csv", "studyId": .string(studyId), "rows": .int(document.rows)])
+                                subject: studyId, details: AuditDetails.CSVExport(studyId: studyId, rows: document.rows))
         }
         return CSVExport(kind: command.kind, studyId: studyId, document: document, createdAt: ms)
     }

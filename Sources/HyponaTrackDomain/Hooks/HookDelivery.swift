@@ -1,5 +1,4 @@
 import Foundation
-import HTJSON
 import SQLite
 
 /// Delivers the hook outbox: one worker per hook (``HookWorker``, each a background service on
@@ -93,9 +92,8 @@ final class HookDelivery: BackgroundService {
             return true
         }
         guard let transport = transports[name] else { return false }
-        let event = (try? JSONParser.parse(due.body)) ?? .null
         let signal = signals[name]
-        let result = transport.deliver(eventId: due.eventId, timestamp: Int64(now), body: Array(due.body.utf8), event: event,
+        let result = transport.deliver(eventId: due.eventId, timestamp: Int64(now), body: Array(due.body.utf8),
                                        stopping: { signal?.isStopRequested ?? false })
         let outcome = outcome(of: result, createdAt: due.createdAt, attempts: attempts - 1, at: epochMilliseconds(clock.now()))
         switch result {
@@ -158,20 +156,8 @@ final class HookDelivery: BackgroundService {
     }
 
     /// `hyponatrack hooks status`.
-    static func status(_ db: Connection, hooks: [HookConfiguration]) throws -> JSONValue {
-        .array(try hooks.map { hook in
-            let s = try HookOutboxRepository.summary(db, hook: hook.name)
-            let type: String
-            switch hook.kind { case .webhook: type = "webhook"; case .email: type = "email"; case .command: type = "command" }
-            let dead = s.deadLetters.map { d -> JSONValue in
-                ["eventId": .string(d.eventId), "type": .string(d.type), "error": .string(d.error), "attempts": .int(d.attempts)]
-            }
-            return ["name": .string(hook.name), "type": .string(type), "events": .array(hook.events.map { JSONValue.string($0.rawValue) }),
-                    "disabled": .bool(s.disabledAt != nil), "disabledReason": .string(s.disabledReason),
-                    "pending": .int(s.pending), "delivered": .int(s.delivered), "deadLetters": .int(s.dead),
-                    "oldestPendingAt": .string(s.oldestPendingAt.map { iso8601UTC(milliseconds: $0) }),
-                    "lastError": .string(s.lastError), "dead": .array(dead)]
-        })
+    static func status(_ db: Connection, hooks: [HookConfiguration]) throws -> [HookStatus] {
+        try hooks.map { hook in HookStatus(hook: hook, summary: try HookOutboxRepository.summary(db, hook: hook.name)) }
     }
 }
 

@@ -109,6 +109,23 @@ public struct HookOutboxSummary: Sendable {
     public var deadLetters: [HookDeadLetter] = []
 }
 
+/// One hook's delivery status (`GET /v1/hooks/status`, `hyponatrack hooks status`).
+public struct HookStatus: Sendable {
+    public let name: String
+    /// `webhook`, `email` or `command`.
+    public let type: String
+    /// The non-alert events it hears.
+    public let events: [String]
+    public let summary: HookOutboxSummary
+
+    init(hook: HookConfiguration, summary: HookOutboxSummary) {
+        name = hook.name
+        switch hook.kind { case .webhook: type = "webhook"; case .email: type = "email"; case .command: type = "command" }
+        events = hook.events.map(\.rawValue)
+        self.summary = summary
+    }
+}
+
 /// A dead letter, as `hyponatrack hooks status` lists it.
 public struct HookDeadLetter: Sendable {
     public let eventId: String

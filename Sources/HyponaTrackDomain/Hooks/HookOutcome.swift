@@ -26,7 +26,7 @@ enum HookOutcome: Sendable, Equatable {
             try HookOutboxRepository.markDead(db, id: id, reason: "410 Gone: the endpoint asked not to be called again",
                                               attempts: attempts)
             try AuditLog.append(db, at: ms, actor: "system", action: .hookDisabled, subject: "hook:\(hook)",
-                                details: ["reason": .string(reason)])
+                                details: AuditDetails.HookDisabled(reason: reason))
         }
     }
 

@@ -63,8 +63,8 @@ public final class ReportService: Sendable {
         let ms = epochMilliseconds(now)
         try context.write { db in
             try AuditLog.append(db, at: ms, actor: request.actor, action: .exportReport, subject: content.studyId,
-                                details: ["format": "pdf", "studyId": .string(content.studyId),
-                                          "language": .string(request.language.rawValue), "pages": .int(rendered.pageCount)])
+                                details: AuditDetails.ReportExport(studyId: content.studyId, language: request.language.rawValue,
+                                                                  pages: rendered.pageCount))
         }
         return ClinicalReport(studyId: content.studyId, language: request.language, pdf: rendered.pdf,
                               pageCount: rendered.pageCount, createdAt: ms,

@@ -1,5 +1,4 @@
 import Foundation
-import HTJSON
 import HyponaTrackCore
 import SQLite
 
@@ -167,10 +166,10 @@ final class Scheduler: BackgroundService {
                 try mark(db, patient.id, today, key, subscribers.isEmpty ? "no_subscriber" : "skipped", ms)
                 continue
             }
-            let data: JSONValue = ["studyId": .string(patient.studyId), "date": .string(today.description),
-                                   "pod": .int(patient.profile.pod(at: today)), "kind": .string(reminder.kind.rawValue),
-                                   "at": .string(reminder.at.description), "intensity": .string(plan.intensity.rawValue),
-                                   "tasks": .array(reminder.tasks.map { JSONValue.string($0.rawValue) })]
+            let data = HookEventData.ReminderDue(studyId: patient.studyId, date: today.description,
+                                                 pod: patient.profile.pod(at: today), kind: reminder.kind.rawValue,
+                                                 at: reminder.at.description, intensity: plan.intensity.rawValue,
+                                                 tasks: reminder.tasks.map(\.rawValue))
             try HookOutbox.enqueue(db, type: .reminderDue, data: data, hooks: subscribers, at: ms)
             try mark(db, patient.id, today, key, "emitted", ms)
             queued = true

@@ -102,7 +102,7 @@ public final class StaffService: Sendable {
             let (member, token) = try StaffDirectory.createStaff(db, name: command.name, role: command.role, by: command.actor,
                                                                  now: now)
             try AuditLog.append(db, at: epochMilliseconds(now), actor: command.actor, action: .staffAdd,
-                                subject: "staff:\(member.name)", details: ["role": .string(member.role.rawValue)])
+                                subject: "staff:\(member.name)", details: AuditDetails.StaffRole(role: member.role.rawValue))
             return AddedStaff(staff: StaffView(member), token: token)
         }
     }
@@ -126,7 +126,7 @@ public final class StaffService: Sendable {
             let sessions = try SessionRepository.endAll(db, staffId: member.id)
             try AuditLog.append(db, at: epochMilliseconds(now), actor: command.actor, action: .staffRevoke,
                                 subject: "staff:\(member.name)",
-                                details: ["role": .string(member.role.rawValue), "sessionsEnded": .int(sessions)])
+                                details: AuditDetails.StaffSessions(role: member.role.rawValue, sessionsEnded: sessions))
             return StaffView(member)
         }
     }
@@ -142,7 +142,7 @@ public final class StaffService: Sendable {
             let sessions = try SessionRepository.endAll(db, staffId: member.id)
             try AuditLog.append(db, at: epochMilliseconds(now), actor: command.actor, action: .staffRotate,
                                 subject: "staff:\(member.name)",
-                                details: ["role": .string(member.role.rawValue), "sessionsEnded": .int(sessions)])
+                                details: AuditDetails.StaffSessions(role: member.role.rawValue, sessionsEnded: sessions))
             return RotatedStaffToken(name: member.name, token: token)
         }
     }
@@ -163,7 +163,7 @@ public final class StaffService: Sendable {
             try SessionRepository.setPassword(db, staffId: member.id, hash: hash, by: command.actor, at: ms)
             let sessions = try SessionRepository.endAll(db, staffId: member.id)
             try AuditLog.append(db, at: ms, actor: command.actor, action: .staffPassword, subject: "staff:\(member.name)",
-                                details: ["sessionsEnded": .int(sessions)])
+                                details: AuditDetails.SessionsEnded(sessionsEnded: sessions))
         }
     }
 }

@@ -42,10 +42,8 @@ public final class PatientWebSessions: Sendable {
         let ms = epochMilliseconds(clock.now())
         try database.write { db in
             guard try TokenRepository.revokePatientToken(db, hash: session.tokenHash, at: ms) else { return }
-            var details = JSONObject([("ip", .string(ip)), ("token", .string("web check-in"))])
-            if let switchedTo { details["switchedTo"] = .string(switchedTo) }
             try AuditLog.append(db, at: ms, actor: session.actor, action: .patientSignOut, subject: session.studyId,
-                                details: .object(details))
+                                details: AuditDetails.WebSignOut(ip: ip, switchedTo: switchedTo))
         }
     }
 

@@ -94,8 +94,8 @@ public final class SessionService: Sendable {
             if startedLockUntil != nil {
                 try transactions.write { db in
                     try AuditLog.append(db, at: ms, actor: "anonymous", action: .consoleLockout, subject: "staff:\(key)",
-                                        details: ["ip": .string(command.ip), "failures": .int(lockout.maxFailures),
-                                                  "lockedSeconds": .int(Int(lockout.lockout.rounded()))])
+                                        details: AuditDetails.ConsoleLockout(ip: command.ip, failures: lockout.maxFailures,
+                                                                            lockedSeconds: Int(lockout.lockout.rounded())))
                 }
             }
             if checked == nil {
@@ -110,7 +110,7 @@ public final class SessionService: Sendable {
                                         createdBefore: ms - Int64(policy.absoluteSeconds * 1000))
             let id = try SessionRepository.create(db, tokenHash: Self.tokenHash(cookie), staffId: member.id, ip: command.ip, at: ms)
             try AuditLog.append(db, at: ms, actor: "staff:\(member.name)", action: .consoleSignIn, subject: "staff:\(member.name)",
-                                details: ["ip": .string(command.ip)])
+                                details: AuditDetails.FromAddress(ip: command.ip))
             return id
         }
         return SignedIn(cookieValue: cookie, session: WebSession(id: id, name: member.name, role: member.role,
@@ -142,7 +142,7 @@ public final class SessionService: Sendable {
         try transactions.write { db in
             guard try SessionRepository.end(db, id: session.id) > 0 else { return }
             try AuditLog.append(db, at: ms, actor: session.actor, action: .consoleSignOut, subject: session.actor,
-                                details: ["ip": .string(ip)])
+                                details: AuditDetails.FromAddress(ip: ip))
         }
     }
 

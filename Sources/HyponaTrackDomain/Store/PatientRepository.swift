@@ -14,7 +14,7 @@ enum PatientRepository {
         try db.execute("""
             INSERT INTO patients (study_id, study_id_key, profile, enrolled_at, enrolled_by, updated_at)
             VALUES (?, ?, ?, ?, ?, ?)
-            """, [profile.studyId, PatientRecord.key(profile.studyId), JSONSerializer.string(ModelJSON.profile(profile)),
+            """, [profile.studyId, PatientRecord.key(profile.studyId), ModelText.profile(profile).text,
                   ms, actor, ms])
         return db.lastInsertRowID
     }
@@ -48,7 +48,7 @@ enum PatientRepository {
     static func updateProfile(_ db: Connection, id: Int64, profile: PatientProfile, at ms: Int64) throws {
         TokenCache.credentialsChanged(db)   // the patient token's lifetime or validity
         try db.execute("UPDATE patients SET profile = ?, updated_at = ? WHERE id = ?",
-                       [JSONSerializer.string(ModelJSON.profile(profile)), ms, id])
+                       [ModelText.profile(profile).text, ms, id])
     }
 
     static func withdraw(_ db: Connection, id: Int64, date: LocalDate, reason: String, at ms: Int64) throws {
@@ -72,7 +72,7 @@ enum PatientRepository {
         if let cached = decoded.withLock({ $0[id] }), cached.text == text {
             profile = cached.profile
         } else {
-            profile = try ProfileDecoder.decode(try JSONParser.parse(text), path: "profile", rules: nil)
+            profile = try ModelText.profile(from: text)
             decoded.withLock { $0.set((text, profile), forKey: id, capacity: decodedCapacity) }
         }
         return PatientRecord(id: id, profile: profile, enrolledAt: try row.int64("enrolled_at"),

@@ -1,3 +1,4 @@
+import Foundation
 import HTJSON
 import HyponaTrackCore
 
@@ -44,19 +45,29 @@ public struct StoredReason: Sendable, Equatable {
 /// The `reasons` column: a JSON array of `{code, level, value, threshold}` at full precision.
 /// Rows written before reasons were stored unrounded hold 6-decimal values; both read the same way.
 enum StoredReasonsColumn {
+    /// One element as stored; read leniently (an element that is not a reason is skipped).
+    private struct Element: Codable {
+        let code: String
+        let level: String
+        let value: Double?
+        let threshold: Double?
+    }
+
+    private struct Lenient: Decodable {
+        let element: Element?
+        init(from decoder: any Decoder) throws { element = try? Element(from: decoder) }
+    }
+
     static func encode(_ reasons: [StoredReason]) -> String {
-        JSONSerializer.string(.array(reasons.map { r in
-            ["code": .string(r.code), "level": .string(r.level.rawValue), "value": .double(r.value), "threshold": .double(r.threshold)]
-        }))
+        let elements = reasons.map { Element(code: $0.code, level: $0.level.rawValue, value: $0.value, threshold: $0.threshold) }
+        return (try? JSONTextEncoder.string(elements)) ?? "[]"
     }
 
     static func decode(_ text: String) -> [StoredReason] {
-        guard case .array(let items)? = try? JSONParser.parse(text) else { return [] }
+        guard let items = try? JSONDecoder().decode([Lenient].self, from: Data(text.utf8)) else { return [] }
         return items.compactMap { item in
-            guard case .object(let o) = item, case .string(let code)? = o["code"],
-                  case .string(let l)? = o["level"], let level = Level(rawValue: l) else { return nil }
-            func number(_ key: String) -> Double? { if case .number(let d)? = o[key] { return d } else { return nil } }
-            return StoredReason(code: code, level: level, value: number("value"), threshold: number("threshold"))
+            guard let e = item.element, let level = Level(rawValue: e.level) else { return nil }
+            return StoredReason(code: e.code, level: level, value: e.value, threshold: e.threshold)
         }
     }
 }

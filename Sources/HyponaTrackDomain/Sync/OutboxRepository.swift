@@ -18,7 +18,7 @@ enum OutboxRepository {
     /// and instance (instance 0 for the baseline).
     static func enqueue(_ db: Connection, record: String, instrument: String, instance: Int, row: REDCapMapper.Row,
                         at ms: Int64) throws {
-        let payload = JSONSerializer.string(.object(JSONObject(row.map { ($0.0, JSONValue.string($0.1)) })))
+        let payload = try JSONTextEncoder.string(REDCapRowPayload(row: row))
         try db.execute("""
             INSERT INTO sync_outbox (record, record_key, instrument, instance, payload, enqueued_at, updated_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
@@ -188,4 +188,14 @@ public struct SyncOutboxStatus: Sendable {
     /// Whether `sync.unhealthy` was raised for the current backlog.
     public var unhealthyReported: Bool
     public var deadLetters: [(record: String, instrument: String, instance: Int, error: String?)]
+}
+
+/// A REDCap row as the outbox stores it: `{field: "value"}` in the mapper's order.
+struct REDCapRowPayload: Encodable {
+    let row: REDCapMapper.Row
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: NamedKey.self)
+        for (field, value) in row { try container.encode(value, forKey: NamedKey(field)) }
+    }
 }

@@ -24,20 +24,19 @@ enum REDCapOutcome: Sendable, Equatable {
         }
         switch status {
         case 200:
-            if case .object(let o)? = try? JSONParser.parse(body), case .number(let n)? = o["count"] { return .imported(count: Int(n)) }
+            if case .number(let n)? = REDCapObject.parse(body)?["count"] { return .imported(count: Int(n)) }
             return .transient(failure("200 without a count (an error page?)"))
         case 400:
             // Validation errors come as CSV rows that quote record names and values: a name such as
             // "COMPLETED-7" must not read as a completed project (nor "Offline-3" as maintenance).
-            if case .object(let o)? = try? JSONParser.parse(body), case .string(let message)? = o["error"],
-               message.hasPrefix("\"") {
+            if case .string(let message)? = REDCapObject.parse(body)?["error"], message.hasPrefix("\"") {
                 return .rejected(failure("REDCap rejected the request (400)", message))
             }
             if lower.contains("offline") || lower.contains("maintenance") { return .transient(failure("REDCap offline (400)")) }
             if lower.contains("deleted") || lower.contains("completed") || lower.contains("archived") {
                 return .halt(failure("the project is deleted or completed (400)"))
             }
-            if case .object(let o)? = try? JSONParser.parse(body), case .string(let message)? = o["error"] {
+            if case .string(let message)? = REDCapObject.parse(body)?["error"] {
                 return .rejected(failure("REDCap rejected the request (400)", message))
             }
             return .rejected(failure("REDCap rejected the request (400)"))

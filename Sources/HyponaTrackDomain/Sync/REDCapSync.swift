@@ -188,7 +188,7 @@ final class REDCapSync: BackgroundService {
         let queued = try database.write { db -> Bool in
             try OutboxRepository.concluded(db, halt.rows)                  // refused: nothing applied
             try OutboxRepository.halt(db, reason: halt.failure.message, at: halt.at)
-            return try events.enqueue(db, .syncHalted, ["reason": .string(halt.failure.message)], at: halt.at)
+            return try events.enqueue(db, .syncHalted, HookEventData.SyncHalted(reason: halt.failure.message), at: halt.at)
         }
         state.withLock { $0.unrecordedHalt = nil }
         if queued { events.wake() }
@@ -196,8 +196,7 @@ final class REDCapSync: BackgroundService {
 
     /// The columns a row sends: the only words of REDCap's text the journal may name.
     static func columns(of row: OutboxRow) -> Set<String> {
-        guard case .object(let o)? = try? JSONParser.parse(Array(row.payload.utf8)) else { return [] }
-        return Set(o.members.map(\.0))
+        Set(REDCapObject.parse(Array(row.payload.utf8))?.members.keys ?? [:].keys)
     }
 
     private func postpone(_ rows: [OutboxRow], _ failure: REDCapFailure, _ ms: Int64) throws {
@@ -223,8 +222,8 @@ final class REDCapSync: BackgroundService {
         let age = status.oldestPendingAt.map { Double(ms - $0) / 1000 } ?? 0
         let unhealthy = age > settings.unhealthyAfterSeconds
         guard unhealthy != status.unhealthyReported else { return }
-        let data: JSONValue = ["oldestPendingSeconds": .number(age.rounded()), "pending": .int(status.pending),
-                               "lastFailure": .string(status.lastFailure)]
+        let data = HookEventData.SyncUnhealthy(oldestPendingSeconds: age.rounded(), pending: status.pending,
+                                               lastFailure: status.lastFailure)
         let (raised, queued) = try database.write { db -> (Bool, Bool) in
             guard try OutboxRepository.markUnhealthyReported(db, unhealthy), unhealthy else { return (false, false) }
             return (true, try events.enqueue(db, .syncUnhealthy, data, at: ms))

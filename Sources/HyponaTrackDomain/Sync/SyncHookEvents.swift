@@ -1,4 +1,3 @@
-import HTJSON
 import SQLite
 
 /// Where the sync's own events (`sync.halted`, `sync.unhealthy`) go: queued for the hooks that
@@ -15,7 +14,7 @@ struct SyncHookEvents: Sendable {
     }
 
     /// Queues `type` for its subscribers, in the caller's transaction; whether any subscribes.
-    func enqueue(_ db: Connection, _ type: HookEventType, _ data: JSONValue, at ms: Int64) throws -> Bool {
+    func enqueue(_ db: Connection, _ type: HookEventType, _ data: some Encodable, at ms: Int64) throws -> Bool {
         let subscribers = HookOutbox.subscribers(hooks, type: type)
         guard !subscribers.isEmpty else { return false }
         try HookOutbox.enqueue(db, type: type, data: data, hooks: subscribers, at: ms)

@@ -74,9 +74,23 @@ public struct SyncCheckReport: Sendable, Equatable {
     }
 
     public var redcapVersion: String
-    /// As REDCap's project info has them (number or string), null when absent.
-    public var projectId: JSONValue
-    public var projectTitle: JSONValue
+    /// As REDCap's project info has them (number or string), nil when absent.
+    public var projectId: Value?
+    public var projectTitle: Value?
+
+    /// A number or a string, as REDCap wrote it.
+    public enum Value: Sendable, Equatable {
+        case number(Double)
+        case string(String)
+
+        init?(_ scalar: REDCapScalar) {
+            switch scalar {
+            case .number(let n): self = .number(n)
+            case .string(let s): self = .string(s)
+            case .other: return nil
+            }
+        }
+    }
     public var fieldsChecked: Int
     public var problems: [Problem]
     public var repeatingCheck: RepeatingCheck
@@ -90,7 +104,7 @@ public struct SyncCheckReport: Sendable, Equatable {
 
     public var ok: Bool { problems.isEmpty }
 
-    public init(redcapVersion: String, projectId: JSONValue, projectTitle: JSONValue, fieldsChecked: Int, problems: [Problem], repeatingCheck: RepeatingCheck) {
+    public init(redcapVersion: String, projectId: Value?, projectTitle: Value?, fieldsChecked: Int, problems: [Problem], repeatingCheck: RepeatingCheck) {
         self.redcapVersion = redcapVersion
         self.projectId = projectId
         self.projectTitle = projectTitle

@@ -92,17 +92,9 @@ extension SyncService {
             var fields: [(String, String)] = [("content", "record"), ("type", "flat")]
             for (i, form) in forms.enumerated() { fields.append(("forms[\(i)]", form)) }
             for (i, r) in chunk.enumerated() { fields.append(("records[\(i)]", r)) }
-            guard case .array(let rows) = try JSONParser.parse(try readBytes(worker.client.read(fields))) else { continue }
+            guard let rows = REDCapObject.array(try readBytes(worker.client.read(fields))) else { continue }
             for row in rows {
-                guard case .object(let o) = row else { continue }
-                var flat: [String: String] = [:]
-                for (k, v) in o.members {
-                    switch v {
-                    case .string(let s): flat[k] = s
-                    case .number(let n): flat[k] = JSONSerializer.format(n)
-                    default: flat[k] = ""
-                    }
-                }
+                let flat = row.members.mapValues(\.cell)
                 let key = REDCapRowKey(flat)
                 // Another instrument's instance, should REDCap send one despite `forms[]`.
                 guard key.instrument.isEmpty || ours.contains(key.instrument) else { continue }

@@ -52,7 +52,7 @@ public final class SyncService: Sendable {
         let n = try transactions.write { db -> Int in
             let n = try OutboxRepository.retry(db, dead: command.dead)
             try AuditLog.append(db, at: ms, actor: command.actor, action: .syncRetry, subject: nil,
-                                details: ["dead": .bool(command.dead), "rows": .int(n)])
+                                details: AuditDetails.SyncRetry(dead: command.dead, rows: n))
             return n
         }
         return RetryResult(rows: n, dead: command.dead)
@@ -62,7 +62,7 @@ public final class SyncService: Sendable {
         let ms = epochMilliseconds(clock.now())
         try transactions.write { db in
             try OutboxRepository.resume(db)
-            try AuditLog.append(db, at: ms, actor: command.actor, action: .syncResume, subject: nil, details: [:])
+            try AuditLog.append(db, at: ms, actor: command.actor, action: .syncResume, subject: nil, details: AuditDetails.None())
         }
         return try status()
     }
@@ -72,7 +72,7 @@ public final class SyncService: Sendable {
         let ms = epochMilliseconds(clock.now())
         let n = try transactions.write { db -> Int in
             let n = try outbox.enqueueEverything(db, snapshot: snapshot, at: ms)
-            try AuditLog.append(db, at: ms, actor: command.actor, action: .syncExportAll, subject: nil, details: ["rows": .int(n)])
+            try AuditLog.append(db, at: ms, actor: command.actor, action: .syncExportAll, subject: nil, details: AuditDetails.Rows(rows: n))
             return n
         }
         return ExportAllResult(queued: n)
@@ -86,22 +86,22 @@ public final class SyncService: Sendable {
         let client = worker.client
         var problems: [SyncCheckReport.Problem] = []
         let version = try readText(client.read([("content", "version")]))
-        guard case .object(let project) = try JSONParser.parse(try readBytes(client.read([("content", "project")]))) else {
+        guard let project = REDCapObject.parse(try readBytes(client.read([("content", "project")]))) else {
             throw DomainError.upstream("REDCap's project info is not a JSON object")
         }
-        let metadata = try JSONParser.parse(try readBytes(client.read([("content", "metadata")])))
+        guard let metadata = REDCapObject.array(try readBytes(client.read([("content", "metadata")]))) else {
+            throw DomainError.upstream("REDCap's metadata is not a JSON array")
+        }
         let repeating = checkRepeating(project: project)
         problems += repeating.problems
-        let longitudinal = project["is_longitudinal"] == .number(1) || project["is_longitudinal"] == "1"
+        let longitudinal = project["is_longitudinal"] == .number(1) || project["is_longitudinal"] == .string("1")
         if longitudinal != (events.baseline != nil) {
             problems.append(.init(field: "-", form: "-", problem: longitudinal
                 ? "the project is longitudinal but no redcap.events are configured"
                 : "redcap.events are configured but the project is not longitudinal"))
         }
-        var remote: [String: JSONObject] = [:]
-        if case .array(let fields) = metadata {
-            for f in fields { if case .object(let o) = f, case .string(let name)? = o["field_name"] { remote[name] = o } }
-        }
+        var remote: [String: REDCapObject] = [:]
+        for f in metadata { if case .string(let name)? = f["field_name"] { remote[name] = f } }
         let written = REDCapFields(rules: rules.snapshot.rules)
         for (form, fields) in written.forms {
             for (name, validation) in fields {
@@ -113,8 +113,8 @@ public final class SyncService: Sendable {
         if let problem = SyncCheck.noDataLabel(remote: remote["alert_kind"], days: written.noDataDays) {
             problems.append(.init(field: "alert_kind", form: REDCapFields.alertLogForm, problem: problem))
         }
-        return SyncCheckReport(redcapVersion: version, projectId: project["project_id"] ?? .null,
-                               projectTitle: project["project_title"] ?? .null,
+        return SyncCheckReport(redcapVersion: version, projectId: project["project_id"].flatMap(SyncCheckReport.Value.init),
+                               projectTitle: project["project_title"].flatMap(SyncCheckReport.Value.init),
                                fieldsChecked: written.forms.reduce(0) { $0 + $1.fields.count }, problems: problems,
                                repeatingCheck: repeating.check)
     }
@@ -123,13 +123,13 @@ public final class SyncService: Sendable {
     /// and the baseline must not be. `repeatingFormsEvents` lists them but needs design rights;
     /// when REDCap refuses it, the project-wide `has_repeating_instruments_or_events` flag is
     /// all there is, and the report says so.
-    private func checkRepeating(project: JSONObject) -> (problems: [SyncCheckReport.Problem], check: SyncCheckReport.RepeatingCheck) {
+    private func checkRepeating(project: REDCapObject) -> (problems: [SyncCheckReport.Problem], check: SyncCheckReport.RepeatingCheck) {
         var problems: [SyncCheckReport.Problem] = []
         let answer = worker.client.read([("content", "repeatingFormsEvents")])
-        guard case .success(let bytes) = answer, case .array(let rows)? = try? JSONParser.parse(bytes) else {
+        guard case .success(let bytes) = answer, let rows = REDCapObject.array(bytes) else {
             let reason: String
             if case .failure(let e) = answer { reason = e.message } else { reason = "an answer that is not a JSON array" }
-            if project["has_repeating_instruments_or_events"] != .number(1) && project["has_repeating_instruments_or_events"] != "1" {
+            if project["has_repeating_instruments_or_events"] != .number(1) && project["has_repeating_instruments_or_events"] != .string("1") {
                 for form in REDCapFields.repeatingForms {
                     problems.append(.init(field: form, form: form, problem: "the project has no repeating instruments: mark \(form) repeating"))
                 }
@@ -143,8 +143,8 @@ public final class SyncService: Sendable {
         // Rows are {form_name, custom_form_label} (classic) or {event_name, form_name, …}; a
         // whole repeating event has an empty form_name.
         func marked(_ form: String, event: String?) -> Bool {
-            rows.contains { row in
-                guard case .object(let o) = row, o["form_name"] == .string(form) else { return false }
+            rows.contains { o in
+                guard o["form_name"] == .string(form) else { return false }
                 guard let event else { return true }
                 return o["event_name"] == .string(event)
             }
@@ -173,7 +173,7 @@ public final class SyncService: Sendable {
 
 /// Compares one field the mapper writes with REDCap's metadata for it.
 enum SyncCheck {
-    static func compare(name: String, form: String, validation: REDCapFields.Validation, remote: JSONObject?) -> [String] {
+    static func compare(name: String, form: String, validation: REDCapFields.Validation, remote: REDCapObject?) -> [String] {
         guard let remote else { return ["missing in the REDCap project"] }
         var problems: [String] = []
         func text(_ k: String) -> String { if case .string(let s)? = remote[k] { return s } else { return "" } }
@@ -216,7 +216,7 @@ enum SyncCheck {
     /// Whether `alert_kind`'s `no_data_2d` choice is labelled with the silent days the rules
     /// count (`days`): its only number must be that one, so "No data for two days" or "… 2 …"
     /// under 3 days is a problem. A project without the choice gets "choices lack" instead.
-    static func noDataLabel(remote: JSONObject?, days: Int) -> String? {
+    static func noDataLabel(remote: REDCapObject?, days: Int) -> String? {
         guard case .string(let choices)? = remote?["select_choices_or_calculations"] else { return nil }
         for (code, label) in Self.choices(choices) where code == AlertKind.noData2d.rawValue {
             let numbers = label.split { !$0.isNumber }.compactMap { Int($0) }

@@ -1,5 +1,6 @@
 import HTJSON
 import HyponaTrackDomain
+import HyponaTrackCore
 
 /// The API forms of staff members, backups and the audit trail.
 enum AdminJSON {
@@ -52,5 +53,42 @@ enum AdminJSON {
     static func checkpoint(_ c: (checkpoint: AuditCheckpoint, hooks: [String])) -> JSONValue {
         ["seq": .number(Double(c.checkpoint.seq)), "hash": .string(c.checkpoint.hash), "checkpoint": .string(c.checkpoint.description),
          "hooks": .array(c.hooks.map { .string($0) })]
+    }
+}
+
+extension AuditEntry {
+    /// The details as the API returns them: the stored text parsed (never re-encoded: the hash is
+    /// over the text); a string holding the raw text if it is not valid JSON (only possible in a
+    /// tampered file, which `AuditLog.verify` reports).
+    public var details: JSONValue {
+        (try? JSONParser.parse(detailsText)) ?? .string(detailsText)
+    }
+}
+
+extension ReasonDisplay {
+    /// `[{code, level, value, threshold}]`, values rounded for display.
+    static func json(_ reasons: [StoredReason]) -> JSONValue {
+        .array(reasons.map { r in
+            let shown = ReasonDisplay(r)
+            return ["code": .string(shown.code), "level": .string(shown.level), "value": .double(shown.value),
+                    "threshold": .double(shown.threshold)]
+        })
+    }
+}
+
+extension HookStatus {
+    /// `GET /v1/hooks/status`: one object per hook.
+    static func json(_ hooks: [HookStatus]) -> JSONValue {
+        .array(hooks.map { hook in
+            let s = hook.summary
+            let dead = s.deadLetters.map { d -> JSONValue in
+                ["eventId": .string(d.eventId), "type": .string(d.type), "error": .string(d.error), "attempts": .int(d.attempts)]
+            }
+            return ["name": .string(hook.name), "type": .string(hook.type), "events": .array(hook.events.map { JSONValue.string($0) }),
+                    "disabled": .bool(s.disabledAt != nil), "disabledReason": .string(s.disabledReason),
+                    "pending": .int(s.pending), "delivered": .int(s.delivered), "deadLetters": .int(s.dead),
+                    "oldestPendingAt": .string(s.oldestPendingAt.map { iso8601UTC(milliseconds: $0) }),
+                    "lastError": .string(s.lastError), "dead": .array(dead)]
+        })
     }
 }

@@ -2,6 +2,7 @@ import HTJSON
 import HyponaTrackCore
 import HTTPServer
 import HyponaTrackDomain
+import HyponaTrackKit
 
 extension Routes {
     /// The staff API behind the `hyponatrack` CLI (docs/product.md, "Staff API").
@@ -45,7 +46,7 @@ extension Routes {
                 if patch["studyId"] != nil {
                     throw APIError(status: 400, code: "not_allowed", message: "the study ID cannot change", field: "studyId")
                 }
-                let command = UpdateProfile(studyId: ctx.parameter("studyId"), patch: patch, actor: ctx.actor)
+                let command = UpdateProfile(studyId: ctx.parameter("studyId"), patch: ProfilePatch(patch), actor: ctx.actor)
                 return .json(.ok, PatientJSON.summary(try service.enrollment.updateProfile(command)))
             },
             Route(.post, "/v1/patients/{studyId}/withdrawal", access: .staff(.write), touches: .patient,

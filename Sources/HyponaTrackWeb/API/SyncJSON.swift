@@ -32,8 +32,16 @@ enum SyncJSON {
 
     static func exportAll(_ r: ExportAllResult) -> JSONValue { ["queued": .int(r.queued)] }
 
+    private static func value(_ v: SyncCheckReport.Value?) -> JSONValue {
+        switch v {
+        case .number(let n)?: return .number(n)
+        case .string(let s)?: return .string(s)
+        case nil: return .null
+        }
+    }
+
     static func check(_ c: SyncCheckReport) -> JSONValue {
-        ["redcapVersion": .string(c.redcapVersion), "projectId": c.projectId, "projectTitle": c.projectTitle,
+        ["redcapVersion": .string(c.redcapVersion), "projectId": value(c.projectId), "projectTitle": value(c.projectTitle),
          "fieldsChecked": .int(c.fieldsChecked), "ok": .bool(c.ok),
          "repeatingCheck": ["scope": .string(c.repeatingCheck.perInstrument ? "instrument" : "project"),
                             "note": .string(c.repeatingCheck.note)],

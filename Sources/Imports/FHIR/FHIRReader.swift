@@ -25,6 +25,15 @@ public enum FHIRReader {
     }
 
     /// Throws when the document is not an Observation or a Bundle of an accepted type.
+    /// A document as uploaded: not valid JSON is refused with the place the parser stopped.
+    public static func read(document: [UInt8], subject: Subject) throws(ImportFileError) -> Result {
+        let json: JSONValue
+        do { json = try JSONParser.parse(document) } catch {
+            throw ImportFileError(field: error.path.isEmpty ? nil : error.path, "not valid JSON: \(error.description)")
+        }
+        return try read(json, subject: subject)
+    }
+
     public static func read(_ json: JSONValue, subject: Subject) throws(ImportFileError) -> Result {
         guard case .object(let root) = json else { throw ImportFileError(field: nil, "expected a FHIR resource (a JSON object)") }
         var result = Result()

@@ -254,38 +254,36 @@ extension DayService {
 /// What a submission changed, for the audit trail: every scalar before and after, and the ids
 /// of the items it upserted. Never secrets; only clinical values and ids.
 enum DayAudit {
-    static func changes(date: LocalDate, before: DailyEntry, after: DailyEntry, patch: DayPatch) -> JSONObject {
-        var changed = JSONObject()
-        func scalar(_ name: String, _ b: JSONValue, _ a: JSONValue) { if b != a { changed[name] = ["before": b, "after": a] } }
-        scalar("weightMorningKg", .double(before.weightMorningKg), .double(after.weightMorningKg))
-        scalar("weightEveningKg", .double(before.weightEveningKg), .double(after.weightEveningKg))
-        scalar("fluidIntakeMl", .double(before.fluidIntakeMl), .double(after.fluidIntakeMl))
-        scalar("urineSG", .double(before.urineSG), .double(after.urineSG))
-        scalar("vomitingEpisodes", .int(before.vomitingEpisodes), .int(after.vomitingEpisodes))
-        scalar("steps", .int(before.steps), .int(after.steps))
-        scalar("hrvSdnnMs", .double(before.hrvSdnnMs), .double(after.hrvSdnnMs))
-        scalar("sleepMinutes", .int(before.sleepMinutes), .int(after.sleepMinutes))
-        scalar("restingHeartRate", .int(before.restingHeartRate), .int(after.restingHeartRate))
-        if before.emergencySymptoms != after.emergencySymptoms {
-            changed["emergencySymptoms"] = ["before": .array(before.emergencySymptoms.sorted().map { .string($0) }),
-                                            "after": .array(after.emergencySymptoms.sorted().map { .string($0) })]
-        }
-        var items = JSONObject()
-        var replaced: [JSONValue] = []
-        func record<T: DayItem>(_ name: String, _ incoming: [T], _ existing: [T], _ json: (T) -> JSONValue) {
-            guard !incoming.isEmpty else { return }
-            items[name] = .array(incoming.map { .string($0.id) })
+    static func changes(date: LocalDate, before: DailyEntry, after: DailyEntry, patch: DayPatch) -> AuditDetails.DaySubmitted {
+        typealias Change = AuditDetails.Change
+        let changed = AuditDetails.DayChanges(
+            weightMorningKg: Change.of(before.weightMorningKg, after.weightMorningKg),
+            weightEveningKg: Change.of(before.weightEveningKg, after.weightEveningKg),
+            fluidIntakeMl: Change.of(before.fluidIntakeMl, after.fluidIntakeMl),
+            urineSG: Change.of(before.urineSG, after.urineSG),
+            vomitingEpisodes: Change.of(before.vomitingEpisodes, after.vomitingEpisodes),
+            steps: Change.of(before.steps, after.steps),
+            hrvSdnnMs: Change.of(before.hrvSdnnMs, after.hrvSdnnMs),
+            sleepMinutes: Change.of(before.sleepMinutes, after.sleepMinutes),
+            restingHeartRate: Change.of(before.restingHeartRate, after.restingHeartRate),
+            emergencySymptoms: before.emergencySymptoms == after.emergencySymptoms ? nil
+                : Change(before: before.emergencySymptoms.sorted(), after: after.emergencySymptoms.sorted()))
+        var upserted = AuditDetails.Upserted()
+        var replaced: [AuditDetails.ReplacedItem] = []
+        func record<T: DayItem>(_ name: String, _ incoming: [T], _ existing: [T], _ text: (T) -> JSONText) -> [String]? {
+            guard !incoming.isEmpty else { return nil }
             let position = DayPatch.firstPositions(existing)
             for item in incoming {
                 guard let i = position[item.id], existing[i] != item else { continue }
-                replaced.append(["list": .string(name), "id": .string(item.id), "before": json(existing[i]), "after": json(item)])
+                replaced.append(AuditDetails.ReplacedItem(list: name, id: item.id, before: text(existing[i]), after: text(item)))
             }
+            return incoming.map(\.id)
         }
-        record("symptoms", patch.symptoms, before.symptoms, ModelJSON.symptom)
-        record("reactionTests", patch.reactionTests, before.reactionTests, ModelJSON.reactionTest)
-        record("tappingTests", patch.tappingTests, before.tappingTests, ModelJSON.tappingTest)
-        record("desmopressinDoses", patch.desmopressinDoses, before.desmopressinDoses, ModelJSON.desmopressinDose)
-        return JSONObject([("date", .string(date.description)), ("changed", .object(changed)), ("upserted", .object(items)),
-                           ("replaced", .array(replaced))])
+        upserted.symptoms = record("symptoms", patch.symptoms, before.symptoms, ModelText.symptom)
+        upserted.reactionTests = record("reactionTests", patch.reactionTests, before.reactionTests, ModelText.reactionTest)
+        upserted.tappingTests = record("tappingTests", patch.tappingTests, before.tappingTests, ModelText.tappingTest)
+        upserted.desmopressinDoses = record("desmopressinDoses", patch.desmopressinDoses, before.desmopressinDoses,
+                                            ModelText.desmopressinDose)
+        return AuditDetails.DaySubmitted(date: date.description, changed: changed, upserted: upserted, replaced: replaced)
     }
 }

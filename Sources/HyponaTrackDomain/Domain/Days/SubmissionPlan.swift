@@ -1,4 +1,3 @@
-import HTJSON
 import HyponaTrackCore
 import SQLite
 
@@ -16,7 +15,7 @@ struct SubmissionPlan: Sendable {
     let patch: DayPatch
     let after: DailyEntry
     /// The day's changes for its audit row (`DayAudit.changes`); `apply` adds the evaluations.
-    let audit: JSONObject
+    let audit: AuditDetails.DaySubmitted
     /// D's evaluation first (always stored), then the later dates whose result changed.
     let evaluations: [ComputedEvaluation]
     /// D-2 … D+2 as read, D merged (the days the evaluations were computed from).
@@ -156,16 +155,14 @@ struct SubmissionPlan: Sendable {
     func apply(_ db: Connection, context: StudyContext, snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
         try DayRepository.save(db, patientId: patient.id, day: after, patch: patch, byPatient: correctedBy == nil, at: ms)
         let cause: EvaluationCause = correctedBy == nil ? .submission : .correction
-        var evaluated: [JSONValue] = []
-        evaluated.reserveCapacity(evaluations.count)
-        for item in evaluations {
-            evaluated.append(try context.recordUnaudited(db, patient, item, cause: cause, snapshot: snapshot, at: ms))
-        }
         var details = audit
-        details["evaluations"] = .array(evaluated)
+        details.evaluations.reserveCapacity(evaluations.count)
+        for item in evaluations {
+            details.evaluations.append(try context.recordUnaudited(db, patient, item, cause: cause, snapshot: snapshot, at: ms))
+        }
         try AuditLog.append(db, at: ms, actor: correctedBy ?? "patient:\(patient.studyId)",
                             action: correctedBy == nil ? .daySubmit : .dayCorrect, subject: patient.studyId,
-                            details: .object(details))
+                            details: details)
     }
 
     func result(_ snapshot: ActiveRules.Snapshot) -> DayResult {

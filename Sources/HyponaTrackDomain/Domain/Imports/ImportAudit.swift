@@ -1,5 +1,3 @@
-import HTJSON
-
 /// The audit rows of one FHIR import. A Bundle may carry several patients' values, so one row
 /// without a subject hid the import from each patient's trail (`GET /v1/audit?subject=ID`): the
 /// import is audited once per patient of the study it named (a withdrawn one too: the file held
@@ -17,7 +15,7 @@ struct ImportAudit {
     /// One audit row: its subject (nil: the import named no patient of the study) and details.
     struct Row {
         let studyId: String?
-        let details: JSONValue
+        let details: any Encodable & Sendable
     }
 
     private(set) var tallies: [Tally] = []
@@ -45,11 +43,9 @@ struct ImportAudit {
     func rows(_ report: ImportReport) -> [Row] {
         guard !tallies.isEmpty else { return [Row(studyId: nil, details: ImportService.audit(report))] }
         return tallies.map { t in
-            Row(studyId: t.studyId, details: [
-                "proposed": .array(t.proposed.map { .number(Double($0)) }), "proposedCount": .int(t.proposed.count),
-                "withdrawn": .array(t.withdrawn.map { .number(Double($0)) }), "withdrawnCount": .int(t.withdrawn.count),
-                "refused": .int(t.refused), "refusedTotal": .int(report.refusedTotal), "patients": .int(tallies.count),
-            ])
+            Row(studyId: t.studyId, details: AuditDetails.ImportedForPatient(
+                proposed: t.proposed, proposedCount: t.proposed.count, withdrawn: t.withdrawn, withdrawnCount: t.withdrawn.count,
+                refused: t.refused, refusedTotal: report.refusedTotal, patients: tallies.count))
         }
     }
 }

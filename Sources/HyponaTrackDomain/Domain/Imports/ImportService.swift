@@ -36,12 +36,11 @@ public final class ImportService: Sendable {
     init(context: StudyContext) { self.context = context }
 
     public func fhir(_ command: ImportFHIR) throws -> ImportReport {
-        let json: JSONValue
-        do { json = try JSONParser.parse(command.document) } catch {
-            throw DomainError.invalid(error.path.isEmpty ? nil : error.path, "not valid JSON: \(error.description)")
-        }
         let result: FHIRReader.Result
-        do { result = try FHIRReader.read(json, subject: .identifierSystem(context.configuration.imports.fhirPatientIdentifierSystem)) }
+        do {
+            result = try FHIRReader.read(document: command.document,
+                                         subject: .identifierSystem(context.configuration.imports.fhirPatientIdentifierSystem))
+        }
         catch { throw DomainError.invalid(error.field, error.message) }
         let snapshot = context.rules.snapshot
         let (now, ms) = context.nowMilliseconds()
@@ -133,9 +132,9 @@ public final class ImportService: Sendable {
         return out
     }
 
-    static func audit(_ r: ImportReport) -> JSONValue {
-        ["proposed": .array(r.proposed.map { .number(Double($0)) }), "withdrawn": .array(r.withdrawn.map { .number(Double($0)) }),
-         "refused": .int(r.refusedTotal), "skippedOutsideWindow": .int(r.skippedOutsideWindow)]
+    static func audit(_ r: ImportReport) -> AuditDetails.Imported {
+        AuditDetails.Imported(proposed: r.proposed, withdrawn: r.withdrawn, refused: r.refusedTotal,
+                              skippedOutsideWindow: r.skippedOutsideWindow)
     }
 }
 

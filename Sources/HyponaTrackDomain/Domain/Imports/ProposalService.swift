@@ -152,12 +152,8 @@ public final class ProposalService: Sendable {
         return v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
     }
 
-    static func auditDetails(_ p: Proposal, note: String?, current: Double?, override: Bool) -> JSONValue {
-        var o = JSONObject([("proposalId", .number(Double(p.id))), ("source", .string(p.source.rawValue)),
-                            ("field", .string(p.field.rawValue)), ("date", .string(p.date.description)),
-                            ("value", .double(p.value)), ("replaces", .double(p.replaces)), ("current", .double(current))])
-        if let note { o["note"] = .string(note) }
-        if override { o["override"] = true }
-        return .object(o)
+    static func auditDetails(_ p: Proposal, note: String?, current: Double?, override: Bool) -> AuditDetails.ProposalDecided {
+        AuditDetails.ProposalDecided(proposalId: p.id, source: p.source.rawValue, field: p.field.rawValue, date: p.date.description,
+                                     value: p.value, replaces: p.replaces, current: current, note: note, override: override ? true : nil)
     }
 }

@@ -111,8 +111,7 @@ public final class CorrectionService: Sendable {
         }
         let labId = try DayRepository.addLab(db, patientId: patient.id, date: date, time: time, sodium: sodium, by: actor, at: ms)
         try AuditLog.append(db, at: ms, actor: actor, action: .labAdd, subject: patient.studyId,
-                            details: ["labId": .number(Double(labId)), "date": .string(date.description),
-                                      "time": .string(time.description), "sodium": .number(sodium)])
+                            details: AuditDetails.LabAdded(labId: labId, date: date.description, time: time.description, sodium: sodium))
         let dates = try context.datesAffected(by: date, db, patientId: patient.id)
         let results = try context.evaluate(db, patient, dates: dates, cause: .lab, actor: actor, snapshot: snapshot, at: ms)
         return LabEntry(labId: labId, studyId: patient.studyId, date: date, time: time, sodium: sodium, evaluation: results[date])
@@ -137,8 +136,8 @@ public final class CorrectionService: Sendable {
         guard let deleted = try DayRepository.deleteLab(db, patientId: patient.id, labId: labId, by: actor, reason: reason, at: ms)
         else { throw DomainError.notFound("no lab value \(labId) for \(patient.studyId)") }
         try AuditLog.append(db, at: ms, actor: actor, action: .labDelete, subject: patient.studyId,
-                            details: ["labId": .number(Double(labId)), "date": .string(deleted.date.description),
-                                      "before": ["sodium": .number(deleted.sodium)], "reason": .string(reason)])
+                            details: AuditDetails.LabDeleted(labId: labId, date: deleted.date.description,
+                                                              before: .init(sodium: deleted.sodium), reason: reason))
         let dates = try context.datesAffected(by: deleted.date, db, patientId: patient.id)
         try context.evaluate(db, patient, dates: dates, cause: .correction, actor: actor, snapshot: snapshot, at: ms)
         return deleted.date
@@ -156,14 +155,10 @@ public final class CorrectionService: Sendable {
             guard try DayRepository.deleteItem(db, kind: command.list, patientId: patient.id, date: date, clientId: command.itemId,
                                                by: command.actor, reason: command.reason, at: ms)
             else { throw DomainError.notFound("no \(list) item \(command.itemId) on \(date)") }
-            let old = ModelJSON.day(before, includeDate: false)
-            var removed: JSONValue = .null
-            if case .object(let o) = old, case .array(let items)? = o[list] {
-                removed = items.first { if case .object(let i) = $0 { return i["id"] == .string(command.itemId) } else { return false } } ?? .null
-            }
+            let removed = ModelText.item(of: before, list: list, id: command.itemId)
             try AuditLog.append(db, at: ms, actor: command.actor, action: .itemDelete, subject: patient.studyId,
-                                details: ["date": .string(date.description), "list": .string(list), "id": .string(command.itemId),
-                                          "before": removed, "reason": .string(command.reason)])
+                                details: AuditDetails.ItemDeleted(date: date.description, list: list, id: command.itemId,
+                                                                  before: removed, reason: command.reason))
             let dates = try context.datesAffected(by: date, db, patientId: patient.id)
             try context.evaluate(db, patient, dates: dates, cause: .correction, actor: command.actor, snapshot: snapshot, at: ms)
         }

@@ -19,10 +19,10 @@ public struct Enroll: Sendable {
 /// so the patch stays in its JSON form until it is merged.
 public struct UpdateProfile: Sendable {
     public var studyId: String
-    public var patch: JSONObject
+    public var patch: ProfilePatch
     public var actor: String
 
-    public init(studyId: String, patch: JSONObject, actor: String) {
+    public init(studyId: String, patch: ProfilePatch, actor: String) {
         self.studyId = studyId
         self.patch = patch
         self.actor = actor
@@ -76,9 +76,9 @@ public final class EnrollmentService: Sendable {
             let issued = try Activation.issueCode(db, patientId: id, now: now, ttl: context.configuration.activation.codeTTLSeconds)
             let risk = snapshot.engine.risk.assess(profile)
             try AuditLog.append(db, at: ms, actor: command.actor, action: .patientEnroll, subject: profile.studyId,
-                                details: ["profile": ModelJSON.profile(profile), "riskScore": .int(risk.riskScore),
-                                          "riskClass": .string(risk.riskClass.rawValue), "katBPending": .bool(risk.katBPending),
-                                          "rulesVersion": .string(snapshot.rules.version)])
+                                details: AuditDetails.Enrolled(profile: ModelText.profile(profile), riskScore: risk.riskScore,
+                                                               riskClass: risk.riskClass.rawValue, katBPending: risk.katBPending,
+                                                               rulesVersion: snapshot.rules.version))
             let record = try PatientRepository.load(db, id: id)!
             try context.outbox?.enqueueBaseline(db, record, snapshot: snapshot, at: ms)
             let window = MonitoringWindow(profile: profile, rules: snapshot.rules.reminders)
@@ -102,7 +102,7 @@ public final class EnrollmentService: Sendable {
             }
             let issued = try Activation.reissue(db, patientId: patient.id, now: now, ttl: context.configuration.activation.codeTTLSeconds)
             try AuditLog.append(db, at: ms, actor: actor, action: .activationReissue, subject: patient.studyId,
-                                details: ["expiresAt": .string(iso8601UTC(milliseconds: issued.expiresAt))])
+                                details: AuditDetails.Reissued(expiresAt: iso8601UTC(milliseconds: issued.expiresAt)))
             return issued
         }
     }
@@ -114,10 +114,8 @@ public final class EnrollmentService: Sendable {
         let (now, ms) = context.nowMilliseconds()
         return try context.write { db in
             let patient = try context.activePatient(db, studyId: command.studyId, withdrawnMessage: "the patient has withdrawn; the profile is closed")
-            let beforeJSON = ModelJSON.profile(patient.profile)
-            let merged = ProfileMerge.merge(beforeJSON, .object(command.patch))
             let profile: PatientProfile
-            do throws(FieldError) { profile = try ProfileDecoder.decode(merged, path: "", rules: snapshot.rules) } catch {
+            do throws(FieldError) { profile = try command.patch.applied(to: patient.profile, rules: snapshot.rules) } catch {
                 throw DomainError.rejected(error)
             }
             if profile.surgeryDate != patient.profile.surgeryDate {
@@ -135,10 +133,9 @@ public final class EnrollmentService: Sendable {
                                            field: "timeZone", problem: .fixedOnceDataExists(field: "timeZone"))
             }
             try checkConsent(profile, previous: patient.profile, now: now)
-            let afterJSON = ModelJSON.profile(profile)
             try PatientRepository.updateProfile(db, id: patient.id, profile: profile, at: ms)
             try AuditLog.append(db, at: ms, actor: command.actor, action: .patientUpdate, subject: patient.studyId,
-                                details: ["changes": ProfileMerge.diff(beforeJSON, afterJSON)])
+                                details: AuditDetails.ProfileChanges(changes: ProfilePatch.changes(from: patient.profile, to: profile)))
             var updated = patient
             updated.profile = profile
             try context.outbox?.enqueueBaseline(db, updated, snapshot: snapshot, at: ms)
@@ -161,7 +158,7 @@ public final class EnrollmentService: Sendable {
             let date = command.date ?? today
             try PatientRepository.withdraw(db, id: patient.id, date: date, reason: command.reason, at: ms)
             try AuditLog.append(db, at: ms, actor: command.actor, action: .patientWithdraw, subject: patient.studyId,
-                                details: ["date": .string(date.description), "reason": .string(command.reason)])
+                                details: AuditDetails.Withdrawn(date: date.description, reason: command.reason))
             let withdrawn = try PatientRepository.load(db, id: patient.id)!
             try context.outbox?.enqueueBaseline(db, withdrawn, snapshot: snapshot, at: ms)
             return try context.summary(db, withdrawn, snapshot: snapshot, now: now)
@@ -211,35 +208,5 @@ public final class EnrollmentService: Sendable {
         if profile.surgeryDate.days(to: today) > ValueRanges.surgeryDateMaxDaysAgo {
             throw DomainError.invalid("surgeryDate", "the surgery date is more than \(ValueRanges.surgeryDateMaxDaysAgo) days ago")
         }
-    }
-}
-
-/// The merge used by profile updates, and the diff the audit trail records.
-enum ProfileMerge {
-    /// Objects merge member by member (recursively); any other value replaces.
-    static func merge(_ base: JSONValue, _ patch: JSONValue) -> JSONValue {
-        guard case .object(var b) = base, case .object(let p) = patch else { return patch }
-        for (key, value) in p.members {
-            if case .object = value, let existing = b[key], case .object = existing {
-                b[key] = merge(existing, value)
-            } else {
-                b[key] = value
-            }
-        }
-        return .object(b)
-    }
-
-    /// `{field: {before, after}}` for every changed leaf (nested fields as `katB.csfLeak`).
-    static func diff(_ before: JSONValue, _ after: JSONValue, prefix: String = "") -> JSONValue {
-        var out = JSONObject()
-        func walk(_ b: JSONValue?, _ a: JSONValue?, _ path: String) {
-            if case .object(let bo)? = b, case .object(let ao)? = a {
-                for key in Set(bo.keys).union(ao.keys).sorted() { walk(bo[key], ao[key], path.isEmpty ? key : "\(path).\(key)") }
-            } else if b != a {
-                out[path] = ["before": b ?? .null, "after": a ?? .null]
-            }
-        }
-        walk(before, after, prefix)
-        return .object(out)
     }
 }

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HTJSON
 
 /// A site's own paging script: the configured executable runs directly (no shell, so nothing
 /// in an event can be interpreted as shell syntax) with the configured arguments and the event
@@ -54,15 +53,14 @@ public struct CommandTransport: HookTransport {
         return nil
     }
 
-    public func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue) -> DeliveryResult {
-        deliver(eventId: eventId, timestamp: timestamp, body: body, event: event, stopping: { false })
+    public func deliver(eventId: String, timestamp: Int64, body: [UInt8]) -> DeliveryResult {
+        deliver(eventId: eventId, timestamp: timestamp, body: body, stopping: { false })
     }
 
-    public func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue,
+    public func deliver(eventId: String, timestamp: Int64, body: [UInt8],
                         stopping: @escaping @Sendable () -> Bool) -> DeliveryResult {
         guard path.hasPrefix("/") else { return .failed("command \(path) is not an absolute path") }
-        var type = ""
-        if case .object(let o) = event, case .string(let t)? = o["type"] { type = t }
+        let type = StoredHookEvent(body: body).type
         let process = ChildProcess(path: path, arguments: args,
                                    environment: Self.environment(eventId: eventId, type: type),
                                    timeout: timeout, killGrace: killGrace, outputLimit: Self.outputLimit, interrupted: stopping)

@@ -1,4 +1,3 @@
-import HTJSON
 import HyponaTrackCore
 
 /// The plain text of a staff e-mail for one event: what a nurse needs to act — study ID, level
@@ -15,9 +14,14 @@ public enum EmailText {
         clinical judgement decides.
         """
 
-    /// The subject and the body (lines joined with "\n") for `event` (`{type, id, timestamp, data}`),
-    /// worded under `rules` (the rules in force, whose facts some reasons name: `AlertWording`).
-    public static func render(event: JSONValue, rules: RuleSet) -> (subject: String, body: String) {
+    /// The subject and the body (lines joined with "\n") for an event body as queued
+    /// (`{type, id, timestamp, data}`), worded under `rules` (the rules in force, whose facts
+    /// some reasons name: `AlertWording`).
+    public static func render(body: [UInt8], rules: RuleSet) -> (subject: String, body: String) {
+        render(StoredHookEvent(body: body), rules: rules)
+    }
+
+    static func render(_ event: StoredHookEvent, rules: RuleSet) -> (subject: String, body: String) {
         let e = Fields(event)
         switch e.type {
         case "alert.opened", "alert.worsened", "alert.escalated", "alert.acknowledged", "alert.resolved":
@@ -121,7 +125,7 @@ public enum EmailText {
     private static func reminder(_ e: Fields) -> (subject: String, body: String) {
         let studyId = e.string("studyId") ?? "unknown patient"
         var tasks: [String] = []
-        if case .array(let items)? = e.data["tasks"] {
+        if case .list(let items)? = e.data["tasks"] {
             tasks = items.compactMap { if case .string(let t) = $0 { AlertWording.task(t) } else { nil } }
         }
         let kind = e.string("kind").map(AlertWording.reminderKind) ?? "reminder"
@@ -172,17 +176,13 @@ public enum EmailText {
         let type: String
         let id: String?
         let timestamp: String?
-        let data: JSONObject
+        let data: StoredHookEvent.Members
 
-        init(_ event: JSONValue) {
-            guard case .object(let o) = event else {
-                type = ""; id = nil; timestamp = nil; data = JSONObject()
-                return
-            }
-            if case .string(let t)? = o["type"] { type = t } else { type = "" }
-            if case .string(let i)? = o["id"] { id = i } else { id = nil }
-            if case .string(let t)? = o["timestamp"] { timestamp = t } else { timestamp = nil }
-            if case .object(let d)? = o["data"] { data = d } else { data = JSONObject() }
+        init(_ event: StoredHookEvent) {
+            type = event.type
+            id = event.id
+            timestamp = event.timestamp
+            data = event.data
         }
 
         func string(_ key: String) -> String? {
@@ -199,14 +199,14 @@ public enum EmailText {
             number(key).map { AlertWording.number($0, digits: 3) } ?? string(key)
         }
 
-        /// Scalar data fields the text has no words for, as "key: value" lines.
+        /// Scalar data fields the text has no words for, as "key: value" lines (by name).
         func otherFields(excluding known: Set<String> = []) -> [String] {
-            data.members.compactMap { member in
-                guard !known.contains(member.key) else { return nil }
-                switch member.value {
-                case .string(let s): return "\(EmailText.plain(member.key)): \(EmailText.plain(s))"
-                case .number(let n): return "\(EmailText.plain(member.key)): \(AlertWording.number(n, digits: 3))"
-                case .bool(let b): return "\(EmailText.plain(member.key)): \(b ? "yes" : "no")"
+            data.names.compactMap { key in
+                guard !known.contains(key) else { return nil }
+                switch data[key] {
+                case .string(let s)?: return "\(EmailText.plain(key)): \(EmailText.plain(s))"
+                case .number(let n)?: return "\(EmailText.plain(key)): \(AlertWording.number(n, digits: 3))"
+                case .bool(let b)?: return "\(EmailText.plain(key)): \(b ? "yes" : "no")"
                 default: return nil
                 }
             }
@@ -241,21 +241,17 @@ public enum EmailText {
 
         /// The reasons of `value` (objects or bare code strings); a missing-data alert without
         /// reasons gets its kind as the reason.
-        static func list(_ value: JSONValue?, kind: String?) -> [ReasonLine] {
+        static func list(_ value: StoredHookEvent.Value?, kind: String?) -> [ReasonLine] {
             var reasons: [ReasonLine] = []
-            if case .array(let items)? = value {
+            if case .list(let items)? = value {
                 for item in items {
                     switch item {
                     case .string(let code):
                         reasons.append(ReasonLine(code: EmailText.plain(code), level: nil, value: nil, threshold: nil))
-                    case .object(let o):
-                        guard case .string(let code)? = o["code"] else { continue }
-                        var level: String?, measured: Double?, threshold: Double?
-                        if case .string(let l)? = o["level"] { level = EmailText.plain(l) }
-                        if case .number(let v)? = o["value"] { measured = v }
-                        if case .number(let t)? = o["threshold"] { threshold = t }
-                        reasons.append(ReasonLine(code: EmailText.plain(code), level: level, value: measured, threshold: threshold))
-                    default:
+                    case .reason(let code, let level, let measured, let threshold):
+                        reasons.append(ReasonLine(code: EmailText.plain(code), level: level.map(EmailText.plain), value: measured,
+                                                  threshold: threshold))
+                    case .other:
                         continue
                     }
                 }

@@ -1,4 +1,3 @@
-import HTJSON
 import HTTPClient
 import HyponaTrackCore
 
@@ -43,10 +42,10 @@ public struct EmailTransport: HookTransport {
         self.rules = rules
     }
 
-    public func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue) -> DeliveryResult {
+    public func deliver(eventId: String, timestamp: Int64, body: [UInt8]) -> DeliveryResult {
         let message: [UInt8]
         do {
-            message = try makeMessage(eventId: eventId, timestamp: timestamp, event: event)
+            message = try makeMessage(eventId: eventId, timestamp: timestamp, body: body)
         } catch {
             return .retry(reason: "could not build the e-mail: \(error)", afterSeconds: nil)
         }
@@ -62,11 +61,11 @@ public struct EmailTransport: HookTransport {
         }
     }
 
-    /// The RFC 5322 message for `event`, dated `timestamp`.
-    func makeMessage(eventId: String, timestamp: Int64, event: JSONValue) throws -> [UInt8] {
-        let text = EmailText.render(event: event, rules: rules())
-        var type = ""
-        if case .object(let o) = event, case .string(let t)? = o["type"] { type = t }
+    /// The RFC 5322 message for the event `body` (as queued), dated `timestamp`.
+    func makeMessage(eventId: String, timestamp: Int64, body: [UInt8]) throws -> [UInt8] {
+        let event = StoredHookEvent(body: body)
+        let text = EmailText.render(event, rules: rules())
+        let type = event.type
         let message = EmailMessage(
             from: from, to: to, subject: text.subject, body: text.body, date: timestamp,
             messageId: try EmailMessage.makeMessageId(from: from),

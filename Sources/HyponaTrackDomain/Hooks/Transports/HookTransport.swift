@@ -1,5 +1,3 @@
-import HTJSON
-
 /// What one delivery attempt achieved, and so what the outbox does next.
 public enum DeliveryResult: Sendable, Equatable {
     /// The receiver took the event (HTTP 2xx, command exit 0, SMTP accepted the DATA).
@@ -30,21 +28,21 @@ public protocol HookTransport: Sendable {
     /// - Parameters:
     ///   - eventId: The event's stable id (the outbox's; the same on every retry).
     ///   - timestamp: Unix seconds of this attempt.
-    ///   - body: The event JSON `{type, id, timestamp, data}`, exactly as queued.
-    ///   - event: The same, parsed.
-    func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue) -> DeliveryResult
+    ///   - body: The event JSON `{type, id, timestamp, data}`, exactly as queued (a transport
+    ///     that looks inside reads it as a `StoredHookEvent`).
+    func deliver(eventId: String, timestamp: Int64, body: [UInt8]) -> DeliveryResult
 
     /// The same, for a worker that may be asked to stop meanwhile: `stopping` turns true when
     /// it is. A transport whose attempt can outlast the worker's stop deadline (a command may
     /// run up to 300 s) ends the attempt then and answers ``DeliveryResult/interrupted(_:)``;
     /// the others are bounded by their 30 s timeout and ignore it (the default).
-    func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue,
+    func deliver(eventId: String, timestamp: Int64, body: [UInt8],
                  stopping: @escaping @Sendable () -> Bool) -> DeliveryResult
 }
 
 extension HookTransport {
-    public func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue,
+    public func deliver(eventId: String, timestamp: Int64, body: [UInt8],
                         stopping: @escaping @Sendable () -> Bool) -> DeliveryResult {
-        deliver(eventId: eventId, timestamp: timestamp, body: body, event: event)
+        deliver(eventId: eventId, timestamp: timestamp, body: body)
     }
 }

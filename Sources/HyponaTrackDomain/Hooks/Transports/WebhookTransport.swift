@@ -1,4 +1,3 @@
-import HTJSON
 import HTTPClient
 
 /// A Standard Webhooks endpoint (docs/operations.md, "Webhooks"): the event JSON is POSTed with
@@ -41,7 +40,7 @@ public struct WebhookTransport: HookTransport {
             followRedirects: false, maxResponseBytes: 64 * 1024, maxIdleHandles: 2))
     }
 
-    public func deliver(eventId: String, timestamp: Int64, body: [UInt8], event: JSONValue) -> DeliveryResult {
+    public func deliver(eventId: String, timestamp: Int64, body: [UInt8]) -> DeliveryResult {
         if let problem = Self.validateURL(url) { return .failed("the webhook URL \(problem)") }
         let headers: HTTPHeaders = [
             "webhook-id": eventId,

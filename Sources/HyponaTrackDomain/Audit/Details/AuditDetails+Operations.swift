@@ -1,0 +1,46 @@
+/// Rows of operations: sync, exports, backups, the audit trail's own checkpoints and re-keying.
+extension AuditDetails {
+    /// `sync.retry`.
+    struct SyncRetry: Encodable, Sendable {
+        let dead: Bool
+        let rows: Int
+    }
+
+    /// `sync.exportAll`.
+    struct Rows: Encodable, Sendable {
+        let rows: Int
+    }
+
+    /// `export.days`, `export.alerts`.
+    struct CSVExport: Encodable, Sendable {
+        var format = "csv"
+        let studyId: String?
+        let rows: Int
+    }
+
+    /// `export.report`.
+    struct ReportExport: Encodable, Sendable {
+        var format = "pdf"
+        let studyId: String
+        let language: String
+        let pages: Int
+    }
+
+    /// `backup.create`.
+    struct Backup: Encodable, Sendable {
+        let path: String
+        let bytes: Int
+    }
+
+    /// `audit.rekey`: the rows of the old chain and its head as `seq:hash`.
+    struct Rekey: Encodable, Sendable {
+        let rows: Int
+        let oldHead: String
+    }
+
+    /// `audit.checkpoint`: why, and the hooks the checkpoint event went to.
+    struct Checkpoint: Encodable, Sendable {
+        let reason: String
+        let hooks: [String]
+    }
+}

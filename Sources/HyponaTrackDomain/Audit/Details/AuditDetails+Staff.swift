@@ -1,0 +1,24 @@
+extension AuditDetails {
+    /// `staff.add`, the bootstrap admin.
+    struct StaffRole: Encodable, Sendable {
+        let role: String
+    }
+
+    /// `staff.revoke`, `staff.rotate`: the role and the console sessions ended with the token.
+    struct StaffSessions: Encodable, Sendable {
+        let role: String
+        let sessionsEnded: Int
+    }
+
+    /// `staff.password`.
+    struct SessionsEnded: Encodable, Sendable {
+        let sessionsEnded: Int
+    }
+
+    /// `console.lockout`.
+    struct ConsoleLockout: Encodable, Sendable {
+        let ip: String
+        let failures: Int
+        let lockedSeconds: Int
+    }
+}
