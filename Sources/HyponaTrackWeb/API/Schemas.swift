@@ -61,5 +61,5 @@ enum S {
         return .object(o)
     }
     static let itemId = string("^[!-~]{1,64}$")
-    static let error = ref("Error")
+    static let error = APIError.shape.reference
 }
