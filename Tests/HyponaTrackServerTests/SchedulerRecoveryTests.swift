@@ -258,8 +258,8 @@ import HyponaTrackCore
         }
         // POD 12, 20:55: every task of the past 7 days done, the morning check done → minimal.
         try sim.run(to: Berlin.at(d(12), "20:55"))
-        guard case .object(let today) = DayJSON.today(try sim.service.days.today(patientId: patient), language: nil,
-                                                  emergencyNumber: sim.service.configuration.app.emergencyNumber),
+        guard case .object(let today) = DayJSON.today.encode(TodayAnswer(try sim.service.days.today(patientId: patient), language: nil,
+                                                                 emergencyNumber: sim.service.configuration.app.emergencyNumber)),
               case .object(let reminders)? = today["reminders"], case .array(let plan)? = reminders["plan"] else {
             throw CocoaError(.fileReadCorruptFile)
         }

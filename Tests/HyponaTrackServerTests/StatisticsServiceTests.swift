@@ -54,7 +54,7 @@ import HyponaTrackCore
         #expect(all.resolveMinutes == MinutesSummary(median: 60, p90: 60, n: 1))
         #expect(all.missingDataAlerts == 2)
 
-        let json = StatisticsJSON.statistics(stats)
+        let json = StatisticsJSON.statistics.encode(stats)
         guard case .object(let o) = json, case .array(let cohorts)? = o["cohorts"], case .object(let first)? = cohorts.first else {
             Issue.record("unexpected JSON \(json)"); return
         }

@@ -218,7 +218,7 @@ final class Simulation {
     func submit(_ patientId: Int64, _ date: String, _ body: JSONValue) throws -> JSONValue {
         let day = LocalDate(date)!
         let result = try service.days.submit(SubmitDay(patientId: patientId, date: day, patch: try DayPatchDecoder.decode(body, date: day, rules: rules.snapshot.rules)))
-        return DayJSON.result(result, language: nil, emergencyNumber: service.configuration.app.emergencyNumber)
+        return DayJSON.result.encode(DayAnswer(result, language: nil, emergencyNumber: service.configuration.app.emergencyNumber))
     }
 
     @discardableResult
@@ -232,12 +232,12 @@ final class Simulation {
         let day = LocalDate(date)!
         let patch = try DayPatchDecoder.decode(body, date: day, rules: rules.snapshot.rules)
         let result = try service.days.correct(CorrectDay(studyId: studyId, date: day, patch: patch, actor: "staff:nurse"))
-        return DayJSON.result(result, language: nil, emergencyNumber: service.configuration.app.emergencyNumber)
+        return DayJSON.result.encode(DayAnswer(result, language: nil, emergencyNumber: service.configuration.app.emergencyNumber))
     }
 
     @discardableResult
     func lab(_ studyId: String, _ sodium: Double) throws -> JSONValue {
-        PatientJSON.lab(try service.corrections.addLab(AddLab(studyId: studyId, sodium: sodium, time: nil, actor: "staff:nurse")))
+        PatientJSON.lab.encode(try service.corrections.addLab(AddLab(studyId: studyId, sodium: sodium, time: nil, actor: "staff:nurse")))
     }
 
     func withdraw(_ studyId: String) throws {

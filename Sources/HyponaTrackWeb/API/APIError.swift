@@ -25,9 +25,16 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(status) \(code): \(message)\(field.map { " (\($0))" } ?? "")" }
 
-    public var body: JSONValue {
-        ["error": ["code": .string(code), "message": .string(message), "field": .string(field)]]
-    }
+    public var body: JSONValue { Self.shape.encode(self) }
+
+    /// The `Error` component: `{"error": {"code", "message", "field"}}`.
+    static let shape = ResponseShape<APIError>("Error", [
+        .member("error", .object(ResponseShape<APIError>(nil, [
+            .member("code", .string) { $0.code },
+            .member("message", .string) { $0.message },
+            .member("field", .nullable(.string)) { $0.field },
+        ]))) { $0 },
+    ])
 
     public static func invalid(_ field: String?, _ message: String) -> APIError {
         APIError(status: 400, code: "invalid_value", message: message, field: field)

@@ -2,30 +2,46 @@ import HTJSON
 import HyponaTrackDomain
 import HyponaTrackCore
 
-/// The API forms of staff members, backups and the audit trail.
+/// The API forms of staff members, backups and the audit trail (its entries, `entry`, are still
+/// written twice: their details are being retyped in the domain).
 enum AdminJSON {
-    static func member(_ m: StaffView) -> JSONValue {
-        ["name": .string(m.name), "role": .string(m.role.rawValue), "active": .bool(m.isActive),
-         "createdAt": .string(iso8601UTC(milliseconds: m.createdAt)),
-         "revokedAt": .string(m.revokedAt.map { iso8601UTC(milliseconds: $0) })]
-    }
+    static let role = JSONForm<Role>.oneOf(Role.allCases)
+
+    static let member = ResponseShape<StaffView>(nil, [
+        .member("name", .string) { $0.name },
+        .member("role", role) { $0.role },
+        .member("active", .bool) { $0.isActive },
+        .member("createdAt", .instant) { $0.createdAt },
+        .member("revokedAt", .nullable(.instant)) { $0.revokedAt },
+    ])
 
     /// The token appears here once and never again.
-    static func added(_ a: AddedStaff) -> JSONValue {
-        ["name": .string(a.staff.name), "role": .string(a.staff.role.rawValue), "token": .string(a.token)]
-    }
+    static let added = ResponseShape<AddedStaff>(nil, [
+        .member("name", .string) { $0.staff.name },
+        .member("role", role) { $0.staff.role },
+        .member("token", .string) { $0.token },
+    ])
 
     /// A rotation's new token: here once and never again.
-    static func rotated(_ r: RotatedStaffToken) -> JSONValue { ["name": .string(r.name), "token": .string(r.token)] }
+    static let rotated = ResponseShape<RotatedStaffToken>(nil, [
+        .member("name", .string) { $0.name },
+        .member("token", .string) { $0.token },
+    ])
 
-    static func revoked(_ m: StaffView) -> JSONValue {
-        ["name": .string(m.name), "role": .string(m.role.rawValue), "active": .bool(m.isActive)]
-    }
+    static let revoked = ResponseShape<StaffView>(nil, [
+        .member("name", .string) { $0.name },
+        .member("role", role) { $0.role },
+        .member("active", .bool) { $0.isActive },
+    ])
 
-    static func backup(_ b: BackupReport) -> JSONValue {
-        ["path": .string(b.path), "bytes": .int(b.bytes), "createdAt": .string(iso8601UTC(milliseconds: b.createdAt)),
-         "integrity": .string(b.integrity), "auditIntact": .bool(b.auditIntact), "auditRows": .int(b.auditRows)]
-    }
+    static let backup = ResponseShape<BackupReport>(nil, [
+        .member("path", .string) { $0.path },
+        .member("bytes", .integer) { $0.bytes },
+        .member("createdAt", .instant) { $0.createdAt },
+        .member("integrity", .string) { $0.integrity },
+        .member("auditIntact", .bool) { $0.auditIntact },
+        .member("auditRows", .integer) { $0.auditRows },
+    ])
 
     /// `{"seq", "at" (ISO 8601 UTC), "actor", "action", "subject", "details", "hash"}`.
     static func entry(_ e: AuditEntry) -> JSONValue {
@@ -41,19 +57,28 @@ enum AdminJSON {
     }
 
     /// `intact` is false when the chain is broken or does not match the checkpoint given.
-    static func verification(_ v: AuditVerification) -> JSONValue {
-        ["intact": .bool(v.isIntact), "rowsChecked": .int(v.rowsChecked),
-         "firstBrokenSeq": v.firstBrokenSeq.map { .number(Double($0)) } ?? .null, "reason": .string(v.reason),
-         "lastSeq": v.lastSeq.map { .number(Double($0)) } ?? .null, "lastHash": .string(v.lastHash),
-         "checkpoint": v.checkpoint.map { c in
-             ["checkpoint": .string(c.checkpoint.description), "matches": .bool(c.matches), "reason": .string(c.reason)]
-         } ?? .null]
-    }
+    static let verification = ResponseShape<AuditVerification>(nil, [
+        .member("intact", .bool) { $0.isIntact },
+        .member("rowsChecked", .integer) { $0.rowsChecked },
+        .member("firstBrokenSeq", .nullable(.id)) { $0.firstBrokenSeq },
+        .member("reason", .nullable(.string)) { $0.reason },
+        .member("lastSeq", .nullable(.id)) { $0.lastSeq },
+        .member("lastHash", .nullable(.string)) { $0.lastHash },
+        .member("checkpoint", .nullable(.object(comparison))) { $0.checkpoint },
+    ])
 
-    static func checkpoint(_ c: (checkpoint: AuditCheckpoint, hooks: [String])) -> JSONValue {
-        ["seq": .number(Double(c.checkpoint.seq)), "hash": .string(c.checkpoint.hash), "checkpoint": .string(c.checkpoint.description),
-         "hooks": .array(c.hooks.map { .string($0) })]
-    }
+    static let comparison = ResponseShape<AuditVerification.CheckpointComparison>(nil, [
+        .member("checkpoint", .string) { $0.checkpoint.description },
+        .member("matches", .bool) { $0.matches },
+        .member("reason", .nullable(.string)) { $0.reason },
+    ])
+
+    static let checkpoint = ResponseShape<(checkpoint: AuditCheckpoint, hooks: [String])>(nil, [
+        .member("seq", .id) { $0.checkpoint.seq },
+        .member("hash", .string) { $0.checkpoint.hash },
+        .member("checkpoint", .string) { $0.checkpoint.description },
+        .member("hooks", .array(.string)) { $0.hooks },
+    ])
 }
 
 extension AuditEntry {

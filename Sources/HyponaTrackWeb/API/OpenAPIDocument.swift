@@ -146,11 +146,6 @@ public enum OpenAPIDocument {
     static let tappingTest = S.object([item, time, ("taps", S.integer(0, 1000)), ("durationSeconds", S.number(1, 120))],
                                       required: ["id", "time", "taps", "durationSeconds"])
     static let dose = S.object([item, time, ("doseMcg", S.number(0, 1000))], required: ["id", "time", "doseMcg"])
-    static let reason = S.object([("code", S.anyString), ("level", S.oneOf(["info", "yellow", "red"])), ("value", S.anyNumber),
-                                  ("threshold", S.nullable(S.anyNumber))], required: ["code", "level", "value", "threshold"])
-    static let instructions = S.object([("level", S.oneOf(["green", "yellow", "red"])), ("text", S.anyString),
-                                        ("language", S.oneOf(["en", "de"]))], required: ["level", "text", "language"])
-
     static var dayPatch: JSONValue {
         S.object([("weightMorningKg", S.nullable(S.number(25, 350))), ("weightEveningKg", S.nullable(S.number(25, 350))),
                   ("fluidIntakeMl", S.nullable(S.number(0, 10000))), ("urineSG", S.nullable(S.number(1.0, 1.04))),
@@ -186,60 +181,21 @@ public enum OpenAPIDocument {
         return props
     }
 
-    static var components: JSONValue {
-        let summary = S.object([("studyId", S.anyString), ("surgeryDate", S.date), ("pod", S.anyInteger),
-                                ("riskClass", S.oneOf(["low", "medium", "high"])), ("riskScore", S.anyInteger),
-                                ("katA", S.anyInteger), ("katB", S.anyInteger), ("katC", S.anyInteger), ("katBPending", S.bool),
-                                ("level", S.nullable(S.oneOf(["green", "yellow", "red"]))), ("levelDate", S.nullable(S.date)),
-                                ("reasons", S.array(S.anyString)), ("monitoringActive", S.bool), ("monitoringEnds", S.date),
-                                ("activated", S.bool), ("withdrawn", S.bool)], required: ["studyId", "riskClass", "riskScore"],
-                               additional: true)
-        return ["Error": S.object([("error", S.object([("code", S.anyString), ("message", S.anyString), ("field", S.nullable(S.anyString))],
-                                                      required: ["code", "message", "field"]))], required: ["error"]),
-                "Activation": S.object([("token", S.anyString), ("studyId", S.anyString), ("surgeryDate", S.date),
-                                        ("timeZone", S.anyString), ("monitoringEnds", S.date)],
-                                       required: ["token", "studyId", "surgeryDate", "timeZone", "monitoringEnds"]),
-                "DayPatch": dayPatch,
-                "Proposal": ImportJSON.proposalSchema,
-                "ImportReport": ImportJSON.reportSchema,
-                // level and instructions are null for a day that is not evaluated (no rule had its data).
-                "DayResult": S.object([("date", S.date), ("pod", S.anyInteger), ("level", S.nullable(S.oneOf(["green", "yellow", "red"]))),
-                                       ("reasons", S.array(reason)), ("instructions", S.nullable(instructions)),
-                                       ("morningCheckComplete", S.bool), ("eveningCheckComplete", S.bool),
-                                       ("rulesVersion", S.anyString)],
-                                      required: ["date", "pod", "level", "reasons", "instructions", "morningCheckComplete",
-                                                 "eveningCheckComplete", "rulesVersion"]),
-                "StoredDay": S.object([("date", S.date), ("pod", S.anyInteger), ("data", S.openObject()),
-                                       ("morningCheckComplete", S.bool), ("eveningCheckComplete", S.bool),
-                                       ("evaluation", S.nullable(S.openObject()))], required: ["date", "pod", "data"]),
-                "Today": S.object([("date", S.date), ("pod", S.anyInteger), ("monitoringActive", S.bool), ("monitoringEnds", S.date),
-                                   ("level", S.nullable(S.oneOf(["green", "yellow", "red"]))),
-                                   ("instructions", S.nullable(instructions)),
-                                   ("tasks", S.array(S.object([("task", S.anyString), ("due", S.oneOf(["morning", "evening"])),
-                                                               ("state", S.oneOf(["open", "done", "hidden"]))]))),
-                                   ("reminders", S.object([("intensity", S.oneOf(["minimal", "normal", "elevated", "maximal"])),
-                                                           ("adherence", S.anyNumber),
-                                                           ("plan", S.array(S.object([("at", S.anyString),
-                                                                                      ("kind", S.oneOf(["check", "task", "missed", "catch_up"])),
-                                                                                      ("tasks", S.array(S.anyString))])))])),
-                                   ("apiVersion", S.anyString)],
-                                  required: ["date", "pod", "monitoringActive", "monitoringEnds", "level", "tasks", "reminders",
-                                             "apiVersion"]),
-                "Profile": S.object(profileProperties(required: true),
-                                    required: ["studyId", "surgeryDate", "age", "sex", "bmi", "baselineWeightKg"]),
-                "ProfilePatch": S.object(profileProperties(required: false)),
-                "Enrollment": S.object([("studyId", S.anyString), ("riskClass", S.oneOf(["low", "medium", "high"])),
-                                        ("riskScore", S.anyInteger), ("katA", S.anyInteger), ("katB", S.anyInteger),
-                                        ("katC", S.anyInteger), ("katBPending", S.bool), ("activationCode", S.anyString),
-                                        ("activationExpiresAt", S.anyString), ("monitoringEnds", S.date)],
-                                       required: ["studyId", "riskClass", "riskScore", "katBPending", "activationCode",
-                                                  "activationExpiresAt"]),
-                "PatientSummary": summary,
-                "Statistics": StatisticsJSON.schema,
-                "Health": S.object([("status", S.oneOf(["ok", "unavailable"])), ("database", S.anyString),
-                                    ("sync", S.openObject()), ("scheduler", S.openObject()),
-                                    ("escalation", S.object([("configured", S.bool)], required: ["configured"])),
-                                    ("rulesVersion", S.anyString)],
-                                   required: ["status", "database", "sync", "scheduler"], additional: true)]
-    }
+    /// The request bodies declared here, and every named response shape (`ResponseShape`): a
+    /// response's schema is its encoder's declaration, so the two cannot disagree.
+    static let components: JSONValue = {
+        var schemas = JSONObject([("DayPatch", dayPatch),
+                                  ("Profile", S.object(profileProperties(required: true),
+                                                       required: ["studyId", "surgeryDate", "age", "sex", "bmi", "baselineWeightKg"])),
+                                  ("ProfilePatch", S.object(profileProperties(required: false))),
+                                  ("ImportReport", ImportJSON.reportSchema)])
+        let shapes = DayJSON.components + PatientJSON.components
+            + [ActivationJSON.activated.component, AlertJSON.alert.component, ImportJSON.proposal.component,
+               StatisticsJSON.statistics.component, HealthJSON.health.component, APIError.shape.component]
+        for (name, schema) in shapes {
+            precondition(schemas[name] == nil, "two components named \(name)")
+            schemas[name] = schema
+        }
+        return .object(schemas)
+    }()
 }

@@ -3,101 +3,113 @@ import HyponaTrackCore
 import HyponaTrackKit
 import HyponaTrackDomain
 
-/// The API forms of patients, their days and their evaluations.
+/// The API forms of patients, their enrolment, activation codes, labs and corrections.
 enum PatientJSON {
-    static func summary(_ s: PatientSummary) -> JSONValue {
-        let p = s.patient, risk = s.risk
-        return ["studyId": .string(p.studyId), "surgeryDate": .string(p.profile.surgeryDate.description),
-                "pod": .int(s.pod), "riskClass": .string(risk.riskClass.rawValue),
-                "riskScore": .int(risk.riskScore), "katA": .int(risk.katA), "katB": .int(risk.katB), "katC": .int(risk.katC),
-                "katBPending": .bool(risk.katBPending),
-                "level": .string(s.current?.level.rawValue), "levelDate": .string(s.current?.date.description),
-                "reasons": .array((s.current?.reasonCodes ?? []).map { JSONValue.string($0) }),
-                "monitoringActive": .bool(s.monitoringActive), "monitoringEnds": .string(s.monitoringEnds.description),
-                "activated": .bool(p.activatedAt != nil), "withdrawn": .bool(p.isWithdrawn),
-                "openAlerts": .int(s.openAlerts)]
-    }
+    /// A patient's risk, written where it is shown (summary, enrolment, an evaluation).
+    static let risk = ResponseShape<RiskAssessment>(nil, [
+        .member("riskClass", .oneOf(RiskClass.allCases)) { $0.riskClass },
+        .member("riskScore", .integer) { $0.riskScore },
+        .member("katA", .integer) { $0.katA },
+        .member("katB", .integer) { $0.katB },
+        .member("katC", .integer) { $0.katC },
+        .member("katBPending", .bool) { $0.katBPending },
+    ])
 
-    static func detail(_ d: PatientDetail) -> JSONValue {
-        guard case .object(var o) = summary(d.summary) else { return .null }
-        let p = d.summary.patient
-        o["profile"] = ModelJSON.profile(p.profile)
-        o["enrolledAt"] = .string(iso8601UTC(milliseconds: p.enrolledAt))
-        o["enrolledBy"] = .string(p.enrolledBy)
-        o["activatedAt"] = .string(p.activatedAt.map { iso8601UTC(milliseconds: $0) })
-        o["withdrawal"] = p.withdrawnAt == nil ? .null
-            : ["date": .string(p.withdrawalDate?.description), "reason": .string(p.withdrawalReason)]
-        o["monitoringStarts"] = .string(d.monitoringStarts.description)
-        o["timeline"] = .array(d.timeline.map(storedDay))
-        return .object(o)
-    }
+    /// A line of `GET /v1/patients`; the answer to a profile change and a withdrawal.
+    static let summary = ResponseShape<PatientSummary>("PatientSummary", [
+        .member("studyId", .string(S.studyId)) { $0.patient.studyId },
+        .member("surgeryDate", .date) { $0.patient.profile.surgeryDate },
+        .member("pod", .integer) { $0.pod },
+    ], risk.embedded { $0.risk }, [
+        .member("level", .nullable(.level)) { $0.current?.level },
+        .member("levelDate", .nullable(.date)) { $0.current?.date },
+        .member("reasons", .array(.string)) { $0.current?.reasonCodes ?? [] },
+        .member("monitoringActive", .bool) { $0.monitoringActive },
+        .member("monitoringEnds", .date) { $0.monitoringEnds },
+        .member("activated", .bool) { $0.patient.activatedAt != nil },
+        .member("withdrawn", .bool) { $0.patient.isWithdrawn },
+        .member("openAlerts", .integer) { $0.openAlerts },
+    ])
 
-    static func storedDay(_ s: StoredDay) -> JSONValue {
-        ["date": .string(s.day.date.description), "pod": .int(s.pod), "data": ModelJSON.day(s.day, includeDate: false),
-         "morningCheckComplete": .bool(s.day.morningCheckComplete), "eveningCheckComplete": .bool(s.day.eveningCheckComplete),
-         "evaluation": s.evaluation.map(evaluation) ?? .null]
-    }
+    /// `GET /v1/patients/{studyId}`: the summary's members, then the profile and the timeline.
+    static let detail = ResponseShape<PatientDetail>("PatientDetail", summary.embedded { $0.summary }, [
+        .member("profile", .json(S.ref("Profile"))) { ModelJSON.profile($0.summary.patient.profile) },
+        .member("enrolledAt", .instant) { $0.summary.patient.enrolledAt },
+        .member("enrolledBy", .string) { $0.summary.patient.enrolledBy },
+        .member("activatedAt", .nullable(.instant)) { $0.summary.patient.activatedAt },
+        .member("withdrawal", .nullable(.object(withdrawal))) { $0.summary.patient.isWithdrawn ? $0.summary.patient : nil },
+        .member("monitoringStarts", .date) { $0.monitoringStarts },
+        .member("timeline", .array(.object(DayJSON.storedDay))) { $0.timeline },
+    ])
 
-    static func evaluation(_ e: StoredEvaluation) -> JSONValue {
-        ["level": .string(e.level?.rawValue), "reasons": ReasonDisplay.json(e.reasons), "pod": .int(e.pod), "riskScore": .int(e.riskScore),
-         "riskClass": .string(e.riskClass), "factor": .number(e.factor), "rulesVersion": .string(e.rulesVersion),
-         "cause": .string(e.cause), "evaluatedAt": .string(iso8601UTC(milliseconds: e.evaluatedAt))]
-    }
+    static let withdrawal = ResponseShape<PatientRecord>(nil, [
+        .member("date", .nullable(.date)) { $0.withdrawalDate },
+        .member("reason", .nullable(.string)) { $0.withdrawalReason },
+    ])
 
-    static func enrollment(_ e: Enrollment) -> JSONValue {
-        ["studyId": .string(e.patient.studyId), "riskClass": .string(e.risk.riskClass.rawValue),
-         "riskScore": .int(e.risk.riskScore), "katA": .int(e.risk.katA), "katB": .int(e.risk.katB),
-         "katC": .int(e.risk.katC), "katBPending": .bool(e.risk.katBPending),
-         "activationCode": .string(Secrets.groupedActivationCode(e.activationCode)),
-         "activationExpiresAt": .string(iso8601UTC(milliseconds: e.activationExpiresAt)),
-         "monitoringEnds": .string(e.monitoringEnds.description)]
-    }
+    /// `POST /v1/patients`: the activation code appears here once.
+    static let enrollment = ResponseShape<Enrollment>("Enrollment", [
+        .member("studyId", .string(S.studyId)) { $0.patient.studyId },
+    ], risk.embedded { $0.risk }, [
+        .member("activationCode", .string) { Secrets.groupedActivationCode($0.activationCode) },
+        .member("activationExpiresAt", .instant) { $0.activationExpiresAt },
+        .member("monitoringEnds", .date) { $0.monitoringEnds },
+    ])
 
-    static func issuedCode(_ c: IssuedActivationCode, studyId: String) -> JSONValue {
-        ["studyId": .string(studyId), "activationCode": .string(Secrets.groupedActivationCode(c.code)),
-         "activationExpiresAt": .string(iso8601UTC(milliseconds: c.expiresAt))]
-    }
+    /// `POST /v1/patients/{studyId}/activation`: a reissued code, shown once.
+    static let issuedCode = ResponseShape<(code: IssuedActivationCode, studyId: String)>(nil, [
+        .member("studyId", .string(S.studyId)) { $0.studyId },
+        .member("activationCode", .string) { Secrets.groupedActivationCode($0.code.code) },
+        .member("activationExpiresAt", .instant) { $0.code.expiresAt },
+    ])
 
-    static func lab(_ l: LabEntry) -> JSONValue {
-        ["labId": .number(Double(l.labId)), "studyId": .string(l.studyId), "date": .string(l.date.description),
-         "time": .string(l.time.description), "sodium": .number(l.sodium),
-         "evaluation": l.evaluation.map { EvaluationJSON.result(id: l.studyId, $0) } ?? .null]
-    }
+    /// `POST /v1/patients/{studyId}/labs`: the value stored and the evaluation it caused.
+    static let lab = ResponseShape<LabEntry>(nil, [
+        .member("labId", .id) { $0.labId },
+        .member("studyId", .string(S.studyId)) { $0.studyId },
+        .member("date", .date) { $0.date },
+        .member("time", .string(S.dateTime)) { $0.time.description },
+        .member("sodium", .number) { $0.sodium },
+        .member("evaluation", .nullable(.object(evaluation))) { lab in lab.evaluation.map { (id: lab.studyId, evaluation: $0) } },
+    ])
+
+    /// An evaluation as decided (the offline evaluator's result object, `EvaluationJSON.result`).
+    static let evaluation = ResponseShape<(id: String, evaluation: Evaluation)>(nil, [
+        .member("id", .string) { $0.id },
+        .member("level", .nullable(.level)) { $0.evaluation.level },
+    ], risk.embedded { $0.evaluation.risk }, [
+        .member("pod", .integer) { $0.evaluation.pod },
+        .member("criticalWindow", .bool) { $0.evaluation.criticalWindow },
+        .member("factor", .number) { EvaluationJSON.display($0.evaluation.factor) },
+        .member("reasons", .array(.object(DayJSON.reason))) { $0.evaluation.reasons },
+        .member("rulesVersion", .string) { $0.evaluation.rulesVersion },
+    ])
+
+    /// `POST …/labs/{labId}/deletion`.
+    static let labDeletion = ResponseShape<(labId: Int64, date: LocalDate)>(nil, [
+        .member("labId", .id) { $0.labId },
+        .member("deleted", .bool) { _ in true },
+        .member("date", .date) { $0.date },
+    ])
+
+    /// `POST …/days/{date}/{list}/{itemId}/deletion`.
+    static let itemDeletion = ResponseShape<(date: LocalDate, list: ItemKind, id: String)>(nil, [
+        .member("date", .date) { $0.date },
+        .member("list", .oneOf(ItemKind.allCases)) { $0.list },
+        .member("id", .string(S.itemId)) { $0.id },
+        .member("deleted", .bool) { _ in true },
+    ])
+
+    static let components = [summary.component, detail.component, enrollment.component]
 }
 
-/// The patient app's forms: a day's result and today's plan. The instructions name
-/// `emergencyNumber` (`app.emergencyNumber`) where the rules' texts say `{emergencyNumber}`.
-enum DayJSON {
-    /// A day that is not evaluated has `level` and `instructions` null, as `/v1/me/today` before any data.
-    static func result(_ r: DayResult, language: String?, emergencyNumber: String) -> JSONValue {
-        let e = r.evaluation
-        let instructions: JSONValue = e.level.map { level in
-            let text = r.rulesSnapshot.rules.instructions.text(level: level, reasonCodes: e.reasonCodes, language: language,
-                                                                emergencyNumber: emergencyNumber)
-            return ["level": .string(level.rawValue), "text": .string(text.text), "language": .string(text.language)]
-        } ?? .null
-        return ["date": .string(r.date.description), "pod": .int(e.pod), "level": .string(e.level?.rawValue),
-                "reasons": EvaluationJSON.reasons(e), "instructions": instructions,
-                "morningCheckComplete": .bool(r.morningCheckComplete), "eveningCheckComplete": .bool(r.eveningCheckComplete),
-                "rulesVersion": .string(e.rulesVersion)]
-    }
-
-    static func today(_ t: TodayView, language: String?, emergencyNumber: String) -> JSONValue {
-        let instructions: JSONValue = t.shown.map { shown in
-            let text = t.rulesSnapshot.rules.instructions.text(level: shown.level, reasonCodes: shown.reasonCodes, language: language,
-                                                               emergencyNumber: emergencyNumber)
-            return ["level": .string(shown.level.rawValue), "text": .string(text.text), "language": .string(text.language)]
-        } ?? .null
-        return ["date": .string(t.date.description), "pod": .int(t.pod), "monitoringActive": .bool(t.monitoringActive),
-                "monitoringEnds": .string(t.monitoringEnds.description), "level": .string(t.shown?.level.rawValue),
-                "instructions": instructions,
-                "tasks": .array(t.tasks.map { ["task": .string($0.task.rawValue), "due": .string($0.due.rawValue),
-                                               "state": .string($0.state.rawValue)] }),
-                "reminders": ["intensity": .string(t.plan.intensity.rawValue), "adherence": .number((t.adherence * 1000).rounded() / 1000),
-                              "plan": .array(t.plan.reminders.map { r in
-                                  ["at": .string(r.at.description), "kind": .string(r.kind.rawValue),
-                                   "tasks": .array(r.tasks.map { .string($0.rawValue) })]
-                              })],
-                "apiVersion": "1"]
-    }
+/// `POST /v1/activate`: the patient token, shown once.
+enum ActivationJSON {
+    static let activated = ResponseShape<Activated>("Activation", [
+        .member("token", .string) { $0.token },
+        .member("studyId", .string(S.studyId)) { $0.studyId },
+        .member("surgeryDate", .date) { $0.surgeryDate },
+        .member("timeZone", .string) { $0.timeZone },
+        .member("monitoringEnds", .date) { $0.monitoringEnds },
+    ])
 }

@@ -11,7 +11,7 @@ extension Routes {
             Route(.post, "/v1/activate", access: .anonymous, touches: .ownRecord, limit: limit,
                   summary: "Exchange a one-time activation code for a patient token",
                   request: S.body(ActivationBodies.activation),
-                  responses: [200: ("the patient token (shown once)", S.ref("Activation")), 400: ("invalid request", S.error),
+                  responses: [200: ("the patient token (shown once)", ActivationJSON.activated.reference), 400: ("invalid request", S.error),
                               401: ("wrong code or study ID", S.error),
                               410: ("the code expired (a nurse reissues), or the patient's access has ended "
                                     + "(tokens.patientDaysAfterMonitoring after monitoring; no code helps)", S.error),
@@ -21,7 +21,7 @@ extension Routes {
                     Activate(studyId: try r.required(ActivationBodies.studyId.required), code: try r.required(ActivationBodies.code.required),
                              clientIP: ctx.clientIP)
                 }
-                return .json(.ok, ActivationJSON.activated(try service.activate(command)))
+                return .json(.ok, ActivationJSON.activated.encode(try service.activate(command)))
             },
         ]
     }
@@ -33,12 +33,4 @@ enum ActivationBodies {
                                            ValueRanges.isValidStudyId)
     static let code = BodyField.secret("code", length: 1...64)
     static let activation = [studyId.required.member, code.required.member]
-}
-
-/// The API form of an activation (the `Activation` component schema).
-enum ActivationJSON {
-    static func activated(_ a: Activated) -> JSONValue {
-        ["token": .string(a.token), "studyId": .string(a.studyId), "surgeryDate": .string(a.surgeryDate.description),
-         "timeZone": .string(a.timeZone), "monitoringEnds": .string(a.monitoringEnds.description)]
-    }
 }

@@ -15,31 +15,30 @@ extension Routes {
         return [
             Route(.post, "/v1/staff", access: .staff(.admin), touches: .system, summary: "Add a staff member; returns their token once",
                   request: S.body(StaffBodies.addition),
-                  responses: with([201: ("added", S.object([("name", S.anyString), ("role", S.anyString), ("token", S.anyString)])),
+                  responses: with([201: ("added", AdminJSON.added.reference),
                                    409: ("name taken", S.error)])) { ctx in
                 let command = try decodeBody(ctx.body) { r throws(FieldError) in
                     AddStaff(name: try r.required(StaffBodies.name.required), role: try r.required(StaffBodies.role.required),
                              actor: ctx.actor)
                 }
-                return .json(.created, AdminJSON.added(try staff.add(command)))
+                return .json(.created, AdminJSON.added.encode(try staff.add(command)))
             },
             Route(.get, "/v1/staff", access: .staff(.admin), touches: .system, summary: "Staff members and their roles",
-                  responses: with([200: ("staff", S.array(S.openObject()))])) { _ in
-                .json(.ok, .array(try staff.list().map(AdminJSON.member)))
+                  responses: with([200: ("staff", S.array(AdminJSON.member.reference))])) { _ in
+                .json(.ok, .array(try staff.list().map(AdminJSON.member.encode)))
             },
             Route(.post, "/v1/staff/{name}/revocation", access: .staff(.admin), touches: .system, summary: "Revoke a staff member's token",
-                  responses: with([200: ("revoked", S.openObject()),
+                  responses: with([200: ("revoked", AdminJSON.revoked.reference),
                                    409: ("the last active admin: add another admin first", S.error)])) { ctx in
                 let command = RevokeStaff(name: try StaffBodies.name(ctx), actor: ctx.actor)
-                return .json(.ok, AdminJSON.revoked(try staff.revoke(command)))
+                return .json(.ok, AdminJSON.revoked.encode(try staff.revoke(command)))
             },
             Route(.post, "/v1/staff/{name}/rotation", access: .staff(.adminOrSelf), touches: .system,
                   summary: "Rotate a staff member's token (an admin, or the member themself): the new token is shown once, the old one is refused at once",
-                  responses: with([200: ("the new token (shown once)", S.object([("name", S.anyString), ("token", S.anyString)],
-                                                                               required: ["name", "token"])),
+                  responses: with([200: ("the new token (shown once)", AdminJSON.rotated.reference),
                                    404: ("no active staff member of that name", S.error)])) { ctx in
                 let command = RotateStaffToken(name: try StaffBodies.name(ctx), actor: ctx.actor)
-                return .json(.ok, AdminJSON.rotated(try staff.rotate(command)))
+                return .json(.ok, AdminJSON.rotated.encode(try staff.rotate(command)))
             },
             Route(.put, "/v1/staff/{name}/password", access: .staff(.adminOrSelf), touches: .system,
                   summary: "Set a staff member's console password (an admin, or the member themself); their console sessions end",
@@ -52,10 +51,8 @@ extension Routes {
             },
             Route(.post, "/v1/backup", access: .staff(.admin), touches: .export,
                   summary: "A consistent online copy of the database under DATA_DIR/backups/ (checked before it is reported)",
-                  responses: Responses.longRead(with([201: ("the backup", S.object([("path", S.anyString), ("bytes", S.anyInteger), ("createdAt", S.anyString),
-                                                                ("integrity", S.anyString), ("auditIntact", S.bool),
-                                                                ("auditRows", S.anyInteger)]))]))) { ctx in
-                .json(.created, AdminJSON.backup(try backups.backup(CreateBackup(actor: ctx.actor))))
+                  responses: Responses.longRead(with([201: ("the backup", AdminJSON.backup.reference)]))) { ctx in
+                .json(.created, AdminJSON.backup.encode(try backups.backup(CreateBackup(actor: ctx.actor))))
             },
             Route(.get, "/v1/audit", access: .staff(.read), touches: .list, summary: "Audit trail entries (newest last)",
                   responses: Responses.longRead(with([200: ("entries", S.array(S.openObject()))]))) { ctx in
@@ -63,22 +60,13 @@ extension Routes {
             },
             Route(.get, "/v1/audit/verify", access: .staff(.read), touches: .system,
                   summary: "Recompute the audit chain; names the first broken row; ?checkpoint=SEQ:HEX also compares with a checkpoint",
-                  responses: Responses.longRead(with([200: ("verification result", S.object([("intact", S.bool), ("rowsChecked", S.anyInteger),
-                                                                          ("firstBrokenSeq", S.nullable(S.anyInteger)),
-                                                                          ("reason", S.nullable(S.anyString)),
-                                                                          ("lastSeq", S.nullable(S.anyInteger)),
-                                                                          ("lastHash", S.nullable(S.anyString)),
-                                                                          ("checkpoint", S.nullable(S.object([
-                                                                              ("checkpoint", S.anyString), ("matches", S.bool),
-                                                                              ("reason", S.nullable(S.anyString))])))]))]))) { ctx in
-                .json(.ok, AdminJSON.verification(try audit.verify(checkpoint: try AuditParameters.checkpoint(ctx))))
+                  responses: Responses.longRead(with([200: ("verification result", AdminJSON.verification.reference)]))) { ctx in
+                .json(.ok, AdminJSON.verification.encode(try audit.verify(checkpoint: try AuditParameters.checkpoint(ctx))))
             },
             Route(.post, "/v1/audit/checkpoints", access: .staff(.admin), touches: .system,
                   summary: "Checkpoint the audit chain: an audited audit.checkpoint row whose seq and hash go to the subscribed hooks",
-                  responses: with([201: ("the checkpoint", S.object([("seq", S.anyInteger), ("hash", S.anyString),
-                                                                     ("checkpoint", S.anyString),
-                                                                     ("hooks", S.array(S.anyString))]))])) { ctx in
-                .json(.created, AdminJSON.checkpoint(try audit.checkpoint(CreateCheckpoint(actor: ctx.actor))))
+                  responses: with([201: ("the checkpoint", AdminJSON.checkpoint.reference)])) { ctx in
+                .json(.created, AdminJSON.checkpoint.encode(try audit.checkpoint(CreateCheckpoint(actor: ctx.actor))))
             },
         ]
     }

@@ -10,10 +10,10 @@ extension Routes {
         return [
             Route(.get, "/v1/alerts", access: .staff(.read), touches: .list,
                   summary: "Alerts, newest first: open=true every unresolved one; else at most limit (default 500), before=ID for older (a Link rel=next header names the next page)",
-                  responses: with([200: ("alerts", S.array(S.openObject()))])) { ctx in
+                  responses: with([200: ("alerts", S.array(AlertJSON.alert.reference))])) { ctx in
                 let query = try AlertBodies.query(ctx)
                 let page = try service.alerts(query)
-                var response = APIResponse.json(.ok, .array(page.alerts.map(AlertJSON.alert)))
+                var response = APIResponse.json(.ok, .array(page.alerts.map(AlertJSON.alert.encode)))
                 // The next page, as RFC 8288 says it (the CLI and the console page the same way).
                 if let before = page.olderBefore, let limit = query.limit {
                     response.headers.add(name: "Link", value: "</v1/alerts?limit=\(limit)&before=\(before)>; rel=\"next\"")
@@ -22,23 +22,23 @@ extension Routes {
             },
             Route(.post, "/v1/alerts/{alertId}/acknowledgement", access: .staff(.write), touches: .alert,
                   summary: "Acknowledge an alert: the escalation stops", request: S.body(AlertBodies.acknowledgement),
-                  responses: with([200: ("acknowledged", S.openObject()), 404: ("no such alert", S.error),
+                  responses: with([200: ("acknowledged", AlertJSON.alert.reference), 404: ("no such alert", S.error),
                                    409: ("already acknowledged or resolved", S.error)])) { ctx in
                 let id = try AlertBodies.alertId(ctx)
                 let note = try decodeBody(ctx.body) { r throws(FieldError) in try r.optional(AlertBodies.note) }
-                return .json(.ok, AlertJSON.alert(try service.acknowledge(AcknowledgeAlert(alertId: id, note: note, actor: ctx.actor))))
+                return .json(.ok, AlertJSON.alert.encode(try service.acknowledge(AcknowledgeAlert(alertId: id, note: note, actor: ctx.actor))))
             },
             Route(.post, "/v1/alerts/{alertId}/resolution", access: .staff(.write), touches: .alert,
                   summary: "Resolve an alert with a note (and the measured sodium, if any)",
                   request: S.body(AlertBodies.resolution),
-                  responses: with([200: ("resolved", S.openObject()), 404: ("no such alert", S.error),
+                  responses: with([200: ("resolved", AlertJSON.alert.reference), 404: ("no such alert", S.error),
                                    409: ("already resolved", S.error)])) { ctx in
                 let id = try AlertBodies.alertId(ctx)
                 let command = try decodeBody(ctx.body) { r throws(FieldError) in
                     ResolveAlert(alertId: id, note: try r.required(AlertBodies.note.required), sodium: try r.optional(AlertBodies.sodium),
                                  actor: ctx.actor)
                 }
-                return .json(.ok, AlertJSON.alert(try service.resolve(command)))
+                return .json(.ok, AlertJSON.alert.encode(try service.resolve(command)))
             },
             Route(.get, "/v1/hooks/status", access: .staff(.read), touches: .system, summary: "Per hook: pending, delivered, dead letters, disabled",
                   responses: with([200: ("hooks", S.array(S.openObject()))])) { _ in .json(.ok, try hooksStatus()) },
@@ -76,14 +76,23 @@ enum AlertBodies {
 
 /// The API form of an alert.
 enum AlertJSON {
-    static func alert(_ a: AlertView) -> JSONValue {
-        func time(_ ms: Int64?) -> JSONValue { .string(ms.map { iso8601UTC(milliseconds: $0) }) }
-        return ["id": .number(Double(a.id)), "studyId": .string(a.studyId), "date": .string(a.date.description), "pod": .int(a.pod),
-                "kind": .string(a.kind.rawValue), "level": .string(a.level.rawValue), "state": .string(a.state.rawValue),
-                "reasons": ReasonDisplay.json(a.reasons), "openedAt": time(a.openedAt), "tiersFired": .int(a.tiersFired),
-                "acknowledgedAt": time(a.acknowledged?.at), "acknowledgedBy": .string(a.acknowledged?.by),
-                "acknowledgeNote": .string(a.acknowledged?.note),
-                "resolvedAt": time(a.resolved?.at), "resolvedBy": .string(a.resolved?.by),
-                "resolveNote": .string(a.resolved?.note), "resolveSodium": .double(a.resolveSodium)]
-    }
+    static let alert = ResponseShape<AlertView>("Alert", [
+        .member("id", .id) { $0.id },
+        .member("studyId", .string(S.studyId)) { $0.studyId },
+        .member("date", .date) { $0.date },
+        .member("pod", .integer) { $0.pod },
+        .member("kind", .oneOf(AlertKind.allCases)) { $0.kind },
+        .member("level", .level) { $0.level },
+        .member("state", .oneOf(AlertState.allCases)) { $0.state },
+        .member("reasons", .array(.object(DayJSON.storedReason))) { $0.reasons },
+        .member("openedAt", .instant) { $0.openedAt },
+        .member("tiersFired", .integer) { $0.tiersFired },
+        .member("acknowledgedAt", .nullable(.instant)) { $0.acknowledged?.at },
+        .member("acknowledgedBy", .nullable(.string)) { $0.acknowledged?.by },
+        .member("acknowledgeNote", .nullable(.string)) { $0.acknowledged?.note },
+        .member("resolvedAt", .nullable(.instant)) { $0.resolved?.at },
+        .member("resolvedBy", .nullable(.string)) { $0.resolved?.by },
+        .member("resolveNote", .nullable(.string)) { $0.resolved?.note },
+        .member("resolveSodium", .nullable(.number)) { $0.resolveSodium },
+    ])
 }

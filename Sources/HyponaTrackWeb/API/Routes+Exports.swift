@@ -32,8 +32,8 @@ extension Routes {
             },
             Route(.get, "/v1/statistics", access: .staff(.read), touches: .list,
                   summary: "Cohort figures (all, low, medium, high): patients, patient-days, adherence, days per level, alert rates, times to acknowledgement and resolution",
-                  responses: with([200: ("the statistics", S.ref("Statistics"))])) { ctx in
-                .json(.ok, StatisticsJSON.statistics(try service.statistics.statistics(StatisticsQuery(studyId: try studyIdQuery(ctx)))))
+                  responses: with([200: ("the statistics", StatisticsJSON.statistics.reference)])) { ctx in
+                .json(.ok, StatisticsJSON.statistics.encode(try service.statistics.statistics(StatisticsQuery(studyId: try studyIdQuery(ctx)))))
             },
         ]
     }
@@ -87,57 +87,60 @@ extension Routes {
 /// The API form of the statistics, rounded for reading: adherence to 4 decimals (a fraction,
 /// 0.8333 = 83.33 %), rates to 2, minutes to 1.
 enum StatisticsJSON {
-    static func statistics(_ s: StudyStatistics) -> JSONValue {
-        var o = JSONObject([("generatedAt", .string(iso8601UTC(milliseconds: s.generatedAt)))])
-        if let id = s.studyId { o["studyId"] = .string(id) }
-        o["noDataDays"] = .int(s.noDataDays)
-        o["cohorts"] = .array(s.cohorts.map(cohort))
-        return .object(o)
-    }
+    static let statistics = ResponseShape<StudyStatistics>("Statistics", [
+        .member("generatedAt", .instant) { $0.generatedAt },
+        .omittedWhenNil("studyId", .string(S.studyId)) { $0.studyId },
+        .member("noDataDays", .integer) { $0.noDataDays },
+        .member("cohorts", .array(.object(cohort))) { $0.cohorts },
+    ])
 
-    static func cohort(_ c: CohortStatistics) -> JSONValue {
-        let p = c.patients, d = c.daysByLevel, r = c.alertsPer100PatientDays
-        return .object(JSONObject([
-            ("cohort", .string(c.cohort.rawValue)),
-            ("patients", ["enrolled": .int(p.enrolled), "active": .int(p.active), "finished": .int(p.finished),
-                          "withdrawn": .int(p.withdrawn)]),
-            ("patientDays", .int(c.patientDays)),
-            ("adherence", .double(c.adherence.map { round($0, 4) })),
-            ("daysByLevel", ["green": .int(d.green), "yellow": .int(d.yellow), "red": .int(d.red), "none": .int(d.none)]),
-            ("alertsPer100PatientDays", [
-                "byLevel": ["yellow": rate(r.yellow), "red": rate(r.red)],
-                "byKind": ["evaluation": rate(r.evaluation), "missing_checkin": rate(r.missingCheckin), "no_data_2d": rate(r.noData2d)],
-            ]),
-            ("ackMinutes", minutes(c.ackMinutes)),
-            ("resolveMinutes", minutes(c.resolveMinutes)),
-            ("missingDataAlerts", .int(c.missingDataAlerts)),
-        ]))
-    }
+    static let cohort = ResponseShape<CohortStatistics>(nil, [
+        .member("cohort", .oneOf(Cohort.allCases)) { $0.cohort },
+        .member("patients", .object(patients)) { $0.patients },
+        .member("patientDays", .integer) { $0.patientDays },
+        .member("adherence", .nullable(.number(S.number(0, 1)))) { $0.adherence.map { round($0, 4) } },
+        .member("daysByLevel", .object(daysByLevel)) { $0.daysByLevel },
+        .member("alertsPer100PatientDays", .object(rates)) { $0.alertsPer100PatientDays },
+        .member("ackMinutes", .object(minutes)) { $0.ackMinutes },
+        .member("resolveMinutes", .object(minutes)) { $0.resolveMinutes },
+        .member("missingDataAlerts", .integer) { $0.missingDataAlerts },
+    ])
 
-    static var schema: JSONValue {
-        let count = S.anyInteger, ratio = S.nullable(S.number(0, 1)), rate = S.nullable(S.anyNumber)
-        func object(_ names: [String], _ schema: JSONValue) -> JSONValue { S.object(names.map { ($0, schema) }, required: names) }
-        let minutes = S.object([("median", S.nullable(S.anyNumber)), ("p90", S.nullable(S.anyNumber)), ("n", count)],
-                               required: ["median", "p90", "n"])
-        let cohort = S.object([
-            ("cohort", S.oneOf(Cohort.allCases.map(\.rawValue))),
-            ("patients", object(["enrolled", "active", "finished", "withdrawn"], count)), ("patientDays", count),
-            ("adherence", ratio), ("daysByLevel", object(["green", "yellow", "red", "none"], count)),
-            ("alertsPer100PatientDays", S.object([("byLevel", object(["yellow", "red"], rate)),
-                                                  ("byKind", object(AlertKind.allCases.map(\.rawValue), rate))],
-                                                 required: ["byLevel", "byKind"])),
-            ("ackMinutes", minutes), ("resolveMinutes", minutes), ("missingDataAlerts", count),
-        ], required: ["cohort", "patients", "patientDays", "adherence", "daysByLevel", "alertsPer100PatientDays", "ackMinutes",
-                      "resolveMinutes", "missingDataAlerts"])
-        return S.object([("generatedAt", S.dateTime), ("studyId", S.studyId), ("noDataDays", S.anyInteger), ("cohorts", S.array(cohort))],
-                        required: ["generatedAt", "noDataDays", "cohorts"])
-    }
+    static let patients = ResponseShape<PatientCounts>(nil, [
+        .member("enrolled", .integer) { $0.enrolled },
+        .member("active", .integer) { $0.active },
+        .member("finished", .integer) { $0.finished },
+        .member("withdrawn", .integer) { $0.withdrawn },
+    ])
 
-    static func rate(_ v: Double?) -> JSONValue { .double(v.map { round($0, 2) }) }
+    static let daysByLevel = ResponseShape<DayLevelCounts>(nil, [
+        .member("green", .integer) { $0.green },
+        .member("yellow", .integer) { $0.yellow },
+        .member("red", .integer) { $0.red },
+        .member("none", .integer) { $0.none },
+    ])
 
-    static func minutes(_ m: MinutesSummary) -> JSONValue {
-        ["median": .double(m.median.map { round($0, 1) }), "p90": .double(m.p90.map { round($0, 1) }), "n": .int(m.n)]
-    }
+    /// Alerts per 100 patient-days, by level and by kind (the kinds' codes, `AlertKind`).
+    static let rates = ResponseShape<AlertRates>(nil, [
+        .member("byLevel", .object(ResponseShape<AlertRates>(nil, [
+            .member("yellow", rate) { $0.yellow },
+            .member("red", rate) { $0.red },
+        ]))) { $0 },
+        .member("byKind", .object(ResponseShape<AlertRates>(nil, [
+            .member(AlertKind.evaluation.rawValue, rate) { $0.evaluation },
+            .member(AlertKind.missingCheckin.rawValue, rate) { $0.missingCheckin },
+            .member(AlertKind.noData2d.rawValue, rate) { $0.noData2d },
+        ]))) { $0 },
+    ])
+
+    static let minutes = ResponseShape<MinutesSummary>(nil, [
+        .member("median", .nullable(.number)) { $0.median.map { round($0, 1) } },
+        .member("p90", .nullable(.number)) { $0.p90.map { round($0, 1) } },
+        .member("n", .integer) { $0.n },
+    ])
+
+    /// A rate, rounded to 2 decimals; null when there are no patient-days to divide by.
+    static let rate = JSONForm<Double?>(schema: S.nullable(S.anyNumber)) { .double($0.map { round($0, 2) }) }
 
     static func round(_ v: Double, _ places: Int) -> Double {
         let scale = [1.0, 10, 100, 1000, 10_000][places]

@@ -15,7 +15,7 @@ extension Routes {
             Route(.patch, "/v1/patients/{studyId}/days/{date}", access: .staff(.write), touches: .patient,
                   summary: "Correct a day's measurements (the patient's merge rules); re-evaluated, audited as a staff change",
                   request: S.ref("DayPatch"),
-                  responses: with([200: ("stored and evaluated", S.ref("DayResult")),
+                  responses: with([200: ("stored and evaluated", DayJSON.result.reference),
                                    409: ("withdrawn, or limit_reached: a list would pass limits.itemsPerList", S.error)])) { ctx in
                 let date = try PathParameters.date(ctx, "date")
                 let patch: DayPatch
@@ -23,7 +23,8 @@ extension Routes {
                 catch { throw APIError.from(error) }
                 let result = try service.days.correct(CorrectDay(studyId: ctx.parameter("studyId"), date: date, patch: patch,
                                                                  actor: ctx.actor))
-                return .json(.ok, DayJSON.result(result, language: ctx.language, emergencyNumber: service.configuration.app.emergencyNumber))
+                return .json(.ok, DayJSON.result.encode(DayAnswer(result, language: ctx.language,
+                                                                   emergencyNumber: service.configuration.app.emergencyNumber)))
             },
             Route(.post, "/v1/imports/fhir", access: .staff(.write), touches: .list,
                   summary: "Import FHIR R4 sodium Observations (an Observation or a Bundle): proposed, not applied",
@@ -45,10 +46,10 @@ extension Routes {
                   summary: "Imported values with the value each would replace and the current one, newest first: at most limit "
                       + "(default \(ProposalsQuery.defaultLimit)), before=ID for older (a Link rel=next header names the next page); "
                       + "total counts every match",
-                  responses: with([200: ("a page of proposals, newest first, and how many match in all", ImportJSON.pageSchema)])) { ctx in
+                  responses: with([200: ("a page of proposals, newest first, and how many match in all", ImportJSON.page.reference)])) { ctx in
                 let query = try ImportBodies.query(ctx)
                 let page = try service.proposals.list(query)
-                var response = APIResponse.json(.ok, ImportJSON.page(page))
+                var response = APIResponse.json(.ok, ImportJSON.page.encode(page))
                 // The next page, as RFC 8288 says it and as the alert list does, with the filters kept.
                 if let before = page.olderBefore {
                     response.headers.add(name: "Link", value: "<\(ImportBodies.path(query, before: before))>; rel=\"next\"")
@@ -57,16 +58,16 @@ extension Routes {
             },
             Route(.post, "/v1/proposals/{proposalId}/confirm", access: .staff(.write), touches: .proposal,
                   summary: "Confirm a proposal: applied as a staff correction (re-evaluation, alerts, REDCap, audit)", request: decision,
-                  responses: with([200: ("confirmed", S.ref("Proposal")),
+                  responses: with([200: ("confirmed", ImportJSON.proposal.reference),
                                    409: ("not pending, or the value it would replace changed (confirm with override)", S.error)])) { ctx in
                 let command = try ImportBodies.decision(ctx)
-                return .json(.ok, ImportJSON.proposal(try service.proposals.confirm(command)))
+                return .json(.ok, ImportJSON.proposal.encode(try service.proposals.confirm(command)))
             },
             Route(.post, "/v1/proposals/{proposalId}/reject", access: .staff(.write), touches: .proposal, summary: "Reject a proposal (with a note)",
                   request: S.body([ImportBodies.note.member]),
-                  responses: with([200: ("rejected", S.ref("Proposal")), 409: ("not pending", S.error)])) { ctx in
+                  responses: with([200: ("rejected", ImportJSON.proposal.reference), 409: ("not pending", S.error)])) { ctx in
                 let command = try ImportBodies.decision(ctx, overridable: false)
-                return .json(.ok, ImportJSON.proposal(try service.proposals.reject(command)))
+                return .json(.ok, ImportJSON.proposal.encode(try service.proposals.reject(command)))
             },
         ]
     }
@@ -137,38 +138,38 @@ enum ImportUpload {
 
 /// The API forms of proposals and import reports.
 enum ImportJSON {
-    static func proposal(_ v: ProposalView) -> JSONValue {
-        let p = v.proposal
-        func time(_ ms: Int64?) -> JSONValue { .string(ms.map { iso8601UTC(milliseconds: $0) }) }
-        return ["id": .number(Double(p.id)), "studyId": .string(p.studyId), "source": .string(p.source.rawValue),
-                "field": .string(p.field.rawValue), "date": .string(p.date.description), "value": .double(p.value),
-                "replaces": .double(p.replaces), "current": .double(v.current), "conflict": .bool(v.conflict),
-                "status": .string(p.status.rawValue), "createdAt": time(p.createdAt), "createdBy": .string(p.createdBy),
-                "decidedAt": time(p.decidedAt), "decidedBy": .string(p.decidedBy), "note": .string(p.note)]
-    }
+    static let proposal = ResponseShape<ProposalView>("Proposal", [
+        .member("id", .id) { $0.proposal.id },
+        .member("studyId", .string(S.studyId)) { $0.proposal.studyId },
+        .member("source", .oneOf(ProposalSource.allCases)) { $0.proposal.source },
+        .member("field", .oneOf(ProposalField.allCases)) { $0.proposal.field },
+        .member("date", .date) { $0.proposal.date },
+        .member("value", .nullable(.number)) { $0.proposal.value },
+        .member("replaces", .nullable(.number)) { $0.proposal.replaces },
+        .member("current", .nullable(.number)) { $0.current },
+        .member("conflict", .bool) { $0.conflict },
+        .member("status", .oneOf(ProposalStatus.allCases)) { $0.proposal.status },
+        .member("createdAt", .instant) { $0.proposal.createdAt },
+        .member("createdBy", .string) { $0.proposal.createdBy },
+        .member("decidedAt", .nullable(.instant)) { $0.proposal.decidedAt },
+        .member("decidedBy", .nullable(.string)) { $0.proposal.decidedBy },
+        .member("note", .nullable(.string)) { $0.proposal.note },
+    ])
 
     /// `GET /v1/proposals`: the page and how many match in all.
-    static func page(_ page: ProposalPage) -> JSONValue {
-        ["proposals": .array(page.proposals.map(proposal)), "total": .int(page.total)]
-    }
+    static let page = ResponseShape<ProposalPage>(nil, [
+        .member("proposals", .array(.object(proposal))) { $0.proposals },
+        .member("total", .integer) { $0.total },
+    ])
 
-    static let pageSchema = S.object([("proposals", S.array(S.ref("Proposal"))), ("total", S.anyInteger)],
-                                     required: ["proposals", "total"])
-
+    // The import report is still written twice (encoder and schema): its refusals are being
+    // retyped in the domain, and it becomes a ResponseShape after that.
     static func report(_ r: ImportReport) -> JSONValue {
         ["proposed": .array(r.proposed.map { .number(Double($0)) }), "withdrawn": .array(r.withdrawn.map { .number(Double($0)) }),
          "skippedOutsideWindow": .int(r.skippedOutsideWindow),
          "refused": .array(r.refused.map { ["entry": .string($0.entry), "reason": .string($0.reason.rawValue), "detail": .string($0.detail)] }),
          "refusedTotal": .int(r.refusedTotal)]
     }
-
-    static let proposalSchema = S.object([
-        ("id", S.anyInteger), ("studyId", S.studyId), ("source", S.oneOf(ProposalSource.allCases.map(\.rawValue))),
-        ("field", S.oneOf(ProposalField.allCases.map(\.rawValue))), ("date", S.date), ("value", S.nullable(S.anyNumber)),
-        ("replaces", S.nullable(S.anyNumber)), ("current", S.nullable(S.anyNumber)), ("conflict", S.bool),
-        ("status", S.oneOf(ProposalStatus.allCases.map(\.rawValue))), ("createdAt", S.dateTime), ("createdBy", S.anyString),
-        ("decidedAt", S.nullable(S.dateTime)), ("decidedBy", S.nullable(S.anyString)), ("note", S.nullable(S.anyString)),
-    ], required: ["id", "studyId", "source", "field", "date", "value", "replaces", "status"])
 
     static let reportSchema = S.object([
         ("proposed", S.array(S.anyInteger)), ("withdrawn", S.array(S.anyInteger)),

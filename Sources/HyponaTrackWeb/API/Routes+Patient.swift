@@ -9,7 +9,7 @@ extension Routes {
         Routes.activation(activation, limit: anonymousLimit) + [
             Route(.put, "/v1/me/days/{date}", access: .patient, touches: .ownRecord, summary: "Merge a day's measurements and get its traffic light",
                   request: S.ref("DayPatch"),
-                  responses: [200: ("stored durably and evaluated", S.ref("DayResult")), 400: ("invalid field", S.error),
+                  responses: [200: ("stored durably and evaluated", DayJSON.result.reference), 400: ("invalid field", S.error),
                               401: ("token missing, revoked or withdrawn", S.error), 403: ("not a patient token", S.error),
                               409: ("limit_reached: a list would pass limits.itemsPerList; nothing stored", S.error)],
                   runsOnPollingThread: true) { ctx in
@@ -26,21 +26,21 @@ extension Routes {
                 return .later(DeferredAnswer(start: { committed in
                     service.days.submit(SubmitDay(patientId: id, date: date, patch: patch), completion: committed)
                 }, answer: { committed in
-                    .json(.ok, DayJSON.result(try committed.result(), language: language, emergencyNumber: emergencyNumber))
+                    .json(.ok, DayJSON.result.encode(DayAnswer(try committed.result(), language: language, emergencyNumber: emergencyNumber)))
                 }))
             },
             Route(.get, "/v1/me/days", access: .patient, touches: .ownRecord, summary: "The patient's stored days with their evaluations",
-                  responses: [200: ("days", S.array(S.ref("StoredDay"))), 400: ("invalid query", S.error),
+                  responses: [200: ("days", S.array(DayJSON.storedDay.reference)), 400: ("invalid query", S.error),
                               401: ("token missing or revoked", S.error), 403: ("not a patient token", S.error)]) { ctx in
                 let query = DaysQuery(patientId: try ctx.patientId(), from: try PathParameters.queryDate(ctx, "from"),
                                       to: try PathParameters.queryDate(ctx, "to"))
-                return .json(.ok, .array(try service.days.days(query).map(PatientJSON.storedDay)))
+                return .json(.ok, .array(try service.days.days(query).map(DayJSON.storedDay.encode)))
             },
             Route(.get, "/v1/me/today", access: .patient, touches: .ownRecord, summary: "Today's tasks, level and reminder plan",
-                  responses: [200: ("today", S.ref("Today")), 401: ("token missing or revoked", S.error),
+                  responses: [200: ("today", DayJSON.today.reference), 401: ("token missing or revoked", S.error),
                               403: ("not a patient token", S.error)]) { ctx in
-                .json(.ok, DayJSON.today(try service.days.today(patientId: try ctx.patientId()), language: ctx.language,
-                                         emergencyNumber: service.configuration.app.emergencyNumber))
+                .json(.ok, DayJSON.today.encode(TodayAnswer(try service.days.today(patientId: try ctx.patientId()), language: ctx.language,
+                                                            emergencyNumber: service.configuration.app.emergencyNumber)))
             },
         ]
     }

@@ -17,7 +17,7 @@ extension Routes {
         return [
             Route(.post, "/v1/patients", access: .staff(.write), touches: .enrolment, summary: "Enroll a patient; returns the one-time activation code",
                   request: S.ref("Profile"),
-                  responses: with([201: ("enrolled", S.ref("Enrollment")), 409: ("study ID already enrolled", S.error)])) { ctx in
+                  responses: with([201: ("enrolled", PatientJSON.enrollment.reference), 409: ("study ID already enrolled", S.error)])) { ctx in
                 // Without a time zone the patient lives in the study's default one (configuration).
                 var body = ctx.body
                 if case .object(var o) = body, o["timeZone"] == nil || o["timeZone"] == .null {
@@ -28,69 +28,70 @@ extension Routes {
                 do throws(FieldError) { profile = try ProfileDecoder.decode(body, path: "", rules: service.rules.snapshot.rules) } catch {
                     throw APIError.from(error)
                 }
-                return .json(.created, PatientJSON.enrollment(try service.enrollment.enroll(Enroll(profile: profile, actor: ctx.actor))))
+                return .json(.created, PatientJSON.enrollment.encode(try service.enrollment.enroll(Enroll(profile: profile, actor: ctx.actor))))
             },
             Route(.get, "/v1/patients", access: .staff(.read), touches: .list, summary: "Every patient with risk class and current level",
-                  responses: with([200: ("patients", S.array(S.ref("PatientSummary")))])) { _ in
-                .json(.ok, .array(try service.patients.list().map(PatientJSON.summary)))
+                  responses: with([200: ("patients", S.array(PatientJSON.summary.reference))])) { _ in
+                .json(.ok, .array(try service.patients.list().map(PatientJSON.summary.encode)))
             },
             Route(.get, "/v1/patients/{studyId}", access: .staff(.read), touches: .patient, summary: "A patient's profile and timeline",
-                  responses: with([200: ("the patient", S.openObject())])) { ctx in
-                .json(.ok, PatientJSON.detail(try service.patients.show(studyId: ctx.parameter("studyId"))))
+                  responses: with([200: ("the patient", PatientJSON.detail.reference)])) { ctx in
+                .json(.ok, PatientJSON.detail.encode(try service.patients.show(studyId: ctx.parameter("studyId"))))
             },
             Route(.patch, "/v1/patients/{studyId}", access: .staff(.write), touches: .patient,
                   summary: "Update profile fields (Kat B arriving, corrections); re-evaluates the monitoring window",
                   request: S.ref("ProfilePatch"),
-                  responses: with([200: ("updated", S.ref("PatientSummary")), 409: ("surgery date or time zone with data, or withdrawn", S.error)])) { ctx in
+                  responses: with([200: ("updated", PatientJSON.summary.reference), 409: ("surgery date or time zone with data, or withdrawn", S.error)])) { ctx in
                 guard case .object(let patch) = ctx.body else { throw APIError.invalid(nil, "expected a JSON object") }
                 if patch["studyId"] != nil {
                     throw APIError(status: 400, code: "not_allowed", message: "the study ID cannot change", field: "studyId")
                 }
                 let command = UpdateProfile(studyId: ctx.parameter("studyId"), patch: ProfilePatch(patch), actor: ctx.actor)
-                return .json(.ok, PatientJSON.summary(try service.enrollment.updateProfile(command)))
+                return .json(.ok, PatientJSON.summary.encode(try service.enrollment.updateProfile(command)))
             },
             Route(.post, "/v1/patients/{studyId}/withdrawal", access: .staff(.write), touches: .patient,
                   summary: "Withdraw a patient: monitoring ends, the patient's token stops working",
                   request: S.body([PatientBodies.reason.required.member, PatientBodies.date.member]),
-                  responses: with([200: ("withdrawn", S.ref("PatientSummary")), 409: ("already withdrawn", S.error)])) { ctx in
+                  responses: with([200: ("withdrawn", PatientJSON.summary.reference), 409: ("already withdrawn", S.error)])) { ctx in
                 let command = try decodeBody(ctx.body) { r throws(FieldError) in
                     Withdraw(studyId: ctx.parameter("studyId"), reason: try r.required(PatientBodies.reason.required),
                              date: try r.optional(PatientBodies.date), actor: ctx.actor)
                 }
-                return .json(.ok, PatientJSON.summary(try service.enrollment.withdraw(command)))
+                return .json(.ok, PatientJSON.summary.encode(try service.enrollment.withdraw(command)))
             },
             Route(.post, "/v1/patients/{studyId}/activation", access: .staff(.write), touches: .patient,
                   summary: "Reissue the activation code; every earlier patient token stops working",
-                  responses: with([200: ("new code", S.object([("studyId", S.studyId), ("activationCode", S.anyString),
-                                                                ("activationExpiresAt", S.anyString)], required: ["activationCode"])),
+                  responses: with([200: ("new code", PatientJSON.issuedCode.reference),
                                    409: ("withdrawn, or the patient's access has ended (tokens.patientDaysAfterMonitoring): "
                                          + "no code is issued", S.error)])) { ctx in
                 let issued = try service.enrollment.reissueActivation(studyId: ctx.parameter("studyId"), actor: ctx.actor)
-                return .json(.ok, PatientJSON.issuedCode(issued, studyId: ctx.parameter("studyId")))
+                return .json(.ok, PatientJSON.issuedCode.encode((code: issued, studyId: ctx.parameter("studyId"))))
             },
             Route(.post, "/v1/patients/{studyId}/labs", access: .staff(.write), touches: .patient, summary: "Enter a lab sodium value",
                   request: S.body([PatientBodies.sodium.required.member, PatientBodies.time.member]),
-                  responses: with([201: ("stored and evaluated", S.openObject()),
+                  responses: with([201: ("stored and evaluated", PatientJSON.lab.reference),
                                    409: ("limit_reached: the day holds limits.itemsPerList lab values; or conflict: the patient has withdrawn",
                                          S.error)])) { ctx in
                 let command = try decodeBody(ctx.body) { r throws(FieldError) in
                     AddLab(studyId: ctx.parameter("studyId"), sodium: try r.required(PatientBodies.sodium.required),
                            time: try r.optional(PatientBodies.time), actor: ctx.actor)
                 }
-                return .json(.created, PatientJSON.lab(try service.corrections.addLab(command)))
+                return .json(.created, PatientJSON.lab.encode(try service.corrections.addLab(command)))
             },
             Route(.post, "/v1/patients/{studyId}/labs/{labId}/deletion", access: .staff(.write), touches: .patient,
                   summary: "Delete a wrong lab value (kept, marked deleted, with the reason)", request: reason,
-                  responses: with([200: ("deleted", S.openObject()), 409: ("conflict: the patient has withdrawn", S.error)])) { ctx in
+                  responses: with([200: ("deleted", PatientJSON.labDeletion.reference),
+                                   409: ("conflict: the patient has withdrawn", S.error)])) { ctx in
                 guard let labId = Int64(ctx.parameter("labId")), labId > 0 else { throw APIError.invalid("labId", "not a lab value id") }
                 let reason = try PatientBodies.reason(ctx)
                 let date = try service.corrections.deleteLab(DeleteLab(studyId: ctx.parameter("studyId"), labId: labId, reason: reason,
                                                                        actor: ctx.actor))
-                return .json(.ok, ["labId": .number(Double(labId)), "deleted": true, "date": .string(date.description)])
+                return .json(.ok, PatientJSON.labDeletion.encode((labId: labId, date: date)))
             },
             Route(.post, "/v1/patients/{studyId}/days/{date}/{list}/{itemId}/deletion", access: .staff(.write), touches: .patient,
                   summary: "Delete a wrong list item (symptoms, reactionTests, tappingTests, desmopressinDoses)", request: reason,
-                  responses: with([200: ("deleted", S.openObject()), 409: ("conflict: the patient has withdrawn", S.error)])) { ctx in
+                  responses: with([200: ("deleted", PatientJSON.itemDeletion.reference),
+                                   409: ("conflict: the patient has withdrawn", S.error)])) { ctx in
                 guard let date = LocalDate(ctx.parameter("date")) else { throw APIError.invalid("date", "not a date YYYY-MM-DD") }
                 guard let list = ItemKind(rawValue: ctx.parameter("list")) else {
                     throw APIError.invalid("list", "one of \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -100,8 +101,7 @@ extension Routes {
                 let reason = try PatientBodies.reason(ctx)
                 try service.corrections.deleteItem(DeleteItem(studyId: ctx.parameter("studyId"), date: date, list: list, itemId: itemId,
                                                               reason: reason, actor: ctx.actor))
-                return .json(.ok, ["date": .string(date.description), "list": .string(list.rawValue), "id": .string(itemId),
-                                   "deleted": true])
+                return .json(.ok, PatientJSON.itemDeletion.encode((date: date, list: list, id: itemId)))
             },
         ]
     }

@@ -29,6 +29,8 @@ enum S {
     static func nullable(_ s: JSONValue) -> JSONValue {
         guard case .object(var o) = s, case .string(let t)? = o["type"] else { return ["anyOf": [s, ["type": "null"]]] }
         o["type"] = [.string(t), "null"]
+        // An enumeration lists every allowed value: null too, or the type's "null" allows nothing.
+        if case .array(let values)? = o["enum"] { o["enum"] = .array(values + [.null]) }
         return .object(o)
     }
     static func array(_ items: JSONValue, max: Int? = nil) -> JSONValue {
@@ -59,5 +61,5 @@ enum S {
         return .object(o)
     }
     static let itemId = string("^[!-~]{1,64}$")
-    static let error = ref("Error")
+    static let error = APIError.shape.reference
 }
