@@ -107,6 +107,7 @@ import HTJSON
             DROP TABLE sync_requests;
             ALTER TABLE sync_state DROP COLUMN unhealthy_reported;
             ALTER TABLE days DROP COLUMN submitted_at;
+            DROP TABLE contacts; ALTER TABLE alerts DROP COLUMN first_acknowledge_note;
             """)
         let left = try trail.sqlite([trail.path, "SELECT name FROM schema_migrations ORDER BY rowid"])
         guard left.split(separator: "\n").last == "v4_alert_log" else { throw TestFailure("not release 4: \(left)") }

@@ -89,7 +89,7 @@ struct ReportComposer {
     func alertTable() -> ReportTable {
         let columns = [ReportTable.Column(title: text.alertColumn, share: 0.13), .init(title: text.kindColumn, share: 0.11),
                        .init(title: text.reasonsColumn, share: 0.24), .init(title: text.openedColumn, share: 0.11),
-                       .init(title: text.acknowledgedColumn, share: 0.14), .init(title: text.contactsColumn, share: 0.13),
+                       .init(title: text.acknowledgedColumn, share: 0.15), .init(title: text.contactsColumn, share: 0.12),
                        .init(title: text.resolvedColumn, share: 0.14)]
         let rows = content.alerts.map { a -> ReportTable.Row in
             var resolved = a.resolved.map(transition) ?? text.notYet
