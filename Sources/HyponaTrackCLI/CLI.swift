@@ -75,10 +75,11 @@ public enum CLI {
           staff       add, list, revoke staff (admin); rotate a token (admin, or your own)
           audit       verify the audit chain (--checkpoint SEQ:HEX), checkpoint it, list entries
           alerts      yellow and red alerts (--open); ack ALERT [--note]; resolve ALERT --note T [--sodium N]
+          contact ID  log a contact attempt: --outcome O [--note T] [--alert ALERT]; contacts ID lists them
           hooks       hooks status: deliveries, dead letters, disabled endpoints
           sync        REDCap sync: status, retry, resume, check, reconcile, export-all (admin)
           backup      a consistent online copy of the database (admin); prints its path
-          export      days or alerts as CSV (--patient ID, -o FILE; stdout without -o or with -o -)
+          export      days, alerts or contacts as CSV (--patient ID, -o FILE; stdout without -o or with -o -)
           report ID   the clinical report as a PDF (-o FILE, --lang de|en; stdout without -o or with -o -)
           stats       cohort statistics: adherence, days per level, alert rates, times to ack
           import      import fhir FILE, import apple-health ID FILE: lab and wearable values, proposed
@@ -112,7 +113,7 @@ public enum CLI {
     static let commands: [any CLICommand] = [
         PatientCommands.enroll, PatientCommands.update, PatientCommands.reissue, OtherCommands.lab, OtherCommands.item,
         PatientCommands.patients, PatientCommands.show, OtherCommands.staff, OtherCommands.audit, AlertCommands.alerts,
-        AlertCommands.ack, AlertCommands.resolve, AlertCommands.hooks, SyncCommand.group, OtherCommands.backup,
+        AlertCommands.ack, AlertCommands.resolve, ContactCommands.contact, ContactCommands.contacts, AlertCommands.hooks, SyncCommand.group, OtherCommands.backup,
         ExportCommands.export, ReportCommand(), ExportCommands.stats, ImportCommands.group, ImportCommands.proposals,
         ImportCommands.confirm, ImportCommands.reject, EvaluateCommand(), VersionCommand(),
     ]

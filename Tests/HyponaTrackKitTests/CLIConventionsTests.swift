@@ -46,7 +46,7 @@ import HTJSON
         let lines = Set(Self.commandLines)
         for line in ["enroll", "update", "reissue", "lab", "item", "patients", "show", "alerts", "ack", "resolve",
                      "staff add", "staff list", "staff revoke", "sync status", "sync retry", "sync resume", "sync check",
-                     "sync reconcile", "sync export-all", "hooks status", "audit verify", "audit checkpoint", "audit list", "backup", "export days", "export alerts", "report", "stats", "evaluate",
+                     "sync reconcile", "sync export-all", "hooks status", "audit verify", "audit checkpoint", "audit list", "backup", "export days", "export alerts", "export contacts", "contact", "contacts", "report", "stats", "evaluate",
                      "import fhir", "import apple-health", "proposals", "confirm", "reject",
                      "version"] {
             #expect(lines.contains(line), "\(line)")

@@ -7,7 +7,7 @@ import HyponaTrackCore
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 
-/// The upgrade to alert episodes (`v16_alert_episodes`): a patient's unresolved alerts of one
+/// The upgrade to alert episodes (`v17_alert_episodes`): a patient's unresolved alerts of one
 /// kind are merged into the newest — it covers all their days from the first, holds the highest
 /// level — the others resolved as `merged into #N` with `merged_into`, audited, no hook event,
 /// both queued for REDCap's `alert_log` again; other alerts cover their one day.
@@ -34,7 +34,7 @@ import HyponaTrackCore
                     """, [patient, date, kind, level, "[{\"code\":\"c\(n)\",\"level\":\"\(level)\"}]", state, t, t, t, n + 1])
             }
         }
-        #expect(try Schema.migrator().migrate(db) == ["v16_alert_episodes"])
+        #expect(try Schema.migrator().migrate(db) == ["v16_contacts", "v17_alert_episodes"])
 
         let alerts = try db.query("SELECT id, state, level, resolve_note, merged_into, date, last_date FROM alerts ORDER BY id").map {
             "\(try $0.int64(0)) \(try $0.string(1)) \(try $0.string(2)) \(try $0.optionalString(3) ?? "-") "
@@ -54,7 +54,8 @@ import HyponaTrackCore
         #expect(try db.query("SELECT subject, details FROM audit_log WHERE action = 'alert.merge' ORDER BY seq").map {
             "\(try $0.string(0)) \(try $0.string(1))"
         } == ["A-1 {\"alertId\":1,\"mergedInto\":3}", "A-1 {\"alertId\":2,\"mergedInto\":3}"])
-        #expect(try db.query("SELECT alert_id FROM alert_log_backfill ORDER BY alert_id").map { try $0.int64(0) } == [1, 2, 3], "the merged and the kept")
+        #expect(try db.query("SELECT alert_id FROM alert_log_backfill ORDER BY alert_id").map { try $0.int64(0) } == [1, 2, 3, 4, 5, 6],
+                "every alert (v16_contacts queues them all again; the merged and the kept among them)")
         #expect(try db.query("SELECT id FROM hook_outbox").isEmpty, "no hook event for the merge")
         #expect(try AlertRepository.timings(db, patientId: nil).count == 4, "merged alerts are left out of the times and the burden")
 

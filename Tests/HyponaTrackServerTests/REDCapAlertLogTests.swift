@@ -91,7 +91,8 @@ extension REDCapMapperTests {
             "alert_id": String(id), "alert_kind": "evaluation", "alert_log_level": "yellow", "alert_date": "2026-03-09",
             "alert_pod": "7", "alert_log_reasons": "weight_gain_pct", "alert_opened_at": "2026-03-09 09:00:07",
             "alert_ack_at": "", "alert_ack_role": "", "alert_resolved_at": "", "alert_resolution_na": "",
-            "alert_min_to_ack": "", "alert_min_to_resolve": "", "alert_log_complete": "1",
+            "alert_min_to_ack": "", "alert_min_to_resolve": "", "alert_ack_note": "", "alert_resolution_note": "",
+            "alert_contact_attempts": "0", "alert_reached_at": "", "alert_log_complete": "1",
         ]
         #expect(r == opened)
         let mapped = f.mapper.alertLog(try #require(try rig.store.database.read { try AlertRepository.logEntry($0, id: id) }))
@@ -134,11 +135,40 @@ extension REDCapMapperTests {
         resolved["alert_resolution_na"] = "131.0"
         resolved["alert_min_to_resolve"] = "95.5"
         resolved["alert_log_complete"] = "2"
+        resolved["alert_ack_note"] = "called"
+        resolved["alert_resolution_note"] = "labs fine"
         #expect(r == resolved)
         checkRow(f.mapper.alertLog(try #require(try rig.store.database.read { try AlertRepository.logEntry($0, id: id) })),
                  form: REDCapFields.alertLogForm, label: "resolved")
         // Each change replaced the waiting row: one row for the alert, not five.
         #expect(try rig.outboxCount() == 1)
+    }
+
+    @Test func contactsAboutAnAlertCountItsAttemptsAndTheFirstThatSpokeToThePatientIsItsReach() throws {
+        let rig = try AlertLogRig(mapper: f.mapper)
+        let p = try rig.patient("UKE-0043")
+        let id = try rig.raise(p, .red, [AlertLogRig.reason("emergency_symptom", .red)], minutes: 0)
+        func contact(_ outcome: ContactOutcome, minutes: Double, alert: Int64?) throws -> [String: String] {
+            try rig.write { db in
+                _ = try ContactRepository.insert(db, patientId: p.id, alertId: alert, outcome: outcome, note: nil, by: "staff:nina",
+                                                 at: AlertLogRig.at(minutes))
+                try rig.outbox.enqueueAlertLog(db, alertId: id, at: AlertLogRig.at(minutes))
+            }
+            return try #require(try rig.queued()["UKE-0043"]?[1])
+        }
+        #expect(try rig.queued()["UKE-0043"]?[1]?["alert_contact_attempts"] == "0")
+        var r = try contact(.noAnswer, minutes: 5, alert: id)
+        #expect(r["alert_contact_attempts"] == "1" && r["alert_reached_at"] == "")
+        r = try contact(.voicemail, minutes: 10, alert: id)
+        #expect(r["alert_contact_attempts"] == "2" && r["alert_reached_at"] == "")
+        r = try contact(.patientCalled, minutes: 20.25, alert: id)
+        #expect(r["alert_contact_attempts"] == "3" && r["alert_reached_at"] == "2026-03-09 09:20:22")
+        r = try contact(.reached, minutes: 30, alert: id)
+        #expect(r["alert_contact_attempts"] == "4" && r["alert_reached_at"] == "2026-03-09 09:20:22", "the first reach stays")
+        r = try contact(.reached, minutes: 40, alert: nil)
+        #expect(r["alert_contact_attempts"] == "4", "a contact about no alert is not one of its attempts")
+        checkRow(f.mapper.alertLog(try #require(try rig.store.database.read { try AlertRepository.logEntry($0, id: id) })),
+                 form: REDCapFields.alertLogForm, label: "contacted")
     }
 
     @Test func instancesCountThePatientsAlertsAndNeverCollideWithDays() throws {

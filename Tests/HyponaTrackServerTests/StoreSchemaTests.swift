@@ -92,6 +92,9 @@ import SQLite
         }
         #expect(outbox == ["A-1 patient_baseline 0 v4", "A-1 daily_monitoring 3 v4"])
         #expect(try db.query("SELECT alert_id FROM alert_log_backfill ORDER BY alert_id").map { try $0.int64(0) } == [1, 2, 3])
+        // The alert_log row as the server writes it now also reads the columns of v16_contacts
+        // (the later migrations in between concern other tables).
+        try db.transaction(.immediate) { try db.execute(ContactsSchema.v1) }
 
         // The first start with the sync configured queues them once, beside the daily row of the same number.
         let mapper = REDCapMapper(studyZone: ZoneRules(identifier: "Europe/Berlin")!, baselineEvent: nil, dailyEvent: nil)
@@ -159,7 +162,7 @@ import SQLite
         }
         #expect(throws: (any Error).self) { try db.transaction(.immediate) { try db.execute(insert, [patient, nil, t]) } }
 
-        #expect(try Schema.migrator().migrate(db) == ["v15_evaluations_without_level", "v16_alert_episodes"])
+        #expect(try Schema.migrator(through: "v15_evaluations_without_level").migrate(db) == ["v15_evaluations_without_level"])
         let kept = try #require(try EvaluationRepository.latest(db, patientId: patient, date: LocalDate("2026-03-09")!))
         #expect(kept.id == 1 && kept.level == .yellow && kept.rulesVersion == "v-old" && kept.evaluatedAt == t)
         let engine = EscalationEngine(rules: MapperFixture.shipped)
@@ -170,5 +173,33 @@ import SQLite
         let stored = try #require(try EvaluationRepository.latest(db, patientId: patient, date: LocalDate("2026-03-10")!))
         #expect(stored.level == nil && stored.reasons.isEmpty && stored.rulesVersion == MapperFixture.shipped.version)
         #expect(try EvaluationRepository.latestPerDate(db, patientId: patient).count == 2)
+    }
+    @Test func upgradingKeepsEachAlertsFirstAcknowledgementNoteAndQueuesEveryAlertLogRowAgain() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("htv16-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = try Self.database(directory, through: "v15_evaluations_without_level")
+        defer { db.close() }
+        let t: Int64 = 1_773_043_200_000
+        try db.transaction(.immediate) {
+            _ = try PatientRepository.insert(db, profile: MapperFixture.profile("C-16"), by: "staff:nina", at: t)
+            // Alerts as release 15 stored them (one per day and kind).
+            for (n, (date, state)) in [("2026-03-09", "acknowledged"), ("2026-03-10", "open")].enumerated() {
+                try db.execute("""
+                    INSERT INTO alerts (patient_id, date, kind, level, reasons, pod, state, opened_at, ladder_started_at, updated_at, instance)
+                    VALUES (1, ?, 'evaluation', 'red', '[]', 7, ?, ?, ?, ?, ?)
+                    """, [date, state, t, t, t, n + 1])
+            }
+            for (at, note) in [(t + 60_000, "rang, no answer" as String?), (t + 120_000, "spoke to her")] {
+                _ = try AuditLog.append(db, at: at, actor: "staff:nina", action: .alertAcknowledge, subject: "C-16",
+                                        details: ["alertId": 1, "note": .string(note)])
+            }
+            try db.execute("DELETE FROM alert_log_backfill", [])
+        }
+        #expect(try Schema.migrator(through: "v16_contacts").migrate(db) == ["v16_contacts"])
+        let notes = try db.query("SELECT first_acknowledge_note FROM alerts ORDER BY id").map { try $0.optionalString(0) }
+        #expect(notes == ["rang, no answer", nil], "the first acknowledgement's note, from the audit trail")
+        #expect(try db.query("SELECT alert_id FROM alert_log_backfill ORDER BY alert_id").map { try $0.int64(0) } == [1, 2])
+        let entry = try #require(try AlertRepository.logEntry(db, id: 1))
+        #expect(entry.acknowledgeNote == "rang, no answer" && entry.contactAttempts == 0 && entry.reachedAt == nil)
     }
 }

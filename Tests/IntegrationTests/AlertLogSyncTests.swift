@@ -45,8 +45,10 @@ import HTJSON
             "alert_id": String(id(a)), "alert_kind": string(a["kind"]) ?? "?", "alert_log_level": string(a["level"]) ?? "?",
             "alert_date": string(a["date"]) ?? "?", "alert_pod": String(Int(SyncRig.number(a["pod"]) ?? -1)),
             "alert_log_reasons": codes(a), "alert_opened_at": berlinSeconds(a["openedAt"]),
-            "alert_log_complete": a["resolvedAt"] == .null ? "1" : "2",
+            "alert_log_complete": a["resolvedAt"] == .null ? "1" : "2", "alert_contact_attempts": "0",
         ]
+        if let note = string(a["acknowledgeNote"]) { row["alert_ack_note"] = note }
+        if let note = string(a["resolveNote"]) { row["alert_resolution_note"] = note }
         if a["acknowledgedAt"] != .null {
             row["alert_ack_at"] = berlinSeconds(a["acknowledgedAt"])
             row["alert_ack_role"] = role ?? "?"
@@ -127,6 +129,50 @@ import HTJSON
         let reconcile = try rig.reconcile()
         #expect(reconcile["inSync"] == true, "\(JSONSerializer.string(.object(reconcile)))")
         #expect(reconcile["localRows"] == .int(2 + alerts.count) && reconcile["remoteRows"] == .int(2 + alerts.count))
+    }
+
+    @Test func contactsAboutAnAlertArriveInItsRowWithTheAttemptsTheFirstReachAndBothNotes() throws {
+        let rig = try SyncRig()
+        let nurse = try Study.staff(rig.daemon, "nina", role: "nurse")
+        let id = "ALOG-CONTACT-1"
+        let token = try Study.enrollAndActivate(rig.daemon, id)
+        try Self.redDay(rig, token, daysAgo: 1)
+        try rig.waitUntilDrained()
+        let alerts = try rig.alerts(id)
+        let index = try #require(alerts.firstIndex { $0["kind"] == "evaluation" })
+        let aid = Self.id(alerts[index])
+        func contact(_ body: JSONValue) throws -> JSONObject {
+            let r = try rig.daemon.request(.post, "/v1/patients/\(id)/contacts", token: nurse, body: body)
+            guard r.status == 201, case .object(let o) = r.json else { throw TestFailure("contact: \(r.status) \(r.text)") }
+            return o
+        }
+        func row() throws -> [String: String] {
+            try rig.waitUntilDrained()
+            return try #require(try rig.emulator.records()[id]?.alertLog[index + 1])
+        }
+
+        // No answer: the open alert is acknowledged with the contact's note, one attempt, not reached yet.
+        _ = try contact(["outcome": "no_answer", "note": "rang twice", "alertId": .int(aid)])
+        var expected = Self.expectedRow(try #require(try rig.alerts(id).first { Self.id($0) == aid }), firstAcknowledgedBy: "nurse")
+        expected["alert_contact_attempts"] = "1"
+        #expect(try row() == expected)
+        #expect(expected["alert_ack_note"] == "rang twice")
+
+        // The patient calls back: two attempts, reached at that contact's time.
+        let called = try contact(["outcome": "patient_called", "alertId": .int(aid)])
+        expected["alert_contact_attempts"] = "2"
+        expected["alert_reached_at"] = Self.berlinSeconds(called["at"])
+        #expect(try row() == expected)
+
+        // A contact about no alert changes nothing in the row; the resolution adds its note.
+        _ = try contact(["outcome": "other"])
+        let resolved = try Self.act(rig, nurse, aid, "resolution", ["note": "sodium 136, fine"])
+        expected = Self.expectedRow(resolved, firstAcknowledgedBy: "nurse")
+        expected["alert_contact_attempts"] = "2"
+        expected["alert_reached_at"] = Self.berlinSeconds(called["at"])
+        #expect(try row() == expected)
+        #expect(expected["alert_resolution_note"] == "sodium 136, fine" && expected["alert_ack_note"] == "rang twice")
+        #expect(try rig.reconcile()["inSync"] == true)
     }
 
     // MARK: restarts and crashes
@@ -249,7 +295,7 @@ import HTJSON
             return a.compactMap { if case .object(let o) = $0 { o } else { nil } }
         }
         let ok = try check()   // 100: every field of the dictionary (baseline 39, daily 48, alert_log 13)
-        #expect(ok["ok"] == true && ok["fieldsChecked"] == 101, "\(ok.text)")
+        #expect(ok["ok"] == true && ok["fieldsChecked"] == 105, "\(ok.text)")
         #expect(repeatingCheck(ok)["scope"] == "instrument" && repeatingCheck(ok)["note"] == .null)
 
         // alert_log left non-repeating in the project: named, and the CLI fails.

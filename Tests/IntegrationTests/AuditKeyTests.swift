@@ -107,6 +107,7 @@ import HTJSON
             DROP TABLE sync_requests;
             ALTER TABLE sync_state DROP COLUMN unhealthy_reported;
             ALTER TABLE days DROP COLUMN submitted_at;
+            DROP TABLE contacts; ALTER TABLE alerts DROP COLUMN first_acknowledge_note;
             DROP TABLE alert_days; DROP INDEX alerts_live;
             ALTER TABLE alerts DROP COLUMN last_date; ALTER TABLE alerts DROP COLUMN merged_into; ALTER TABLE alerts DROP COLUMN new_data_at;
             CREATE UNIQUE INDEX alerts_live ON alerts (patient_id, date, kind) WHERE state != 'resolved';

@@ -1,13 +1,13 @@
 import Foundation
 import HTJSON
 
-/// export days|alerts, stats.
+/// export days|alerts|contacts, stats.
 enum ExportCommands {
     static let export = CommandGroup(name: "export", about: """
         CSV exports (RFC 4180: UTF-8, CRLF, a header row of REDCap field names, record_id first;
         times in each patient's time zone). Each export is recorded in the audit trail.
         `hyponatrack export SUBCOMMAND --help` describes one subcommand.
-        """, subcommands: [days, alerts])
+        """, subcommands: [days, alerts, contacts])
 
     static let days = ExportCommand(kind: "days", about: """
         One row per patient-day with any stored measurement or lab value: every measurement, the
@@ -21,6 +21,12 @@ enum ExportCommands {
         names). Every patient, or --patient ID.
         """)
 
+    static let contacts = ExportCommand(kind: "contacts", about: """
+        One row per contact attempt: record_id, contact_id, contact_at (the patient's time zone),
+        outcome, alert_id (blank for a contact about no alert), staff, note. Every patient, or
+        --patient ID.
+        """)
+
     static let stats = StaffCommand(name: "stats", usage: ["stats [--patient ID] [--json]"], about: """
         Cohort statistics (all, and per risk class): patients enrolled, active, finished,
         withdrawn; patient-days; adherence (done / due tasks over completed monitored days);
@@ -32,7 +38,7 @@ enum ExportCommands {
     }
 }
 
-/// `export days` / `export alerts`: a GET of the CSV, written to FILE or to standard output as
+/// `export days` / `export alerts` / `export contacts`: a GET of the CSV, written to FILE or to standard output as
 /// it came (`DownloadOutput`; no --json: the answer is not JSON).
 struct ExportCommand: GroupMember {
     let kind: String
@@ -49,8 +55,8 @@ struct ExportCommand: GroupMember {
         switch (kind, id) {
         case ("days", let id?): return "/v1/patients/\(id)/export.csv"
         case ("days", nil): return "/v1/export/days.csv"
-        case (_, let id?): return "/v1/export/alerts.csv?studyId=\(id)"
-        default: return "/v1/export/alerts.csv"
+        case (_, let id?): return "/v1/export/\(kind).csv?studyId=\(id)"
+        default: return "/v1/export/\(kind).csv"
         }
     }
 
@@ -70,7 +76,7 @@ struct ExportCommand: GroupMember {
             let csv = try client.download(path(patient: parsed.value("patient")), accept: "text/csv")
             try DownloadOutput.deliver(csv, output: parsed.value("output"), io: io) { file in
                 let rows = max(0, csv.split(separator: 10, omittingEmptySubsequences: false).count - 2)
-                return "Wrote \(rows) \(kind == "days" ? "day" : "alert") rows to \(file)."
+                return "Wrote \(rows) \(kind.dropLast()) rows to \(file)."
             }
             return ExitCode.success
         } catch {

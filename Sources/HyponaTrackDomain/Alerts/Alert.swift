@@ -82,6 +82,8 @@ public struct AlertView: Sendable {
     /// but do not cover the worsened alert, which needs acknowledging again
     /// (`AlertRepository.withEarlierAcknowledgements`).
     public var earlierAcknowledgements: [EarlierAcknowledgement] = []
+    /// The contact attempts about this alert, oldest first (`AlertRepository.withContacts`).
+    public var contacts: [ContactRecord] = []
 
     /// Acknowledged once, worsened since and not acknowledged again (nor resolved).
     public var needsAcknowledgingAgain: Bool { state == .open && !earlierAcknowledgements.isEmpty }
@@ -106,4 +108,10 @@ struct AlertLogEntry: Sendable, Equatable {
     var firstAcknowledgedRole: Role?
     var resolvedAt: Int64?
     var resolveSodium: Double?
+    /// The first acknowledgement's note; the resolution's note.
+    var acknowledgeNote: String? = nil
+    var resolutionNote: String? = nil
+    /// How many contacts name the alert, and the first that spoke to the patient (ms).
+    var contactAttempts = 0
+    var reachedAt: Int64? = nil
 }

@@ -2,7 +2,7 @@ import Foundation
 import HyponaTrackCore
 import SQLite
 
-/// Migration `v16_alert_episodes` (docs/product.md, third round, C, "Alerts as episodes"): an
+/// Migration `v17_alert_episodes` (docs/product.md, third round, C, "Alerts as episodes"): an
 /// alert covers days. Each covered day keeps its own level and reasons (`alert_days`); the
 /// alert's `date` is its first day and `last_date` its last; a patient has at most one
 /// unresolved alert per kind. Existing alerts cover their one day; a patient's unresolved alerts

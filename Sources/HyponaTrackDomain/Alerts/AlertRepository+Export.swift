@@ -39,7 +39,8 @@ extension AlertRepository {
                              WHERE l.subject = p.study_id AND l.action = 'alert.acknowledge'
                                AND json_extract(l.details, '$.alertId') = a.id
                              ORDER BY l.seq LIMIT 1),
-                            CASE WHEN a.first_acknowledged_at IS NOT NULL THEN a.acknowledged_by END) AS first_ack_by
+                            CASE WHEN a.first_acknowledged_at IS NOT NULL THEN a.acknowledged_by END) AS first_ack_by,
+                   \(logNamedColumns)
             FROM alerts a JOIN patients p ON p.id = a.patient_id \(filter)
             ORDER BY p.study_id_key, a.id
             """, params).map { r in

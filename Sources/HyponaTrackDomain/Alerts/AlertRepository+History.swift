@@ -17,6 +17,17 @@ extension AlertRepository {
         }
     }
 
+    /// `views` with the contact attempts about each alert (`AlertView.contacts`).
+    static func withContacts(_ db: Connection, _ views: [AlertView]) throws -> [AlertView] {
+        let contacts = try ContactRepository.byAlert(db, alertIds: views.map(\.id))
+        guard !contacts.isEmpty else { return views }
+        return views.map { view in
+            var out = view
+            out.contacts = contacts[view.id] ?? []
+            return out
+        }
+    }
+
     private static func earlierAcknowledgements(_ db: Connection, alertId: Int64,
                                                 studyId: String) throws -> [AlertView.EarlierAcknowledgement] {
         var level = Level.yellow

@@ -53,13 +53,14 @@ enum AlertRepository {
         try db.execute("UPDATE alerts SET reasons = ?, updated_at = ? WHERE id = ?", [StoredReasonsColumn.encode(reasons), ms, id])
     }
 
-    /// The first acknowledgement also sets `first_acknowledged_at` and the acknowledging member's
-    /// `role` (nil: not a staff member); later ones leave both as they are.
+    /// The first acknowledgement also sets `first_acknowledged_at`, the acknowledging member's
+    /// `role` (nil: not a staff member) and its note; later ones leave them as they are.
     static func acknowledge(_ db: Connection, id: Int64, by actor: String, role: Role?, note: String?, at ms: Int64) throws {
         try db.execute("""
             UPDATE alerts SET state = 'acknowledged', acknowledged_at = ?1, acknowledged_by = ?2, acknowledge_note = ?3, updated_at = ?1,
                 new_data_at = NULL,
                 first_acknowledged_role = CASE WHEN first_acknowledged_at IS NULL THEN ?4 ELSE first_acknowledged_role END,
+                first_acknowledge_note = CASE WHEN first_acknowledged_at IS NULL THEN ?3 ELSE first_acknowledge_note END,
                 first_acknowledged_at = COALESCE(first_acknowledged_at, ?1)
             WHERE id = ?5
             """, [ms, actor, note, role?.rawValue, id])
@@ -132,16 +133,18 @@ enum AlertRepository {
         if let before { params.append(before) }
         params.append(limit ?? -1)   // LIMIT -1: no limit
         let sql = "\(viewSelect) \(filter.isEmpty ? "" : "WHERE " + filter.joined(separator: " AND ")) ORDER BY a.id DESC LIMIT ?"
-        return try withEarlierAcknowledgements(db, db.query(sql, params).map(view))
+        return try withContacts(db, withEarlierAcknowledgements(db, db.query(sql, params).map(view)))
     }
 
     /// One patient's alerts, oldest first (the clinical report).
     static func views(_ db: Connection, patientId: Int64) throws -> [AlertView] {
-        try withEarlierAcknowledgements(db, db.query("\(viewSelect) WHERE a.patient_id = ? ORDER BY a.id", [patientId]).map(view))
+        try withContacts(db, withEarlierAcknowledgements(db, db.query("\(viewSelect) WHERE a.patient_id = ? ORDER BY a.id",
+                                                                       [patientId]).map(view)))
     }
 
     static func view(_ db: Connection, id: Int64) throws -> AlertView? {
-        try withEarlierAcknowledgements(db, db.queryOne("\(viewSelect) WHERE a.id = ?", [id]).map { [try view($0)] } ?? []).first
+        try withContacts(db, withEarlierAcknowledgements(db, db.queryOne("\(viewSelect) WHERE a.id = ?", [id]).map { [try view($0)] } ?? []))
+            .first
     }
 
     static func view(_ r: Row) throws -> AlertView {
@@ -163,8 +166,17 @@ enum AlertRepository {
 
     private static let logSelect = """
         SELECT a.id, p.study_id, a.instance, a.kind, a.level, a.date, a.pod, a.reasons, a.opened_at, a.first_acknowledged_at,
-               a.first_acknowledged_role, a.resolved_at, a.resolve_sodium
+               a.first_acknowledged_role, a.resolved_at, a.resolve_sodium, \(logNamedColumns)
         FROM alerts a JOIN patients p ON p.id = a.patient_id
+        """
+
+    /// The `alert_log` values read by name (after the numbered ones `logEntry` reads): the notes
+    /// and the contact attempts.
+    static let logNamedColumns = """
+        a.first_acknowledge_note AS log_ack_note, a.resolve_note AS log_resolution_note,
+               (SELECT COUNT(*) FROM contacts c WHERE c.alert_id = a.id) AS log_contact_attempts,
+               (SELECT MIN(c.contact_at) FROM contacts c
+                WHERE c.alert_id = a.id AND c.outcome IN ('reached', 'patient_called')) AS log_reached_at
         """
 
     static func logEntry(_ db: Connection, id: Int64) throws -> AlertLogEntry? {
@@ -196,7 +208,10 @@ enum AlertRepository {
                              reasonCodes: StoredReasonsColumn.decode(try r.string(7)).map(\.code), openedAt: try r.int64(8),
                              firstAcknowledgedAt: try r.optionalInt64(9),
                              firstAcknowledgedRole: try r.optionalString(10).map { try enumValue($0) },
-                             resolvedAt: try r.optionalInt64(11), resolveSodium: try r.optionalDouble(12))
+                             resolvedAt: try r.optionalInt64(11), resolveSodium: try r.optionalDouble(12),
+                             acknowledgeNote: try r.optionalString("log_ack_note"),
+                             resolutionNote: try r.optionalString("log_resolution_note"),
+                             contactAttempts: try r.int("log_contact_attempts"), reachedAt: try r.optionalInt64("log_reached_at"))
     }
 
     /// Every patient's unresolved alerts: how many and the highest level, by patient id.

@@ -39,6 +39,9 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case alertResolve = "alert.resolve"
     /// The upgrade to alert episodes merged an unresolved alert into the newest of its kind.
     case alertMerged = "alert.merge"
+    /// A contact attempt logged (`POST /v1/patients/{studyId}/contacts`); one about an open
+    /// alert is followed by that alert's `alert.acknowledge` row.
+    case contactAdd = "contact.add"
     // Staff
     case staffBootstrap = "staff.bootstrap"
     case staffAdd = "staff.add"
@@ -57,6 +60,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
     /// A CSV export of days or alerts (`GET /v1/export/…`, `…/export.csv`): who took which data.
     case exportDays = "export.days"
     case exportAlerts = "export.alerts"
+    case exportContacts = "export.contacts"
     /// A patient's clinical report as a PDF (`…/report.pdf`, `hyponatrack report`).
     case exportReport = "export.report"
     // The trail itself

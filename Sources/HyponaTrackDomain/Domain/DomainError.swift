@@ -54,6 +54,9 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Missing: Sendable, Equatable {
         case patient(studyId: String)
         case alert(id: Int64)
+        /// An alert a request names (`alertId`) that is not one of the patient's: another
+        /// patient's alert is not told apart from one that does not exist.
+        case alertOfPatient(id: Int64, studyId: String)
         case proposal(id: Int64)
     }
 

@@ -19,6 +19,8 @@ public final class StudyService: Sendable {
     public let imports: ImportService
     /// Alerts: list, acknowledge, resolve.
     public let alerts: AlertService
+    /// The contact log: contact attempts with patients.
+    public let contacts: ContactService
     /// The audit trail: read a page, verify the chain, checkpoint its head.
     public let audit: AuditService
     /// Checked online copies of the database.
@@ -47,6 +49,7 @@ public final class StudyService: Sendable {
         proposals = ProposalService(context: context, corrections: corrections)
         imports = ImportService(context: context)
         alerts = AlertService(transactions: context.transactions, alerting: alerting, clock: clock)
+        contacts = ContactService(context: context)
         audit = AuditService(transactions: context.transactions, key: database.auditKey,
                              checkpoints: AuditCheckpoints(hooks: configuration.hooks, zone: context.studyZone), clock: clock)
         backup = BackupService(transactions: context.transactions, clock: clock, dataDirectory: configuration.dataDirectory)

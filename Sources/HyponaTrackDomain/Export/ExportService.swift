@@ -2,12 +2,20 @@ import HTJSON
 import HyponaTrackCore
 import SQLite
 
-/// What a CSV export holds: one row per stored day, or one row per alert.
+/// What a CSV export holds: one row per stored day, per alert, or per contact attempt.
 public enum ExportKind: String, Sendable, CaseIterable {
-    case days, alerts
+    case days, alerts, contacts
+
+    var auditAction: AuditAction {
+        switch self {
+        case .days: .exportDays
+        case .alerts: .exportAlerts
+        case .contacts: .exportContacts
+        }
+    }
 }
 
-/// `GET /v1/patients/{studyId}/export.csv`, `GET /v1/export/days.csv`, `GET /v1/export/alerts.csv`:
+/// `GET /v1/patients/{studyId}/export.csv`, `GET /v1/export/days.csv`, `…/alerts.csv`, `…/contacts.csv`:
 /// every patient's rows, or one patient's (`studyId`).
 public struct ExportCSV: Sendable {
     public var kind: ExportKind
@@ -56,12 +64,14 @@ public final class ExportService: Sendable {
             case .alerts:
                 document = try AlertExport.document(db, patients: patients, onePatient: command.studyId != nil, wording: wording,
                                                     mapper: mappers)
+            case .contacts:
+                document = try ContactExport.document(db, patients: patients, onePatient: command.studyId != nil, mapper: mappers)
             }
             return (command.studyId == nil ? nil : patients.first?.studyId, document)
         }
         let ms = epochMilliseconds(context.clock.now())
         try context.write { db in
-            try AuditLog.append(db, at: ms, actor: command.actor, action: command.kind == .days ? .exportDays : .exportAlerts,
+            try AuditLog.append(db, at: ms, actor: command.actor, action: command.kind.auditAction,
                                 subject: studyId, details: AuditDetails.CSVExport(studyId: studyId, rows: document.rows))
         }
         return CSVExport(kind: command.kind, studyId: studyId, document: document, createdAt: ms)

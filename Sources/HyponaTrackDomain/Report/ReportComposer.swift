@@ -23,6 +23,9 @@ struct ReportComposer {
         blocks.append(.heading(text.alerts))
         blocks.append(content.alerts.isEmpty ? .paragraph(text.noAlerts, font: metrics.body, color: ReportLayout.text)
                                              : .table(alertTable()))
+        blocks.append(.heading(text.contacts))
+        blocks.append(content.contacts.isEmpty ? .paragraph(text.noContacts, font: metrics.body, color: ReportLayout.text)
+                                               : .table(contactTable()))
         blocks.append(.heading(text.labs))
         blocks.append(content.labs.isEmpty ? .paragraph(text.noLabs, font: metrics.body, color: ReportLayout.text)
                                            : .table(labTable()))
@@ -84,20 +87,32 @@ struct ReportComposer {
     }
 
     func alertTable() -> ReportTable {
-        let columns = [ReportTable.Column(title: text.alertColumn, share: 0.15), .init(title: text.kindColumn, share: 0.12),
-                       .init(title: text.reasonsColumn, share: 0.29), .init(title: text.openedColumn, share: 0.13),
-                       .init(title: text.acknowledgedColumn, share: 0.15), .init(title: text.resolvedColumn, share: 0.16)]
+        let columns = [ReportTable.Column(title: text.alertColumn, share: 0.13), .init(title: text.kindColumn, share: 0.11),
+                       .init(title: text.reasonsColumn, share: 0.24), .init(title: text.openedColumn, share: 0.11),
+                       .init(title: text.acknowledgedColumn, share: 0.15), .init(title: text.contactsColumn, share: 0.12),
+                       .init(title: text.resolvedColumn, share: 0.14)]
         let rows = content.alerts.map { a -> ReportTable.Row in
             var resolved = a.resolved.map(transition) ?? text.notYet
             if let na = a.resolveSodium { resolved += "\n\(text.sodium) \(number(na, 1))" }
             let kind = text.vocabulary.alertKind(a.kind, noDataDays: content.noDataDays)
             var row = ReportTable.Row(cells: ["#\(a.id) \(a.date) (POD \(a.pod))", "\(kind), \(text.level(a.level))",
                                               a.reasons.isEmpty ? "–" : a.reasons.map(reason).joined(separator: "\n"),
-                                              time(Double(a.openedAt) / 1000), acknowledgements(a), resolved])
+                                              time(Double(a.openedAt) / 1000), acknowledgements(a), contactAttempts(a), resolved])
             if let fill = Self.fill(a.level) { row.fills[1] = fill }
             return row
         }
         return ReportTable(columns: columns, rows: rows)
+    }
+
+    /// Every contact attempt: when, how it ended, which alert, who, the note.
+    func contactTable() -> ReportTable {
+        let columns = [ReportTable.Column(title: text.labTimeColumn, share: 0.17), .init(title: text.outcomeColumn, share: 0.17),
+                       .init(title: text.alertNumberColumn, share: 0.09), .init(title: text.staffColumn, share: 0.15),
+                       .init(title: text.noteColumn, share: 0.42)]
+        return ReportTable(columns: columns, rows: content.contacts.map { c in
+            ReportTable.Row(cells: [time(Double(c.at) / 1000), text.vocabulary.contactOutcome(c.outcome),
+                                    c.alertId.map { "#\($0)" } ?? "–", Principal.displayName(ofActor: c.by), c.note ?? "–"])
+        })
     }
 
     func labTable() -> ReportTable {
@@ -134,6 +149,14 @@ struct ReportComposer {
                                                                      by: Principal.displayName(ofActor: earlier.acknowledged.by)))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// An alert's contact attempts, one line each (when, how it ended), after their count.
+    func contactAttempts(_ a: AlertView) -> String {
+        guard !a.contacts.isEmpty else { return "–" }
+        return ([text.attempts(a.contacts.count)] + a.contacts.map { c in
+            "\(time(Double(c.at) / 1000)) \(text.vocabulary.contactOutcome(c.outcome))"
+        }).joined(separator: "\n")
     }
 
     /// `YYYY-MM-DD HH:MM` in the patient's time zone.

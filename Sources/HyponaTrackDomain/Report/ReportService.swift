@@ -55,6 +55,7 @@ public final class ReportService: Sendable {
             return ReportContent(patient: patient, stored: stored, charts: charts,
                                  risk: snapshot.engine.risk.assess(patient.profile),
                                  alerts: try AlertRepository.views(db, patientId: patient.id),
+                                 contacts: try ContactRepository.list(db, patientId: patient.id),
                                  rules: snapshot.rules, zone: context.zone(patient.profile), now: now)
         }
         let read = clock.now - start
@@ -99,6 +100,8 @@ struct ReportContent: Sendable {
     var days: [Day]
     var hasData: Bool
     var alerts: [AlertView]
+    /// Every contact attempt, oldest first.
+    var contacts: [ContactRecord]
     var labs: [Lab]
     var rulesVersion: String
     /// The rules' `missingData.noData.days`, which a `no_data_2d` alert's kind and reason name.
@@ -112,7 +115,7 @@ struct ReportContent: Sendable {
     var generatedAt: Double
 
     init(patient: PatientRecord, stored: PatientStoredData, charts: [Chart], risk: RiskAssessment, alerts: [AlertView],
-         rules: RuleSet, zone: ZoneRules, now: Double) {
+         contacts: [ContactRecord] = [], rules: RuleSet, zone: ZoneRules, now: Double) {
         studyId = patient.studyId
         profile = patient.profile
         self.risk = risk
@@ -121,6 +124,7 @@ struct ReportContent: Sendable {
         monitoringActive = stored.window.contains(today)
         self.charts = charts
         self.alerts = alerts
+        self.contacts = contacts
         rulesVersion = rules.version
         noDataDays = rules.reminders.noDataDays
         wordingFacts = ReasonWording.Facts(rules: rules)

@@ -64,6 +64,17 @@ struct ReportText: Bilingual, Sendable {
     var sodium: String { s("sodium", "Natrium") }
     var notYet: String { s("not yet", "noch nicht") }
 
+    var contactsColumn: String { s("Contacts", "Kontakte") }
+    func attempts(_ n: Int) -> String { n == 1 ? s("1 attempt", "1 Versuch") : s("\(n) attempts", "\(n) Versuche") }
+
+    // Contact table
+    var contacts: String { s("Contacts with the patient", "Kontakte mit dem Patienten") }
+    var noContacts: String { s("No contacts logged.", "Keine Kontakte erfasst.") }
+    var outcomeColumn: String { s("Outcome", "Ergebnis") }
+    var alertNumberColumn: String { s("Alert", "Alarm") }
+    var staffColumn: String { s("Logged by", "Erfasst von") }
+    var noteColumn: String { s("Note", "Notiz") }
+
     // Lab table
     var labTimeColumn: String { s("Time", "Zeit") }
     var labDayColumn: String { s("Date (POD)", "Datum (POD)") }

@@ -40,9 +40,11 @@ enum Schema {
         ("v14_days_submitted_at", { try $0.execute(DaysSchema.v2) }),
         // Evaluations of days that are not evaluated, with no level (DaysSchema.v3).
         ("v15_evaluations_without_level", { try $0.execute(DaysSchema.v3) }),
+        // The contact log and each alert's first acknowledgement note (ContactsSchema.v1).
+        ("v16_contacts", { try $0.execute(ContactsSchema.v1) }),
         // Alerts as episodes: the days an alert covers, one unresolved alert per patient and
         // kind, older duplicates merged into the newest (AlertEpisodesSchema).
-        ("v16_alert_episodes", { try AlertEpisodesSchema.migrate($0) }),
+        ("v17_alert_episodes", { try AlertEpisodesSchema.migrate($0) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

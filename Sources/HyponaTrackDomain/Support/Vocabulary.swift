@@ -108,6 +108,17 @@ public struct Vocabulary: Bilingual, Sendable {
         }
     }
 
+    /// How a contact attempt ended, in words (the code stays `no_answer`, …).
+    public func contactOutcome(_ outcome: ContactOutcome) -> String {
+        switch outcome {
+        case .reached: return s("reached", "erreicht")
+        case .noAnswer: return s("no answer", "nicht erreicht")
+        case .voicemail: return s("voicemail", "Mailbox")
+        case .patientCalled: return s("patient called", "Patient hat angerufen")
+        case .other: return s("other", "Sonstiges")
+        }
+    }
+
     public init(language: Language) {
         self.language = language
     }

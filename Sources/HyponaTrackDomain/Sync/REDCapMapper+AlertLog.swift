@@ -29,6 +29,9 @@ extension REDCapMapper {
             "alert_resolution_na": decimal(a.resolveSodium, 1),
             "alert_min_to_ack": minutes(from: a.openedAt, to: a.firstAcknowledgedAt),
             "alert_min_to_resolve": minutes(from: a.openedAt, to: a.resolvedAt),
+            "alert_ack_note": a.acknowledgeNote ?? "", "alert_resolution_note": a.resolutionNote ?? "",
+            "alert_contact_attempts": String(a.contactAttempts),
+            "alert_reached_at": a.reachedAt.map { datetimeSeconds(milliseconds: $0) } ?? "",
             // Unverified while the alert is open or acknowledged, complete once resolved.
             "alert_log_complete": a.resolvedAt == nil ? "1" : "2",
         ]

@@ -7,6 +7,9 @@ extension APIError {
     init(_ error: DomainError) {
         switch error {
         case .rejected(let e): self = .from(e)
+        case .notFound(let message, .alertOfPatient?):
+            // The alert a body names (`alertId`), not one in the path.
+            self = APIError(status: 404, code: "not_found", message: message, field: "alertId")
         case .notFound(let message, _): self = .notFound(message)
         case .conflict(let message, let field, _): self = .conflict(message, field: field)
         case .limitReached(let field, let limit):

@@ -74,6 +74,12 @@ extension BodyField where Value == Double {
     }
 }
 
+extension BodyField where Value == Int {
+    static func integer(_ name: String, _ range: ClosedRange<Int>) -> BodyField {
+        BodyField(name: name, read: .integer(range), schema: S.integer(range.lowerBound, range.upperBound), isRequired: false)
+    }
+}
+
 extension BodyField where Value == Bool {
     static func bool(_ name: String) -> BodyField { BodyField(name: name, read: .bool, schema: S.bool, isRequired: false) }
 }

@@ -24,6 +24,11 @@ extension Routes {
                   responses: csv) { ctx in
                 try csvFile(service.exports.export(ExportCSV(kind: .alerts, studyId: try studyIdQuery(ctx), actor: ctx.actor)))
             },
+            Route(.get, "/v1/export/contacts.csv", access: .staff(.read), touches: .export,
+                  summary: "Contact attempts as CSV, one row per contact: record_id, contact_id, contact_at, outcome, alert_id, staff, note",
+                  responses: csv) { ctx in
+                try csvFile(service.exports.export(ExportCSV(kind: .contacts, studyId: try studyIdQuery(ctx), actor: ctx.actor)))
+            },
             Route(.get, "/v1/patients/{studyId}/report.pdf", access: .staff(.read), touches: .patient,
                   summary: "One patient's clinical report as a PDF (A4, fonts embedded): facts, risk, the six trend charts with the patient's scaled thresholds, days, alerts, lab values, rules version; ?lang=de for German",
                   responses: with([200: ("the PDF document (application/pdf)", nil)])) { ctx in

@@ -3,7 +3,7 @@ import HTML
 import HyponaTrackCore
 import HyponaTrackDomain
 
-/// Form errors to show next to their fields: by form (`lab`, `ack-7`, `resolve-7`) and field.
+/// Form errors to show next to their fields: by form (`lab`, `ack-7`, `contact-7`, `resolve-7`) and field.
 struct FormErrors: Sendable {
     var messages: [String: [String: String]] = [:]
     /// What was typed, to put back into the re-shown form.
@@ -14,7 +14,7 @@ struct FormErrors: Sendable {
     var isEmpty: Bool { messages.isEmpty }
 }
 
-/// Alerts as a table with their acknowledge and resolve forms (for roles that write); used by
+/// Alerts as a table with their acknowledge, contact and resolve forms (for roles that write); used by
 /// the inbox and the patient page, so both show and act on an alert the same way.
 struct AlertTable {
     let layout: ConsoleLayout
@@ -58,7 +58,8 @@ struct AlertTable {
             <td>\(layout.badge(a.level))</td><td>\(a.date.description) (\(a.pod))</td>\
             <td>\(t.vocabulary.alertKind(a.kind, noDataDays: facts.noDataDays))</td>\
             <td>\(ReasonText.list(a.reasons, ReasonWording(t.language, facts: facts)))</td><td>\(t.alertState(a.state))</td>\
-            <td>\(ConsoleLayout.time(a.openedAt, zone: z))</td><td>\(acted(a.acknowledged))\(history(a, zone: z))</td>\
+            <td>\(ConsoleLayout.time(a.openedAt, zone: z))</td>\
+            <td>\(acted(a.acknowledged))\(history(a, zone: z))\(ContactForm(layout: layout, errors: errors).attempts(a, zone: z))</td>\
             <td>\(resolved)\(forms)</td></tr>
             """
     }
@@ -89,7 +90,8 @@ struct AlertTable {
             \(fieldError(ack, "note"))</div><button type="submit">\(t.s("Acknowledge", "Bestätigen"))</button></form>
             """ : HTML()
         return """
-            \(ackForm)<form method="post" action="/console/alerts/\(a.id)/resolve" class="inline">\(ConsoleLayout.csrf(s))\
+            \(ackForm)\(ContactForm(layout: layout, errors: errors).rowForm(a, back: back))\
+            <form method="post" action="/console/alerts/\(a.id)/resolve" class="inline">\(ConsoleLayout.csrf(s))\
             <input type="hidden" name="back" value="\(back)">\
             <div><label for="\(res)-note">\(t.s("Resolution note", "Notiz zur Erledigung"))</label>\
             <input type="text" id="\(res)-note" name="note" maxlength="1000" required value="\(errors.value(res, "note"))"\

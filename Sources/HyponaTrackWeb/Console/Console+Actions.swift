@@ -150,14 +150,14 @@ extension Console {
         return try study.alerts.alert(id: id)?.studyId
     }
 
-    private func refused(_ ctx: PageContext, form: String, fields: [String], _ e: FieldError, status: HTTPStatus = .badRequest,
+    func refused(_ ctx: PageContext, form: String, fields: [String], _ e: FieldError, status: HTTPStatus = .badRequest,
                          render: (FormErrors) throws -> HTML) throws -> HTTPResponse {
         try refused(ctx, form: form, fields: fields, FormInput.refusal(e, fallback: fields[0], language: ctx.language), status: status,
                     render: render)
     }
 
     /// The page again (`render`) with `refusal`'s message at its field of `form` and what was typed.
-    private func refused(_ ctx: PageContext, form: String, fields: [String], _ refusal: (field: String, message: String), status: HTTPStatus,
+    func refused(_ ctx: PageContext, form: String, fields: [String], _ refusal: (field: String, message: String), status: HTTPStatus,
                          render: (FormErrors) throws -> HTML) throws -> HTTPResponse {
         var errors = FormErrors()
         errors.messages[form] = [refusal.field: refusal.message]

@@ -27,6 +27,7 @@ struct Console: Sendable {
             Route(.get, "/console/", access: .staff(.read), touches: .list) { ctx in try board(ctx) },
             Route(.get, "/console/patients/{studyId}", access: .staff(.read), touches: .patient) { ctx in try patient(ctx) },
             Route(.post, "/console/patients/{studyId}/labs", access: .staff(.write), touches: .patient) { ctx in try addLab(ctx) },
+            Route(.post, "/console/patients/{studyId}/contacts", access: .staff(.write), touches: .patient) { ctx in try addContact(ctx) },
             Route(.get, "/console/alerts", access: .staff(.read), touches: .list) { ctx in try inbox(ctx) },
             Route(.post, "/console/alerts/{alertId}/acknowledge", access: .staff(.write), touches: .alert) { ctx in try acknowledge(ctx) },
             Route(.post, "/console/alerts/{alertId}/resolve", access: .staff(.write), touches: .alert) { ctx in try resolve(ctx) },
@@ -39,6 +40,9 @@ struct Console: Sendable {
             },
             Route(.get, "/console/export/alerts.csv", access: .staff(.read), touches: .export) { ctx in
                 Routes.csvResponse(try study.exports.export(ExportCSV(kind: .alerts, studyId: nil, actor: ctx.actor)))
+            },
+            Route(.get, "/console/export/contacts.csv", access: .staff(.read), touches: .export) { ctx in
+                Routes.csvResponse(try study.exports.export(ExportCSV(kind: .contacts, studyId: nil, actor: ctx.actor)))
             },
             Route(.get, "/console/sync", access: .staff(.admin), touches: .list) { ctx in try syncPage(ctx) },
             Route(.get, "/console/patients/{studyId}/report.pdf", access: .staff(.read), touches: .patient) { ctx in
@@ -76,7 +80,7 @@ struct Console: Sendable {
         let detail = try study.patients.show(studyId: studyId)
         let zone = study.zone(detail.summary.patient.profile)
         return PatientPage(layout: layout(ctx), detail: detail, alerts: try study.alerts.alerts(studyId: studyId),
-                           charts: try study.patients.trendCharts(studyId: studyId, language: ctx.language), zone: zone,
+                           contacts: try study.contacts.contacts(studyId: studyId), charts: try study.patients.trendCharts(studyId: studyId, language: ctx.language), zone: zone,
                            rules: study.rules.snapshot.rules, errors: errors).render()
     }
 

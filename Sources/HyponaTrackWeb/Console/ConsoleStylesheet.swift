@@ -41,7 +41,7 @@ enum ConsoleStylesheet {
         form.inline { display: inline-flex; flex-wrap: wrap; gap: 8px; align-items: flex-end; margin: 4px 0; }
         label { display: block; font-weight: bold; margin: 8px 0 2px; }
         input, select, textarea, button { font: inherit; }
-        input[type=text], input[type=password], input[type=number], input[type=datetime-local], textarea {
+        input[type=text], input[type=password], input[type=number], input[type=datetime-local], textarea, select {
             padding: 6px 8px; border: 1px solid #6a6a6a; border-radius: 3px; min-width: 14em; }
         button { padding: 6px 14px; border: 1px solid #0b3d78; background: #0b4f9c; color: #fff; border-radius: 3px; cursor: pointer; }
         button.secondary { background: #fff; color: #0b3d78; }
@@ -51,6 +51,8 @@ enum ConsoleStylesheet {
         .chart h3 { font-size: 16px; margin: 0 0 4px; }
         .chart svg { max-width: 100%; height: auto; }
         details { margin: 4px 0 8px; }
+        details.contact { margin: 2px 0; }
+        details.contact summary { cursor: pointer; color: var(--link); }
         dl.profile { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; }
         dl.profile dt { font-weight: bold; }
         dl.profile dd { margin: 0; }

@@ -75,12 +75,15 @@ enum FormInput {
     }
 
     /// How a refusal at one of the console forms' fields is worded (`FieldMessages`): the notes
-    /// are texts, sodium a number, the lab's time a date and time.
+    /// are texts, sodium a number, the lab's time a date and time, a contact's outcome and alert
+    /// a choice from a list.
     static func messageKind(_ field: String) -> FieldMessages.Kind? {
         switch field {
         case "note": .text
         case "sodium": .number(decimals: 0)
         case "time": .time
+        case "outcome": .option
+        case "alertId": .option
         default: nil
         }
     }

@@ -3,13 +3,16 @@ import HTML
 import HyponaTrackCore
 import HyponaTrackDomain
 
-/// `/console/patients/{studyId}`: profile and Kat A/B/C, alerts with their forms, lab values
+/// `/console/patients/{studyId}`: profile and Kat A/B/C, alerts with their forms, contacts and
+/// the contact form, lab values
 /// and the lab form, the trend charts (inline SVG with the patient's scaled thresholds, each
 /// with a data table), and the day table.
 struct PatientPage {
     let layout: ConsoleLayout
     let detail: PatientDetail
     let alerts: [AlertView]
+    /// The patient's contact attempts, newest first.
+    var contacts: [ContactRecord] = []
     let charts: [Chart]
     let zone: ZoneRules
     /// The rules in force: their version is shown, and the silent days a `no_data_2d` names.
@@ -23,12 +26,15 @@ struct PatientPage {
     func render() -> HTML {
         let alertTable = AlertTable(layout: layout, zone: { _ in zone }, back: "patient", errors: errors,
                                     facts: ReasonWording.Facts(rules: rules))
+        let contactLog = ContactForm(layout: layout, errors: errors)
         let report = "/console/patients/\(URLComponentEncoding.segment(studyId))/report.pdf"
         let content: HTML = """
             \(profile())
             <p><a href="\(report)" download>\(t.s("Clinical report (PDF)", "Klinischer Bericht (PDF)"))</a> <span class="muted">(\(t.s("audited", "protokolliert")))</span></p>
             <h2 id="alerts">\(t.s("Alerts", "Alarme"))</h2>
             \(alertTable.render(alerts, showPatient: false))
+            <h2 id="contacts">\(t.s("Contacts", "Kontakte"))</h2>
+            \(contactLog.list(contacts, zone: zone))\(contactLog.patientForm(studyId: studyId, alerts: alerts))
             <h2 id="labs">\(t.s("Lab sodium", "Labor-Natrium"))</h2>
             \(labs())\(labForm())
             <h2 id="trends">\(t.s("Trends", "Verläufe"))</h2>

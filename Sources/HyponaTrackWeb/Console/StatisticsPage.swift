@@ -55,7 +55,8 @@ struct StatisticsPage {
             <thead><tr><th scope="col">\(t.s("Figure", "Kennzahl"))</th>\(head)</tr></thead><tbody>\(rows)</tbody></table>
             <h2>\(t.s("Exports", "Exporte"))</h2>
             <p><a href="/console/export/days.csv" download>\(t.s("All days (CSV)", "Alle Tage (CSV)"))</a> ·
-            <a href="/console/export/alerts.csv" download>\(t.s("All alerts (CSV)", "Alle Alarme (CSV)"))</a>
+            <a href="/console/export/alerts.csv" download>\(t.s("All alerts (CSV)", "Alle Alarme (CSV)"))</a> ·
+            <a href="/console/export/contacts.csv" download>\(t.s("All contacts (CSV)", "Alle Kontakte (CSV)"))</a>
             <span class="muted">(\(t.s("audited", "protokolliert")))</span></p>
             """)
     }

@@ -24,6 +24,8 @@ struct FieldMessages: Bilingual {
         case text
         /// A date and time (a lab value's).
         case time
+        /// A choice from a drop-down list (a contact's outcome, the alert it was about).
+        case option
     }
 
     let language: Language
@@ -48,6 +50,10 @@ struct FieldMessages: Bilingual {
         case (.number(let decimals)?, .outOfRange(let lower, let upper)?):
             return s("Please enter a value from \(number(lower, decimals)) to \(number(upper, decimals)).",
                      "Bitte geben Sie einen Wert von \(number(lower, decimals)) bis \(number(upper, decimals)) ein.")
+        case (.option?, .required?):
+            return s("Please choose one.", "Bitte wählen Sie eine Möglichkeit.")
+        case (.option?, _):
+            return s("Please choose one of the listed options.", "Bitte wählen Sie eine der aufgeführten Möglichkeiten.")
         case (.choice?, .required?):
             return s("Please choose one answer.", "Bitte wählen Sie eine Antwort.")
         case (.choice(let range)?, _):
@@ -114,6 +120,9 @@ struct FieldMessages: Bilingual {
             return s("There is no patient with study ID \(studyId).", "Es gibt keinen Patienten mit der Studien-ID \(studyId).")
         case .alert(let id):
             return s("There is no alert \(id); nothing was changed.", "Einen Alarm \(id) gibt es nicht; es wurde nichts geändert.")
+        case .alertOfPatient(let id, let studyId):
+            return s("Patient \(studyId) has no alert \(id); nothing was saved.",
+                     "Patient \(studyId) hat keinen Alarm \(id); es wurde nichts gespeichert.")
         case .proposal(let id):
             return s("There is no proposal \(id); nothing was changed.", "Einen Vorschlag \(id) gibt es nicht; es wurde nichts geändert.")
         }

@@ -1,0 +1,23 @@
+import HyponaTrackCore
+import SQLite
+
+/// The contacts CSV (docs/product.md, "Contact log"): one row per contact attempt, by study ID
+/// then as logged. `contact_at` as the alerts CSV writes its times (`YYYY-MM-DD HH:MM:SS` in the
+/// patient's time zone), `outcome` the code, `alert_id` blank for a contact about no alert,
+/// `staff` the member's name (without `staff:`), `note` as typed.
+enum ContactExport {
+    static let header = ["record_id", "contact_id", "contact_at", "outcome", "alert_id", "staff", "note"]
+
+    static func document(_ db: Connection, patients: [PatientRecord], onePatient: Bool,
+                         mapper: (PatientRecord) -> REDCapMapper) throws -> CSVDocument {
+        var csv = CSVDocument(header: header)
+        let byStudyId = Dictionary(patients.map { ($0.studyId, $0) }, uniquingKeysWith: { a, _ in a })
+        for contact in try ContactRepository.export(db, patientId: onePatient ? patients.first?.id : nil) {
+            guard let patient = byStudyId[contact.studyId] else { continue }
+            csv.append([contact.studyId, String(contact.id), mapper(patient).datetimeSeconds(milliseconds: contact.at),
+                        contact.outcome.rawValue, contact.alertId.map { String($0) } ?? "",
+                        Principal.displayName(ofActor: contact.by), contact.note ?? ""])
+        }
+        return csv
+    }
+}
