@@ -92,7 +92,7 @@ extension REDCapMapperTests {
             "alert_pod": "7", "alert_log_reasons": "weight_gain_pct", "alert_opened_at": "2026-03-09 09:00:07",
             "alert_ack_at": "", "alert_ack_role": "", "alert_resolved_at": "", "alert_resolution_na": "",
             "alert_min_to_ack": "", "alert_min_to_resolve": "", "alert_ack_note": "", "alert_resolution_note": "",
-            "alert_contact_attempts": "0", "alert_reached_at": "", "alert_log_complete": "1",
+            "alert_contact_attempts": "0", "alert_reached_at": "", "alert_last_date": "2026-03-09", "alert_log_complete": "1",
         ]
         #expect(r == opened)
         let mapped = f.mapper.alertLog(try #require(try rig.store.database.read { try AlertRepository.logEntry($0, id: id) }))

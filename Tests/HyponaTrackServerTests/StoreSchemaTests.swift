@@ -92,9 +92,12 @@ import SQLite
         }
         #expect(outbox == ["A-1 patient_baseline 0 v4", "A-1 daily_monitoring 3 v4"])
         #expect(try db.query("SELECT alert_id FROM alert_log_backfill ORDER BY alert_id").map { try $0.int64(0) } == [1, 2, 3])
-        // The alert_log row as the server writes it now also reads the columns of v16_contacts
-        // (the later migrations in between concern other tables).
-        try db.transaction(.immediate) { try db.execute(ContactsSchema.v1) }
+        // The alert_log row as the server writes it now also reads the columns of v16_contacts and
+        // v17_alert_episodes (the later migrations in between concern other tables).
+        try db.transaction(.immediate) {
+            try db.execute(ContactsSchema.v1)
+            try db.execute(AlertEpisodesSchema.v1)
+        }
 
         // The first start with the sync configured queues them once, beside the daily row of the same number.
         let mapper = REDCapMapper(studyZone: ZoneRules(identifier: "Europe/Berlin")!, baselineEvent: nil, dailyEvent: nil)
@@ -199,6 +202,7 @@ import SQLite
         let notes = try db.query("SELECT first_acknowledge_note FROM alerts ORDER BY id").map { try $0.optionalString(0) }
         #expect(notes == ["rang, no answer", nil], "the first acknowledgement's note, from the audit trail")
         #expect(try db.query("SELECT alert_id FROM alert_log_backfill ORDER BY alert_id").map { try $0.int64(0) } == [1, 2])
+        #expect(try Schema.migrator().migrate(db) == ["v17_alert_episodes"])
         let entry = try #require(try AlertRepository.logEntry(db, id: 1))
         #expect(entry.acknowledgeNote == "rang, no answer" && entry.contactAttempts == 0 && entry.reachedAt == nil)
     }

@@ -63,7 +63,7 @@ import HTJSON
         #expect(header == ["record_id", "alert_id", "alert_kind", "alert_log_level", "alert_date", "alert_pod", "alert_log_reasons",
                            "alert_opened_at", "alert_ack_at", "alert_ack_role", "alert_resolved_at", "alert_resolution_na",
                            "alert_min_to_ack", "alert_min_to_resolve", "alert_ack_note", "alert_resolution_note", "alert_contact_attempts",
-                           "alert_reached_at", "alert_log_complete", "alert_ack_by", "alert_resolved_by",
+                           "alert_reached_at", "alert_last_date", "alert_log_complete", "alert_ack_by", "alert_resolved_by",
                            "reasons_text"])
         #expect(rows.count == 2)
         let a = rows[0], b = rows[1]

@@ -84,6 +84,24 @@ public struct AlertView: Sendable {
     public var earlierAcknowledgements: [EarlierAcknowledgement] = []
     /// The contact attempts about this alert, oldest first (`AlertRepository.withContacts`).
     public var contacts: [ContactRecord] = []
+    /// The last day it covers (docs/product.md, "Alerts": an alert covers days).
+    public var lastDate: LocalDate? = nil
+    /// Each day it covers with the level and reasons of that day, oldest first
+    /// (`AlertRepository.withDays`).
+    public var days: [CoveredDay] = []
+    /// The alert the upgrade to episodes merged this one into (then it is resolved).
+    public var mergedInto: Int64? = nil
+    /// When a day joined it after its acknowledgement (nil: none since): "new data since
+    /// acknowledged" on the board, and it may be acknowledged again.
+    public var newDataAt: Int64? = nil
+
+    /// One day an alert covers.
+    public struct CoveredDay: Sendable, Equatable {
+        public var date: LocalDate
+        public var pod: Int
+        public var level: Level
+        public var reasons: [StoredReason]
+    }
 
     /// Acknowledged once, worsened since and not acknowledged again (nor resolved).
     public var needsAcknowledgingAgain: Bool { state == .open && !earlierAcknowledgements.isEmpty }
@@ -114,4 +132,6 @@ struct AlertLogEntry: Sendable, Equatable {
     /// How many contacts name the alert, and the first that spoke to the patient (ms).
     var contactAttempts = 0
     var reachedAt: Int64? = nil
+    /// The last day the alert covers (`date` is its first).
+    var lastDate: LocalDate? = nil
 }

@@ -73,3 +73,28 @@ extension AlertRepository {
             """, [patientId, date.description]).map(decode)
     }
 }
+
+extension AlertRepository {
+    /// `views` with the days each covers (`AlertView.days`), oldest first.
+    static func withDays(_ db: Connection, _ views: [AlertView]) throws -> [AlertView] {
+        guard !views.isEmpty else { return views }
+        var days: [Int64: [AlertView.CoveredDay]] = [:]
+        let ids = views.map(\.id)
+        // In slices, well below SQLite's bound-parameter limit.
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let slice = Array(ids[start..<min(start + 500, ids.count)])
+            let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
+            for r in try db.query("SELECT alert_id, date, pod, level, reasons FROM alert_days WHERE alert_id IN (\(marks)) ORDER BY alert_id, date",
+                                  slice.map { $0 as (any SQLiteBindable)? }) {
+                days[try r.int64(0), default: []].append(AlertView.CoveredDay(date: try date(r.string(1)), pod: try r.int(2),
+                                                                             level: try enumValue(r.string(3)),
+                                                                             reasons: StoredReasonsColumn.decode(try r.string(4))))
+            }
+        }
+        return views.map { view in
+            var out = view
+            out.days = days[view.id] ?? []
+            return out
+        }
+    }
+}

@@ -133,17 +133,16 @@ enum AlertRepository {
         if let before { params.append(before) }
         params.append(limit ?? -1)   // LIMIT -1: no limit
         let sql = "\(viewSelect) \(filter.isEmpty ? "" : "WHERE " + filter.joined(separator: " AND ")) ORDER BY a.id DESC LIMIT ?"
-        return try withContacts(db, withEarlierAcknowledgements(db, db.query(sql, params).map(view)))
+        return try complete(db, db.query(sql, params).map(view))
     }
 
     /// One patient's alerts, oldest first (the clinical report).
     static func views(_ db: Connection, patientId: Int64) throws -> [AlertView] {
-        try withContacts(db, withEarlierAcknowledgements(db, db.query("\(viewSelect) WHERE a.patient_id = ? ORDER BY a.id",
-                                                                       [patientId]).map(view)))
+        try complete(db, db.query("\(viewSelect) WHERE a.patient_id = ? ORDER BY a.id", [patientId]).map(view))
     }
 
     static func view(_ db: Connection, id: Int64) throws -> AlertView? {
-        try withContacts(db, withEarlierAcknowledgements(db, db.queryOne("\(viewSelect) WHERE a.id = ?", [id]).map { [try view($0)] } ?? []))
+        try complete(db, db.queryOne("\(viewSelect) WHERE a.id = ?", [id]).map { [try view($0)] } ?? [])
             .first
     }
 
@@ -159,7 +158,14 @@ enum AlertRepository {
                          acknowledged: try transition("acknowledged", note: "acknowledge_note"),
                          resolved: try transition("resolved", note: "resolve_note"),
                          resolveSodium: try r.optionalDouble("resolve_sodium"),
-                         worsenedAt: try r.int("ladder") > 1 ? try r.int64("ladder_started_at") : nil)
+                         worsenedAt: try r.int("ladder") > 1 ? try r.int64("ladder_started_at") : nil,
+                         lastDate: try r.optionalString("last_date").map(date), mergedInto: try r.optionalInt64("merged_into"),
+                         newDataAt: try r.optionalInt64("new_data_at"))
+    }
+
+    /// Views with what other tables hold about them: earlier acknowledgements, contacts, days.
+    static func complete(_ db: Connection, _ views: [AlertView]) throws -> [AlertView] {
+        try withDays(db, withContacts(db, withEarlierAcknowledgements(db, views)))
     }
 
     // MARK: REDCap alert_log
@@ -176,7 +182,8 @@ enum AlertRepository {
         a.first_acknowledge_note AS log_ack_note, a.resolve_note AS log_resolution_note,
                (SELECT COUNT(*) FROM contacts c WHERE c.alert_id = a.id) AS log_contact_attempts,
                (SELECT MIN(c.contact_at) FROM contacts c
-                WHERE c.alert_id = a.id AND c.outcome IN ('reached', 'patient_called')) AS log_reached_at
+                WHERE c.alert_id = a.id AND c.outcome IN ('reached', 'patient_called')) AS log_reached_at,
+               a.last_date AS log_last_date
         """
 
     static func logEntry(_ db: Connection, id: Int64) throws -> AlertLogEntry? {
@@ -211,7 +218,8 @@ enum AlertRepository {
                              resolvedAt: try r.optionalInt64(11), resolveSodium: try r.optionalDouble(12),
                              acknowledgeNote: try r.optionalString("log_ack_note"),
                              resolutionNote: try r.optionalString("log_resolution_note"),
-                             contactAttempts: try r.int("log_contact_attempts"), reachedAt: try r.optionalInt64("log_reached_at"))
+                             contactAttempts: try r.int("log_contact_attempts"), reachedAt: try r.optionalInt64("log_reached_at"),
+                             lastDate: try r.optionalString("log_last_date").map(date))
     }
 
     /// Every patient's unresolved alerts: how many and the highest level, by patient id.

@@ -90,7 +90,7 @@ struct REDCapFields: Sendable {
         ("alert_ack_at", .datetimeSeconds), ("alert_ack_role", .choice(staffRoles)), ("alert_resolved_at", .datetimeSeconds),
         ("alert_resolution_na", .number(decimals: 1)), ("alert_min_to_ack", .number(decimals: 1)),
         ("alert_min_to_resolve", .number(decimals: 1)), ("alert_ack_note", .notes), ("alert_resolution_note", .notes),
-        ("alert_contact_attempts", .integer), ("alert_reached_at", .datetimeSeconds),
+        ("alert_contact_attempts", .integer), ("alert_reached_at", .datetimeSeconds), ("alert_last_date", .date),
     ]
 
     /// Every instrument the server fills, in dictionary order, with its fields (the baseline's

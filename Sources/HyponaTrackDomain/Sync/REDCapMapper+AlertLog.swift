@@ -32,6 +32,7 @@ extension REDCapMapper {
             "alert_ack_note": a.acknowledgeNote ?? "", "alert_resolution_note": a.resolutionNote ?? "",
             "alert_contact_attempts": String(a.contactAttempts),
             "alert_reached_at": a.reachedAt.map { datetimeSeconds(milliseconds: $0) } ?? "",
+            "alert_last_date": (a.lastDate ?? a.date).description,
             // Unverified while the alert is open or acknowledged, complete once resolved.
             "alert_log_complete": a.resolvedAt == nil ? "1" : "2",
         ]

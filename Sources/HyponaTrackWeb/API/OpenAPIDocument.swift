@@ -190,7 +190,7 @@ public enum OpenAPIDocument {
                                   ("ProfilePatch", S.object(profileProperties(required: false))),
                                   ("ImportReport", ImportJSON.reportSchema)])
         let shapes = DayJSON.components + PatientJSON.components
-            + [ActivationJSON.activated.component, AlertJSON.alert.component, ImportJSON.proposal.component,
+            + [ActivationJSON.activated.component, AlertJSON.alert.component, AlertJSON.alertDay.component, ImportJSON.proposal.component,
                StatisticsJSON.statistics.component, HealthJSON.health.component, APIError.shape.component]
         for (name, schema) in shapes {
             precondition(schemas[name] == nil, "two components named \(name)")

@@ -80,6 +80,7 @@ enum AlertJSON {
         .member("id", .id) { $0.id },
         .member("studyId", .string(S.studyId)) { $0.studyId },
         .member("date", .date) { $0.date },
+        .member("lastDate", .date) { $0.lastDate ?? $0.date },
         .member("pod", .integer) { $0.pod },
         .member("kind", .oneOf(AlertKind.allCases)) { $0.kind },
         .member("level", .level) { $0.level },
@@ -94,5 +95,16 @@ enum AlertJSON {
         .member("resolvedBy", .nullable(.string)) { $0.resolved?.by },
         .member("resolveNote", .nullable(.string)) { $0.resolved?.note },
         .member("resolveSodium", .nullable(.number)) { $0.resolveSodium },
+        .member("days", .array(.object(alertDay))) { $0.days },
+        .member("newDataSinceAcknowledged", .nullable(.instant)) { $0.newDataAt },
+        .member("mergedInto", .nullable(.id)) { $0.mergedInto },
+    ])
+
+    /// One day an alert covers, with that day's level and reasons.
+    static let alertDay = ResponseShape<AlertView.CoveredDay>("AlertDay", [
+        .member("date", .date) { $0.date },
+        .member("pod", .integer) { $0.pod },
+        .member("level", .level) { $0.level },
+        .member("reasons", .array(.object(DayJSON.storedReason))) { $0.reasons },
     ])
 }
