@@ -124,12 +124,14 @@ import HTJSON
         #expect(row["alert_resolution_na"] == "131.5" && row["alert_log_complete"] == "2")
         #expect(row["alert_min_to_resolve"] == Self.minutes(resolved["openedAt"], resolved["resolvedAt"]))
 
+        // The sodium is also a lab value of today (POD 6): today's daily row carries it.
         let record = try #require(try rig.emulator.records()[id])
-        #expect(record.alertLog.count == alerts.count && record.instances.keys.sorted() == [5], "alerts and days kept apart")
+        #expect(record.alertLog.count == alerts.count && record.instances.keys.sorted() == [5, 6], "alerts and days kept apart")
+        #expect(record.instances[6]?["lab_sodium_min"] == "131.5", "\(String(describing: record.instances[6]))")
         #expect(try rig.emulator.counter("newInstances") == 0)
         let reconcile = try rig.reconcile()
         #expect(reconcile["inSync"] == true, "\(JSONSerializer.string(.object(reconcile)))")
-        #expect(reconcile["localRows"] == .int(2 + alerts.count) && reconcile["remoteRows"] == .int(2 + alerts.count))
+        #expect(reconcile["localRows"] == .int(3 + alerts.count) && reconcile["remoteRows"] == .int(3 + alerts.count))
     }
 
     @Test func contactsAboutAnAlertArriveInItsRowWithTheAttemptsTheFirstReachAndBothNotes() throws {

@@ -14,20 +14,28 @@ public struct AcknowledgeAlert: Sendable {
     }
 }
 
-/// `POST /v1/alerts/{id}/resolution`: closed with a note and, if measured, the sodium.
+/// `POST /v1/alerts/{id}/resolution`: closed with a note and, if measured, the sodium, which is
+/// also stored as a lab value taken at `sodiumTime` (nil: now).
 public struct ResolveAlert: Sendable {
     public var alertId: Int64
     public var note: String
     public var sodium: Double?
+    public var sodiumTime: Timestamp?
     public var actor: String
 
-    public init(alertId: Int64, note: String, sodium: Double? = nil, actor: String) {
+    public init(alertId: Int64, note: String, sodium: Double? = nil, sodiumTime: Timestamp? = nil, actor: String) {
         self.alertId = alertId
         self.note = note
         self.sodium = sodium
+        self.sodiumTime = sodiumTime
         self.actor = actor
     }
 }
+
+/// Stores a sodium typed at a resolve as a lab value, in the resolving transaction
+/// (`CorrectionService.addLabAtResolve`).
+typealias LabAtResolve = @Sendable (_ db: Connection, _ patientId: Int64, _ sodium: Double, _ time: Timestamp?, _ actor: String,
+                                    _ ms: Int64) throws -> Void
 
 /// `GET /v1/alerts`: newest first; `openOnly`: the unresolved ones; `before`: only alerts with a
 /// lower id (the next page); `limit`: at most that many (nil: all).
@@ -59,11 +67,14 @@ public final class AlertService: Sendable {
     /// Nil when the daemon runs without alerting (then no alert exists to act on).
     let alerting: Alerting?
     let clock: any ServerClock
+    let labAtResolve: LabAtResolve
 
-    init(transactions: Transactions, alerting: Alerting?, clock: any ServerClock) {
+    init(transactions: Transactions, alerting: Alerting?, clock: any ServerClock,
+         labAtResolve: @escaping LabAtResolve = { _, _, _, _, _, _ in }) {
         self.transactions = transactions
         self.alerting = alerting
         self.clock = clock
+        self.labAtResolve = labAtResolve
     }
 
     /// Newest first: every unresolved alert (`openOnly`: never cut short, they are what staff
@@ -106,6 +117,11 @@ public final class AlertService: Sendable {
         guard let alerting else { throw DomainError.notFound("no alert \(command.alertId)", missing: .alert(id: command.alertId)) }
         let ms = epochMilliseconds(clock.now())
         return try transactions.write { db in
+            // The nurse's sodium is a lab value of the day it was taken: stored and evaluated
+            // first (raising no alert of its own), then the alert is resolved.
+            if let sodium = command.sodium, let alert = try AlertRepository.load(db, id: command.alertId), alert.state != .resolved {
+                try labAtResolve(db, alert.patientId, sodium, command.sodiumTime, command.actor, ms)
+            }
             try alerting.resolve(db, id: command.alertId, by: command.actor, note: command.note, sodium: command.sodium, at: ms)
             return try view(db, command.alertId)
         }

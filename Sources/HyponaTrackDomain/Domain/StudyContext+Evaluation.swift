@@ -10,15 +10,17 @@ extension StudyContext {
     /// Evaluates `dates` of a patient, stores each evaluation and its audit row, raises alerts
     /// and queues the REDCap row. With `onlyIfChanged`, a date whose result equals its latest
     /// stored one is skipped. `preloaded` may hold the patient's days from two days before the
-    /// first date to the last (saves reading them again).
+    /// first date to the last (saves reading them again). `raisesAlerts` false: the evaluations
+    /// are stored, audited and queued, but raise no alert (a sodium a nurse typed while resolving
+    /// an alert: her own value never opens or worsens one).
     @discardableResult
     func evaluate(_ db: Connection, _ patient: PatientRecord, dates: [LocalDate], cause: EvaluationCause, actor: String,
                   snapshot: ActiveRules.Snapshot, at ms: Int64, onlyIfChanged: Bool = false,
-                  preloaded: [DailyEntry]? = nil) throws -> [LocalDate: Evaluation] {
+                  preloaded: [DailyEntry]? = nil, raisesAlerts: Bool = true) throws -> [LocalDate: Evaluation] {
         let computed = try evaluations(db, patient, dates: dates, snapshot: snapshot, onlyIfChanged: onlyIfChanged,
                                        preloaded: preloaded)
         for item in computed where item.isNew {
-            try record(db, patient, item, cause: cause, actor: actor, snapshot: snapshot, at: ms)
+            try record(db, patient, item, cause: cause, actor: actor, snapshot: snapshot, at: ms, raisesAlerts: raisesAlerts)
         }
         return Dictionary(uniqueKeysWithValues: computed.map { ($0.evaluation.date, $0.evaluation) })
     }
@@ -44,19 +46,19 @@ extension StudyContext {
 
     /// Stores one evaluation with its audit row, raises alerts and queues the REDCap row.
     func record(_ db: Connection, _ patient: PatientRecord, _ item: ComputedEvaluation, cause: EvaluationCause, actor: String,
-                snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
-        let details = try recordUnaudited(db, patient, item, cause: cause, snapshot: snapshot, at: ms)
+                snapshot: ActiveRules.Snapshot, at ms: Int64, raisesAlerts: Bool = true) throws {
+        let details = try recordUnaudited(db, patient, item, cause: cause, snapshot: snapshot, at: ms, raisesAlerts: raisesAlerts)
         try AuditLog.append(db, at: ms, actor: actor, action: .evaluationRecord, subject: patient.studyId, details: details)
     }
 
     /// `record` without the audit row: for a change whose own audit row carries the returned
     /// details (a day submission's row lists the evaluations it caused, `SubmissionPlan.apply`).
     func recordUnaudited(_ db: Connection, _ patient: PatientRecord, _ item: ComputedEvaluation, cause: EvaluationCause,
-                         snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> AuditDetails.EvaluationRecorded {
+                         snapshot: ActiveRules.Snapshot, at ms: Int64, raisesAlerts: Bool = true) throws -> AuditDetails.EvaluationRecorded {
         let e = item.evaluation
         let id = try EvaluationRepository.insert(db, patientId: patient.id, e, cause: cause.rawValue, at: ms)
         metrics.evaluationRecorded(level: e.level)
-        try alerting?.evaluationRecorded(db, patient, e, at: ms)
+        if raisesAlerts { try alerting?.evaluationRecorded(db, patient, e, at: ms) }
         if let outbox {
             try outbox.enqueueDaily(db, patient, day: item.day, alert: DailyAlert(e, at: ms), snapshot: snapshot, at: ms)
         }

@@ -48,7 +48,10 @@ public final class StudyService: Sendable {
         patients = PatientQueries(context: context)
         proposals = ProposalService(context: context, corrections: corrections)
         imports = ImportService(context: context)
-        alerts = AlertService(transactions: context.transactions, alerting: alerting, clock: clock)
+        let labs = corrections
+        alerts = AlertService(transactions: context.transactions, alerting: alerting, clock: clock) { db, patientId, sodium, time, actor, ms in
+            try labs.addLabAtResolve(db, patientId: patientId, sodium: sodium, time: time, actor: actor, at: ms)
+        }
         contacts = ContactService(context: context)
         audit = AuditService(transactions: context.transactions, key: database.auditKey,
                              checkpoints: AuditCheckpoints(hooks: configuration.hooks, zone: context.studyZone), clock: clock)

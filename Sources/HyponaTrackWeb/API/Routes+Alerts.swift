@@ -36,7 +36,7 @@ extension Routes {
                 let id = try AlertBodies.alertId(ctx)
                 let command = try decodeBody(ctx.body) { r throws(FieldError) in
                     ResolveAlert(alertId: id, note: try r.required(AlertBodies.note.required), sodium: try r.optional(AlertBodies.sodium),
-                                 actor: ctx.actor)
+                                 sodiumTime: try r.optional(AlertBodies.sodiumTime), actor: ctx.actor)
                 }
                 return .json(.ok, AlertJSON.alert.encode(try service.resolve(command)))
             },
@@ -50,8 +50,11 @@ extension Routes {
 enum AlertBodies {
     static let note = BodyField.text("note", length: 1...1000)
     static let sodium = BodyField.number("sodium", ValueRanges.sodium)
+    /// When the sodium was taken (default: now); it is stored as a lab value of that day.
+    static let sodiumTime = BodyField.parsed("sodiumTime", length: 16...40, schema: S.dateTime,
+                                             refusal: "expected an ISO 8601 time with a UTC offset", Timestamp.init)
     static let acknowledgement = [note.member]
-    static let resolution = [note.required.member, sodium.member]
+    static let resolution = [note.required.member, sodium.member, sodiumTime.member]
 
     /// `open` (true/false), `before` (an alert id), `limit` (1–5000; without it every unresolved
     /// alert with open=true, else the newest 500).

@@ -89,10 +89,33 @@ public final class CorrectionService: Sendable {
         }
     }
 
+    /// A sodium typed while resolving an alert (docs/product.md, third round, C): stored as a lab
+    /// value of the day it was taken (`time`, default now) and evaluated like any lab value, in
+    /// the resolving transaction and before the resolve, raising no alert of its own. A problem
+    /// with its time names `sodiumTime`.
+    func addLabAtResolve(_ db: Connection, patientId: Int64, sodium: Double, time: Timestamp?, actor: String, at ms: Int64) throws {
+        let snapshot = context.rules.snapshot
+        let now = Double(ms) / 1000
+        guard let patient = try PatientRepository.load(db, id: patientId) else { throw StoreCorruption("alert of no patient \(patientId)") }
+        if let time, time.epochSeconds > now + 300 {
+            throw DomainError.invalid("sodiumTime", "the sodium's time is in the future", problem: .dateInFuture)
+        }
+        let at = time ?? context.zone(patient.profile).timestamp(atEpochSeconds: (now * 1000).rounded() / 1000)
+        // After the monitoring window nothing is evaluated (no lab value is stored there): the
+        // sodium stays with the resolved alert (`resolve_sodium`, REDCap alert_resolution_na).
+        let date = context.zone(patient.profile).localDate(atEpochSeconds: at.epochSeconds)
+        if date > (try context.window(db, patient, snapshot.rules)).last { return }
+        do {
+            _ = try addLab(db, patient, time: at, sodium: sodium, actor: actor, snapshot: snapshot, at: ms, raisesAlerts: false)
+        } catch DomainError.rejected(let e) where e.field == "time" {
+            throw DomainError.rejected(FieldError(e.code, field: "sodiumTime", e.message, problem: e.problem))
+        }
+    }
+
     /// Stores a lab value at `time` inside the caller's write transaction, audits it and
     /// re-evaluates its day and the two after it (a confirmed lab import comes here too).
     func addLab(_ db: Connection, _ patient: PatientRecord, time: Timestamp, sodium: Double, actor: String,
-                snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> LabEntry {
+                snapshot: ActiveRules.Snapshot, at ms: Int64, raisesAlerts: Bool = true) throws -> LabEntry {
         let date = context.zone(patient.profile).localDate(atEpochSeconds: time.epochSeconds)
         guard date >= patient.profile.surgeryDate else {
             throw DomainError.invalid("time", "the lab time is before the surgery date",
@@ -113,7 +136,8 @@ public final class CorrectionService: Sendable {
         try AuditLog.append(db, at: ms, actor: actor, action: .labAdd, subject: patient.studyId,
                             details: AuditDetails.LabAdded(labId: labId, date: date.description, time: time.description, sodium: sodium))
         let dates = try context.datesAffected(by: date, db, patientId: patient.id)
-        let results = try context.evaluate(db, patient, dates: dates, cause: .lab, actor: actor, snapshot: snapshot, at: ms)
+        let results = try context.evaluate(db, patient, dates: dates, cause: .lab, actor: actor, snapshot: snapshot, at: ms,
+                                           raisesAlerts: raisesAlerts)
         return LabEntry(labId: labId, studyId: patient.studyId, date: date, time: time, sodium: sodium, evaluation: results[date])
     }
 
