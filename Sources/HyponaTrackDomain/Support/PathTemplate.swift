@@ -19,6 +19,9 @@ public struct PathTemplate: Sendable, Equatable {
         self.segments = segments
     }
 
+    /// How many segments a path must have to fit.
+    public var segmentCount: Int { segments.count }
+
     public var parameterNames: [String] {
         segments.compactMap { if case .parameter(let n) = $0 { return n } else { return nil } }
     }
@@ -44,6 +47,7 @@ public struct PathTemplate: Sendable, Equatable {
     /// A request path split at its slashes (the leading empty segment dropped).
     public struct Segments: Sendable {
         let parts: ArraySlice<Substring>
+        public var count: Int { parts.count }
 
         public init(_ path: String) {
             // Split on the UTF-8 bytes: `split` on the String walks Characters (grapheme

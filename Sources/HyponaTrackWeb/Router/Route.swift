@@ -52,8 +52,9 @@ public enum RouteHandler: Sendable {
 /// touches, its per-address bucket and its handler; an API route also carries its OpenAPI
 /// description. The router, `/openapi.json` and the tests that walk every route (what each
 /// touches, the sites' authorisation matrix) are all built from the same list, so they cannot
-/// disagree.
-public struct Route: Sendable {
+/// disagree. A class: the router walks the table for every request, and a reference is one
+/// retain where a struct of a dozen fields is a dozen.
+public final class Route: Sendable {
     public let method: HTTPMethod
     public let template: String
     public let access: Access

@@ -20,7 +20,9 @@ extension Router {
     func locate(_ http: HTTPRequest) throws -> (Route, [String: String]) {
         var allowed: [String] = []
         let path = PathTemplate.Segments(http.path)
-        for route in routes {
+        // Only the routes with as many segments as the path can fit it.
+        for index in routesBySegments[path.count] ?? [] {
+            let route = routes[index]
             guard let parameters = route.match(path) else { continue }
             if route.method.serves(http.method) { return (route, parameters) }
             allowed.append(route.method.rawValue)

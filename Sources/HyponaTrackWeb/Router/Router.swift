@@ -16,6 +16,9 @@ public final class Router: Sendable {
     public let routes: [Route]
     /// The routes that take a file upload (`spoolDecision`).
     let uploadRoutes: [Route]
+    /// The table's positions by the number of path segments (in table order): a request is
+    /// matched only against the routes that could fit it.
+    let routesBySegments: [Int: [Int]]
     /// The page families by prefix; a path none serves is the API's.
     let families: [PageFamily]
     let tokens: TokenCheck
@@ -26,6 +29,7 @@ public final class Router: Sendable {
     init(routes: [Route], families: [PageFamily], tokens: TokenCheck, metrics: Metrics, logger: Logger, trustedProxies: [String]) {
         self.routes = routes
         uploadRoutes = routes.filter { $0.uploadTypes != nil }
+        routesBySegments = Dictionary(grouping: routes.indices) { routes[$0].path.segmentCount }
         self.families = families
         self.tokens = tokens
         self.metrics = metrics

@@ -10,7 +10,7 @@ import HTTPClient
 /// - EXP-A (Europe/London): a staff lab 140 on the day of surgery (POD 0); POD 10 green (80 kg,
 ///   a morning symptom entry); POD 11 yellow (82 kg: +2.5 %, and 2,000 mL over a 1,500 mL limit).
 ///   Its yellow alert is acknowledged by nurse `-ward` and resolved by nurse `night.nurse`
-///   (sodium 134).
+///   (sodium 138 — its note quotes an earlier 134 —, drawn on POD 11 at 18:00: a lab value of that day).
 /// - EXP-B (Europe/Berlin, craniopharyngioma: high risk): POD 11 red (drowsiness); the red alert
 ///   stays open, never acknowledged.
 /// - EXP-C: enrolled, never activated, withdrawn today: monitoring POD 1 … yesterday, no data.
@@ -57,7 +57,8 @@ struct ExportScenario: Sendable {
               case .number(let aid)? = a["id"] else { throw TestFailure("unexpected alerts: \(alerts.text)") }
         try Self.expect(d.request(.post, "/v1/alerts/\(Int(aid))/acknowledgement", token: nurse, body: ["note": "called, fine"]), 200)
         let resolved = try d.request(.post, "/v1/alerts/\(Int(aid))/resolution", token: night,
-                                     body: ["note": "lab \"134\", retest tomorrow", "sodium": 134])
+                                     body: ["note": "lab \"134\", retest tomorrow", "sodium": 138,
+                                            "sodiumTime": .string(Study.time(Study.date(-1), "18:00"))])
         try Self.expect(resolved, 200)
         guard case .object(let finalA) = resolved.json else { throw TestFailure("no alert") }
         alertA = finalA
