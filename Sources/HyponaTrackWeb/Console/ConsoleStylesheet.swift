@@ -97,7 +97,8 @@ enum ConsoleStylesheet {
             main { padding: 0; max-width: none; }
             table { width: 100%; max-width: 100%; table-layout: auto; page-break-inside: auto; }
             tr { page-break-inside: avoid; }
-            th, td { padding: 2px 4px; word-break: break-word; }
+            th, td { padding: 2px 4px; overflow-wrap: break-word; }
+            table.inbox td.act, table.inbox th:last-child { display: none; }
             .charts { display: block; }
             .chart { page-break-inside: avoid; max-width: 100%; }
             .chart svg { width: 100%; height: auto; }
