@@ -74,14 +74,15 @@ import Testing
         let s = try ContactLogTests.Scene()
         let nurse = try Self.session(s.h, "nina", role: "nurse")
         let inbox = Self.body(s.h.console.send(.get, "/console/alerts", headers: nurse))
-        #expect(inbox.contains("<details class=\"contact\"><summary>Log contact</summary>"), "folded in the row")
+        #expect(inbox.contains("<details class=\"more\"><summary>Notes, contact, resolve") && inbox.contains("<h3>Log contact</h3>"),
+                "folded in the row")
         let fields = ["alertId": String(s.alertId), "row": "1", "back": "inbox"]
         let missing = Self.post(s.h, nurse, from: "/console/alerts", to: "/console/patients/CT-1/contacts", fields)
         let page = Self.body(missing)
         let form = "contact-\(s.alertId)"
         #expect(missing.status == .badRequest)
         #expect(page.contains("<p class=\"error\" id=\"\(form)-outcome-error\">Please choose one.</p>"), "\(page.suffix(3000))")
-        #expect(page.contains("<details class=\"contact\" open>") && page.contains("aria-describedby=\"\(form)-outcome-error\""))
+        #expect(page.contains("<details class=\"more\" open>") && page.contains("aria-describedby=\"\(form)-outcome-error\""))
         let long = Self.post(s.h, nurse, from: "/console/alerts", to: "/console/patients/CT-1/contacts",
                              fields.merging(["outcome": "voicemail", "note": String(repeating: "x", count: 1001)]) { $1 }, language: "de")
         let german = Self.body(long)

@@ -47,7 +47,7 @@ import Testing
                 "\(english)")
         for (name, value) in Self.german { session.add(name: name, value: value) }
         let inbox = String(decoding: h.console.send(.get, "/console/alerts", headers: session).body, as: UTF8.self)
-        #expect(inbox.contains("<td>3 Tage ohne Daten</td>") && inbox.contains("data-level=\"red\">3 Tage ohne Daten</li>"), "\(inbox)")
+        #expect(inbox.contains("<p>3 Tage ohne Daten</p>") && inbox.contains("data-level=\"red\">3 Tage ohne Daten</li>"), "\(inbox)")
         #expect(!inbox.contains("2 Tage") && !inbox.contains("zwei Tage"))
         let statistics = String(decoding: h.console.send(.get, "/console/statistics", headers: session).body, as: UTF8.self)
         #expect(statistics.contains("Alarme „3 Tage ohne Daten“ je 100 Patiententage"), "\(statistics)")

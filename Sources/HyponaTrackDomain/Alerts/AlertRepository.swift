@@ -125,15 +125,28 @@ enum AlertRepository {
         FROM alerts a JOIN patients p ON p.id = a.patient_id
         """
 
-    /// Alerts newest first; `before`: ids below it; `limit`: at most that many (nil: all). Every
-    /// view carries its earlier acknowledgements (AlertRepository+History).
-    static func list(_ db: Connection, openOnly: Bool, before: Int64? = nil, limit: Int? = nil) throws -> [AlertView] {
-        let filter = [openOnly ? "a.state != 'resolved'" : nil, before == nil ? nil : "a.id < ?"].compactMap { $0 }
+    /// Alerts newest first; `before`: ids below it; `limit`: at most that many (nil: all);
+    /// `levels`, `states`: only those (nil: any); `offset`: skips that many. Every view carries
+    /// its earlier acknowledgements (AlertRepository+History).
+    static func list(_ db: Connection, openOnly: Bool, before: Int64? = nil, limit: Int? = nil,
+                     levels: Set<Level>? = nil, states: Set<AlertState>? = nil, offset: Int = 0) throws -> [AlertView] {
+        var filter: [String] = openOnly ? ["a.state != 'resolved'"] : []
         var params: [(any SQLiteBindable)?] = []
-        if let before { params.append(before) }
+        if let before { filter.append("a.id < ?"); params.append(before) }
+        // Sorted, so the same filter is the same statement (the statement cache).
+        if let levels { filter.append(inList("a.level", levels.map(\.rawValue).sorted(), &params)) }
+        if let states { filter.append(inList("a.state", states.map(\.rawValue).sorted(), &params)) }
         params.append(limit ?? -1)   // LIMIT -1: no limit
-        let sql = "\(viewSelect) \(filter.isEmpty ? "" : "WHERE " + filter.joined(separator: " AND ")) ORDER BY a.id DESC LIMIT ?"
+        params.append(offset)
+        let sql = "\(viewSelect) \(filter.isEmpty ? "" : "WHERE " + filter.joined(separator: " AND ")) ORDER BY a.id DESC LIMIT ? OFFSET ?"
         return try complete(db, db.query(sql, params).map(view))
+    }
+
+    /// `column IN (?, …)` binding `values`; an empty set matches nothing.
+    private static func inList(_ column: String, _ values: [String], _ params: inout [(any SQLiteBindable)?]) -> String {
+        guard !values.isEmpty else { return "0" }
+        params.append(contentsOf: values.map { $0 as (any SQLiteBindable)? })
+        return "\(column) IN (\(values.map { _ in "?" }.joined(separator: ", ")))"
     }
 
     /// One patient's alerts, oldest first (the clinical report).

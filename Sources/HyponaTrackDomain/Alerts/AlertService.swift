@@ -38,20 +38,28 @@ typealias LabAtResolve = @Sendable (_ db: Connection, _ patientId: Int64, _ sodi
                                     _ ms: Int64) throws -> Void
 
 /// `GET /v1/alerts`: newest first; `openOnly`: the unresolved ones; `before`: only alerts with a
-/// lower id (the next page); `limit`: at most that many (nil: all).
+/// lower id (the next page); `limit`: at most that many (nil: all). The console's inbox also
+/// filters by `levels` and `states` (nil: any) and pages by `offset` (skips that many).
 public struct AlertsQuery: Sendable, Equatable {
     public var openOnly: Bool
     public var before: Int64? = nil
     public var limit: Int? = nil
+    public var levels: Set<Level>? = nil
+    public var states: Set<AlertState>? = nil
+    public var offset = 0
 
     /// The page size of the list of all alerts when none is asked for.
     public static let defaultLimit = 500
     public static let limits = 1...5000
 
-    public init(openOnly: Bool, before: Int64? = nil, limit: Int? = nil) {
+    public init(openOnly: Bool, before: Int64? = nil, limit: Int? = nil, levels: Set<Level>? = nil,
+                states: Set<AlertState>? = nil, offset: Int = 0) {
         self.openOnly = openOnly
         self.before = before
         self.limit = limit
+        self.levels = levels
+        self.states = states
+        self.offset = max(0, offset)
     }
 }
 
@@ -82,7 +90,8 @@ public final class AlertService: Sendable {
     public func alerts(_ query: AlertsQuery) throws -> AlertPage {
         try transactions.read { db in
             var alerts = try AlertRepository.list(db, openOnly: query.openOnly, before: query.before,
-                                                  limit: query.limit.map { $0 + 1 })
+                                                  limit: query.limit.map { $0 + 1 }, levels: query.levels,
+                                                  states: query.states, offset: query.offset)
             guard let limit = query.limit, alerts.count > limit else { return AlertPage(alerts: alerts, olderBefore: nil) }
             alerts.removeLast(alerts.count - limit)
             return AlertPage(alerts: alerts, olderBefore: alerts.last?.id)

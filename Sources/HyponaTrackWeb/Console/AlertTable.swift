@@ -66,7 +66,7 @@ struct AlertTable {
 
     /// Whether a worsened alert needs acknowledging again, and the acknowledgements its worsening
     /// superseded (they stay in the history; docs/product.md, "Alerts").
-    private func history(_ a: AlertView, zone z: ZoneRules) -> HTML {
+    func history(_ a: AlertView, zone z: ZoneRules) -> HTML {
         var out = HTML()
         if a.needsAcknowledgingAgain, let worsened = a.worsenedAt {
             out += "<br><strong class=\"reack\">\(t.vocabulary.needsAcknowledgingAgain(worsenedAt: ConsoleLayout.time(worsened, zone: z)))</strong>"
@@ -81,16 +81,26 @@ struct AlertTable {
     }
 
     private func actionForms(_ a: AlertView, _ s: WebSession) -> HTML {
-        let ack = "ack-\(a.id)", res = "resolve-\(a.id)"
-        let ackForm: HTML = a.state == .open ? """
+        let ackForm = a.state == .open ? acknowledgeForm(a, s) : HTML()
+        return "\(ackForm)\(ContactForm(layout: layout, errors: errors).rowForm(a, back: back))\(resolveForm(a, s))"
+    }
+
+    /// Acknowledging with an optional note (`label`: the button's words).
+    func acknowledgeForm(_ a: AlertView, _ s: WebSession, label: String? = nil) -> HTML {
+        let ack = "ack-\(a.id)"
+        return """
             <form method="post" action="/console/alerts/\(a.id)/acknowledge" class="inline">\(ConsoleLayout.csrf(s))\
             <input type="hidden" name="back" value="\(back)">\
             <div><label for="\(ack)-note">\(t.s("Note (optional)", "Notiz (optional)"))</label>\
             <input type="text" id="\(ack)-note" name="note" maxlength="1000" value="\(errors.value(ack, "note"))">\
-            \(fieldError(ack, "note"))</div><button type="submit">\(t.s("Acknowledge", "Bestätigen"))</button></form>
-            """ : HTML()
+            \(fieldError(ack, "note"))</div><button type="submit">\(label ?? t.s("Acknowledge", "Bestätigen"))</button></form>
+            """
+    }
+
+    /// Resolving with a note and, if measured, the sodium.
+    func resolveForm(_ a: AlertView, _ s: WebSession) -> HTML {
+        let res = "resolve-\(a.id)"
         return """
-            \(ackForm)\(ContactForm(layout: layout, errors: errors).rowForm(a, back: back))\
             <form method="post" action="/console/alerts/\(a.id)/resolve" class="inline">\(ConsoleLayout.csrf(s))\
             <input type="hidden" name="back" value="\(back)">\
             <div><label for="\(res)-note">\(t.s("Resolution note", "Notiz zur Erledigung"))</label>\

@@ -87,20 +87,10 @@ struct Console: Sendable {
     private func patient(_ ctx: PageContext) throws -> HTTPResponse { WebResponse.page(.ok, try patientPage(ctx)) }
 
     func inboxPage(_ ctx: PageContext, errors: FormErrors = FormErrors()) throws -> HTML {
-        let all = ctx.query("all") == "1"
-        let zones = try zoneLookup()
-        // Unresolved: every one. With resolved ones too: the newest 500 a page, `before` for older.
-        var before: Int64?
-        if let text = ctx.query("before") {
-            guard let id = Int64(text), id > 0 else {
-                throw PageFailure(.badRequest, ctx.language.s("\"before\" is not an alert number.", "\"before\" ist keine Alarmnummer."))
-            }
-            before = id
-        }
-        let page = try study.alerts.alerts(all ? AlertsQuery(openOnly: false, before: before, limit: AlertsQuery.defaultLimit)
-                                               : AlertsQuery(openOnly: true))
-        return InboxPage(layout: layout(ctx), alerts: page.alerts, all: all, olderBefore: page.olderBefore, zone: zones,
-                         facts: ReasonWording.Facts(rules: study.rules.snapshot.rules), errors: errors).render()
+        let filter = try InboxFilter({ ctx.query($0) }, language: ctx.language)
+        let page = try study.alerts.alerts(filter.query)
+        return InboxPage(layout: layout(ctx), filter: filter, alerts: page.alerts, hasOlder: page.olderBefore != nil,
+                         zone: try zoneLookup(), facts: ReasonWording.Facts(rules: study.rules.snapshot.rules), errors: errors).render()
     }
 
     private func inbox(_ ctx: PageContext) throws -> HTTPResponse { WebResponse.page(.ok, try inboxPage(ctx)) }

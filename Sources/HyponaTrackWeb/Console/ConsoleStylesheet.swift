@@ -57,6 +57,53 @@ enum ConsoleStylesheet {
         dl.profile dt { font-weight: bold; }
         dl.profile dd { margin: 0; }
         .login { max-width: 26em; margin: 40px auto; }
+        .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+        nav.filters p { margin: 2px 0; }
+        nav.filters a { display: inline-block; padding: 0 6px; }
+        nav.filters a.current { font-weight: bold; text-decoration: none; color: var(--ink); border-bottom: 3px solid var(--ink); }
+        .filter-name { font-weight: bold; }
+        nav.pager { margin: 4px 0 8px; }
+        nav.pager a { margin-left: 12px; }
+        table.inbox { width: 100%; font-size: 14px; line-height: 1.3; margin: 6px 0; }
+        table.inbox th, table.inbox td { padding: 3px 6px; }
+        table.inbox .level { min-width: 5.5em; padding: 0 4px; }
+        table.inbox td.act, table.inbox td.since, table.inbox td.patient { white-space: nowrap; }
+        table.inbox td.why { width: 45%; }
+        table.inbox td.handling { width: 22%; }
+        table.inbox td.act form.quick { display: inline; margin: 0 6px 0 0; }
+        button.small { padding: 1px 8px; font-size: 14px; }
+        table.inbox details.more { display: inline-block; margin: 0; vertical-align: top; }
+        table.inbox details.more summary { cursor: pointer; color: var(--link); }
+        table.inbox details.more[open] { display: block; white-space: normal; min-width: 18em; }
+        .more-body h3 { font-size: 14px; margin: 8px 0 0; }
+        .more-body p, .more-body ul { margin: 2px 0; }
+        .more-body form.inline { display: flex; }
+        .more-body input[type=text], .more-body select { min-width: 0; width: 100%; }
+        .more { white-space: nowrap; }
+        @media (max-width: 700px) {
+            main { padding: 8px; }
+            table.inbox, table.inbox tbody, table.inbox tr, table.inbox td { display: block; width: 100%; }
+            table.inbox thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+            table.inbox tr { border: 1px solid var(--line); margin-bottom: 8px; }
+            table.inbox td { border: 0; }
+            table.inbox td.act, table.inbox td.since, table.inbox td.patient, table.inbox td.why, table.inbox td.handling {
+                white-space: normal; width: 100%; }
+        }
+        @media print {
+            @page { size: A4; margin: 12mm; }
+            body { font-size: 11pt; }
+            header, footer, nav, form, button, details > summary, .skip, #refresh-switch { display: none !important; }
+            details { display: block; }
+            main { padding: 0; max-width: none; }
+            table { width: 100%; max-width: 100%; table-layout: auto; page-break-inside: auto; }
+            tr { page-break-inside: avoid; }
+            th, td { padding: 2px 4px; overflow-wrap: break-word; }
+            table.inbox td.act, table.inbox th:last-child { display: none; }
+            .charts { display: block; }
+            .chart { page-break-inside: avoid; max-width: 100%; }
+            .chart svg { width: 100%; height: auto; }
+            a { color: inherit; text-decoration: none; }
+        }
         """
 
     /// `console-<first 12 hex of SHA-256>.css`.

@@ -2,17 +2,18 @@ import HTML
 import HyponaTrackCore
 import HyponaTrackDomain
 
-/// `/console/alerts`: unresolved alerts, red before yellow, oldest first within a level, with
-/// acknowledge and resolve (every unresolved alert, never cut short); `?all=1` adds the resolved
-/// ones, the newest 500 alerts a page with a link to the older ones (`before`).
+/// `/console/alerts`: one compact row per alert (`InboxRow`; docs/product.md, "The inbox"), filtered
+/// by level and handling state (`InboxFilter`), pages of 50. Unresolved alerts red before yellow,
+/// oldest first within a level; lists with resolved ones newest first.
 struct InboxPage {
     let layout: ConsoleLayout
+    let filter: InboxFilter
+    /// With a triage filter every matching alert (this page is cut here); otherwise the page.
     let alerts: [AlertView]
-    let all: Bool
-    /// With `all`: the `before` of the next page when older alerts exist.
-    var olderBefore: Int64? = nil
+    /// Without a triage filter: whether older alerts exist beyond this page.
+    var hasOlder = false
     let zone: (String) -> ZoneRules
-    /// The facts of the rules in force (`AlertTable`).
+    /// The facts of the rules in force (`ReasonWording`).
     let facts: ReasonWording.Facts
     var errors = FormErrors()
 
@@ -27,13 +28,21 @@ struct InboxPage {
     }
 
     func render() -> HTML {
-        let table = AlertTable(layout: layout, zone: zone, back: "inbox", errors: errors, facts: facts)
-        let toggle: HTML = all ? "<p><a href=\"/console/alerts\">\(t.s("Show unresolved alerts only", "Nur unerledigte Alarme zeigen"))</a></p>"
-            : "<p><a href=\"/console/alerts?all=1\">\(t.s("Show resolved alerts too", "Auch erledigte Alarme zeigen"))</a></p>"
-        let older: HTML = olderBefore.map { id in
-            "<p><a href=\"/console/alerts?all=1&amp;before=\(String(id))\">\(t.s("Older alerts", "Ältere Alarme"))</a></p>"
-        } ?? HTML()
-        return layout.page(t.alerts, table.render(Self.ordered(alerts), showPatient: true) + older + toggle)
+        let shown: [AlertView], total: Int?, hasMore: Bool
+        if filter.state.triage {
+            let all = Self.ordered(alerts)
+            shown = Array(all.dropFirst((filter.page - 1) * InboxFilter.pageSize).prefix(InboxFilter.pageSize))
+            total = all.count
+            hasMore = filter.page * InboxFilter.pageSize < all.count
+        } else {
+            (shown, total, hasMore) = (alerts, nil, hasOlder)
+        }
+        let row = InboxRow(layout: layout, zone: zone, errors: errors, facts: facts)
+        let rows: [HTML] = shown.map(row.render)
+        let table: HTML = shown.isEmpty ? "<p>\(t.s("No alerts.", "Keine Alarme."))</p>"
+            : "<table class=\"alerts inbox\">\(row.header())<tbody>\(rows)</tbody></table>"
+        let pager = filter.pager(t, shown: shown.count, total: total, hasMore: hasMore)
+        return layout.page(t.alerts, filter.render(t) + table + pager)
     }
 }
 
