@@ -12,6 +12,27 @@ import Testing
         #expect(engine.katA(p) == 7)
     }
 
+    @Test func factorsListEveryItemOfKatABAndCWithPointsThatAddUpToTheScore() {
+        let p = Fixtures.profile {
+            $0.histology = "cushing"; $0.age = 64; $0.sex = .female; $0.bmi = 23.5
+            $0.riskMedications = ["thiazide", "carbamazepine", "thiazide"]
+            $0.katB = KatB(podSodium: 136, preopSodium: 142, operationMinutes: 200)
+            $0.katC = KatC(postopNausea: "antiemetic", desmopressin: true)
+        }
+        let factors = engine.factors(p)
+        #expect(factors.map(\.category.rawValue).joined() == "AAAAAABBBCCC", "every item, zero points included")
+        #expect(factors.contains(RiskFactor(.a, .riskMedications(["thiazide", "carbamazepine"], uncapped: 4), points: 3)))
+        #expect(factors.contains(RiskFactor(.a, .stalkDeviation(false), points: 0)))
+        #expect(factors.contains(RiskFactor(.b, .podSodium(136, preop: 142), points: 1)))
+        #expect(factors.contains(RiskFactor(.b, .csfLeak(nil), points: 0)))
+        #expect(factors.contains(RiskFactor(.c, .diabetesInsipidusOrDesmopressin(diabetesInsipidus: false, desmopressin: true), points: 2)))
+        let a = engine.assess(p)
+        for (category, sum) in [(RiskFactor.Category.a, a.katA), (.b, a.katB), (.c, a.katC)] {
+            #expect(factors.filter { $0.category == category }.reduce(0) { $0 + $1.points } == sum, "Kat \(category.rawValue)")
+        }
+        #expect(a.katA == 2 + 3 + 1 + 1 + 1 && a.katB == 1 + 1 && a.katC == 1 + 2)
+    }
+
     @Test func ageBelowSixtyAndBMIOfTwentySixScoreNothing() {
         let p = Fixtures.profile { $0.age = 59; $0.bmi = 26.0; $0.sex = .male; $0.histology = nil }
         #expect(engine.katA(p) == 0)

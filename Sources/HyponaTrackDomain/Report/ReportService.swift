@@ -54,6 +54,7 @@ public final class ReportService: Sendable {
                         language: request.language)
             return ReportContent(patient: patient, stored: stored, charts: charts,
                                  risk: snapshot.engine.risk.assess(patient.profile),
+                                 riskFactors: snapshot.engine.risk.factors(patient.profile),
                                  alerts: try AlertRepository.views(db, patientId: patient.id),
                                  contacts: try ContactRepository.list(db, patientId: patient.id),
                                  rules: snapshot.rules, zone: context.zone(patient.profile), now: now)
@@ -93,6 +94,8 @@ struct ReportContent: Sendable {
     var studyId: String
     var profile: PatientProfile
     var risk: RiskAssessment
+    /// Every Kat A/B/C item with its points (`RiskEngine.factors`).
+    var riskFactors: [RiskFactor]
     var window: MonitoringWindow
     var monitoringActive: Bool
     var charts: [Chart]
@@ -104,6 +107,8 @@ struct ReportContent: Sendable {
     var contacts: [ContactRecord]
     var labs: [Lab]
     var rulesVersion: String
+    /// The risk model in force, whose rules the baseline's items name.
+    var riskRules: RiskModelRules
     /// The rules' `missingData.noData.days`, which a `no_data_2d` alert's kind and reason name.
     var noDataDays: Int
     /// The facts of the rules in force the reasons are worded with (`ReasonWording`).
@@ -114,11 +119,13 @@ struct ReportContent: Sendable {
     /// Seconds since the epoch.
     var generatedAt: Double
 
-    init(patient: PatientRecord, stored: PatientStoredData, charts: [Chart], risk: RiskAssessment, alerts: [AlertView],
+    init(patient: PatientRecord, stored: PatientStoredData, charts: [Chart], risk: RiskAssessment, riskFactors: [RiskFactor] = [],
+         alerts: [AlertView],
          contacts: [ContactRecord] = [], rules: RuleSet, zone: ZoneRules, now: Double) {
         studyId = patient.studyId
         profile = patient.profile
         self.risk = risk
+        self.riskFactors = riskFactors
         window = stored.window
         let today = zone.localDate(atEpochSeconds: now)
         monitoringActive = stored.window.contains(today)
@@ -126,6 +133,7 @@ struct ReportContent: Sendable {
         self.alerts = alerts
         self.contacts = contacts
         rulesVersion = rules.version
+        riskRules = rules.riskModel
         noDataDays = rules.reminders.noDataDays
         wordingFacts = ReasonWording.Facts(rules: rules)
         self.zone = zone
