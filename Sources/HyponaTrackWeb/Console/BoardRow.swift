@@ -64,8 +64,8 @@ struct BoardRow {
         return """
             <tr class="row-\(r.level?.rawValue ?? "none")" data-study-id="\(r.patient.studyId)" data-level="\(r.level?.rawValue ?? "none")" \
             data-handling="\(r.handling?.rawValue ?? "")">\
-            <th scope="row">\(ConsoleLayout.patientLink(r.patient.studyId))</th><td>\(layout.badge(r.level))</td><td>\(why)</td><td>\(since)</td>\
-            <td>\(handling)</td><td>\(t.s("day \(r.pod)", "Tag \(r.pod)"))</td>\
+            <th scope="row">\(ConsoleLayout.patientLink(r.patient.studyId))</th><td>\(layout.badge(r.level))</td><td>\(why)</td><td class="nowrap">\(since)</td>\
+            <td>\(handling)</td><td class="nowrap">\(t.s("day \(r.pod)", "Tag \(r.pod)"))</td>\
             <td>\(t.riskWord(r.riskClass))</td><td>\(last)</td>\
             <td\(r.missingChecks.isEmpty ? HTML() : " class=\"flag\"")>\(missing)</td><td class="num">\(r.openAlerts)</td><td>\(status)</td></tr>
             """

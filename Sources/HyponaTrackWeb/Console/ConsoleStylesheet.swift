@@ -35,7 +35,9 @@ enum ConsoleStylesheet {
         .table-scroll { max-width: 100%; overflow-x: auto; }
         .table-scroll table { margin-top: 0; }
         ul.reasons { margin: 0; padding-left: 1.1em; }
-        #board th[scope=row] { background: none; font-weight: normal; }
+        #board caption { text-align: left; }
+        #board th[scope=row] { background: none; font-weight: normal; white-space: nowrap; }
+        #board td.nowrap { white-space: nowrap; }
         form.board-filter label { margin-top: 0; }
         form.board-filter input[type=text], form.board-filter select { min-width: 10em; }
         tr.row-red th:first-child, tr.row-red td:first-child { border-left: 6px solid #a4001d; }
