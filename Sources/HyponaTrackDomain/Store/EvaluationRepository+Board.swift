@@ -21,6 +21,22 @@ extension EvaluationRepository {
         return out
     }
 
+    /// The level of each of `patientIds`' evaluated days (the latest evaluation of each date), by
+    /// patient id: the board's "since" walks back through them (`WardBoardRules.since`). A day
+    /// whose latest evaluation has no level (not evaluated) is left out, so it breaks no run.
+    static func dailyLevels(_ db: Connection, patientIds: [Int64]) throws -> [Int64: [LocalDate: Level]] {
+        guard !patientIds.isEmpty else { return [:] }
+        var latest: [Int64: [LocalDate: Level?]] = [:]
+        for row in try db.query("""
+            SELECT e.patient_id, e.date, e.level FROM json_each(?) p JOIN evaluations e ON e.patient_id = p.value
+            ORDER BY e.patient_id, e.date, e.id
+            """, ["[\(patientIds.map(String.init).joined(separator: ","))]"]) {
+            guard let date = LocalDate(try row.string(1)) else { continue }
+            latest[try row.int64(0), default: [:]][date] = try row.optionalString(2).flatMap(Level.init(rawValue:))
+        }
+        return latest.mapValues { $0.compactMapValues { $0 } }
+    }
+
     /// `alertPODs(_:patient:rules:)` of each of `patients`, by patient id (the same dates and
     /// PODs asked per patient); a patient with none is absent.
     static func alertPODs(_ db: Connection, patients: [PatientRecord], rules: ReminderRules) throws -> [Int64: [Int]] {

@@ -3,11 +3,14 @@ import HTML
 import HyponaTrackCore
 import HyponaTrackDomain
 
-/// `/console/`: the ward board, in `WardBoard.urgency` order (red, yellow, green, no data).
+/// `/console/`: the ward board, in `WardBoard.urgency` order (unhandled red, unhandled yellow,
+/// handled red, handled yellow, green, no data), narrowed by `WardBoardFilter`.
 struct BoardPage {
     let layout: ConsoleLayout
     let board: WardBoard
     let all: Bool
+    /// The rules' facts the reasons are worded with.
+    let facts: ReasonWording.Facts
 
     var t: ConsoleText { layout.t }
 
@@ -17,7 +20,10 @@ struct BoardPage {
     /// How often the board reloads itself, without script (`<meta http-equiv="refresh">`).
     static let refreshSeconds = 60
 
-    /// "(2 red, 1 yellow) Ward board": what a nurse sees on the tab without opening it.
+    var filter: WardBoardFilter { WardBoardFilter { layout.request.http.query[$0] } }
+
+    /// "(2 red, 1 yellow) Ward board": what a nurse sees on the tab without opening it (the
+    /// whole ward, whatever the filter).
     var documentTitle: String {
         let red = board.rows.filter { $0.level == .red }.count, yellow = board.rows.filter { $0.level == .yellow }.count
         var counts: [String] = []
@@ -31,47 +37,74 @@ struct BoardPage {
     static let pauseParameter = "refresh"
     var paused: Bool { layout.request.http.query[Self.pauseParameter] == "off" }
 
-    /// The same board again in a minute, with its view kept (`all=1`); nothing while paused.
+    /// `/console/` with the view (`all=1`) and the filter kept, and `extra` after them.
+    func url(_ extra: [(name: String, value: String)] = []) -> String {
+        let items = (all ? [(name: "all", value: "1")] : []) + filter.queryItems + extra
+        let query = items.map { "\($0.name)=\(URLComponentEncoding.queryValue($0.value))" }.joined(separator: "&")
+        return "/console/" + (query.isEmpty ? "" : "?" + query)
+    }
+
+    /// The same board again in a minute, with its view and filter kept; nothing while paused.
     var refresh: HTML {
         guard !paused else { return HTML() }
-        let url = "/console/?" + (all ? "all=1&" : "") + "\(Self.autoRefreshParameter)=1"
-        return "<meta http-equiv=\"refresh\" content=\"\(Self.refreshSeconds); url=\(url)\">"
+        return "<meta http-equiv=\"refresh\" content=\"\(Self.refreshSeconds); url=\(url([(Self.autoRefreshParameter, "1")]))\">"
     }
 
     /// The switch between the two: "Stop refreshing" / "Refresh every minute".
     var refreshSwitch: HTML {
-        let view = all ? "all=1" : ""
         if paused {
-            return "<p class=\"muted\" id=\"refresh-switch\"><a href=\"/console/\(view.isEmpty ? "" : "?" + view)\">\(t.s("Refresh every minute", "Jede Minute aktualisieren"))</a></p>"
+            return "<p class=\"muted\" id=\"refresh-switch\"><a href=\"\(url())\">\(t.s("Refresh every minute", "Jede Minute aktualisieren"))</a></p>"
         }
-        let off = "/console/?" + (view.isEmpty ? "" : view + "&") + "\(Self.pauseParameter)=off"
-        return "<p class=\"muted\" id=\"refresh-switch\">\(t.s("This board refreshes every minute.", "Diese Übersicht aktualisiert sich jede Minute.")) <a href=\"\(off)\">\(t.s("Stop refreshing", "Nicht mehr aktualisieren"))</a></p>"
+        return "<p class=\"muted\" id=\"refresh-switch\">\(t.s("This board refreshes every minute.", "Diese Übersicht aktualisiert sich jede Minute.")) <a href=\"\(url([(Self.pauseParameter, "off")]))\">\(t.s("Stop refreshing", "Nicht mehr aktualisieren"))</a></p>"
+    }
+
+    /// The filter form: plain GET, no script; it keeps the view and a paused refresh.
+    var filterForm: HTML {
+        let f = filter
+        func option(_ value: String, _ label: String, selected: Bool) -> HTML {
+            "<option value=\"\(value)\"\(selected ? HTML(" selected") : HTML())>\(label)</option>"
+        }
+        let levels: [HTML] = [option("", t.s("All", "Alle"), selected: f.level == nil)] + WardBoardFilter.LevelChoice.allCases.map { c in
+            option(c.rawValue, c == .none ? t.s("no data", "keine Daten") : t.vocabulary.level(c == .red ? .red : c == .yellow ? .yellow : .green),
+                   selected: f.level == c)
+        }
+        let states: [HTML] = [option("", t.s("All", "Alle"), selected: f.handling == nil)]
+            + BoardHandling.allCases.map { option($0.rawValue, t.handling($0), selected: f.handling == $0) }
+        var hidden: HTML = all ? "<input type=\"hidden\" name=\"all\" value=\"1\">" : HTML()
+        if paused { hidden = hidden + "<input type=\"hidden\" name=\"\(Self.pauseParameter)\" value=\"off\">" }
+        let clear: HTML = f.isEmpty ? HTML() : "<a href=\"/console/\(all ? "?all=1" : "")\">\(t.s("Clear filters", "Filter zurücksetzen"))</a>"
+        // The site filter (sites issue) joins these as a fourth select.
+        return """
+            <form method="get" action="/console/" class="inline board-filter" id="board-filter" role="search" \
+            aria-label="\(t.s("Filter the board", "Übersicht filtern"))">\(hidden)
+            <div><label for="filter-level">\(t.level)</label><select id="filter-level" name="\(WardBoardFilter.levelParameter)">\(levels)</select></div>
+            <div><label for="filter-handling">\(t.s("Handling", "Bearbeitung"))</label>\
+            <select id="filter-handling" name="\(WardBoardFilter.handlingParameter)">\(states)</select></div>
+            <div><label for="filter-q">\(t.studyId)</label><input type="text" id="filter-q" name="\(WardBoardFilter.studyIdParameter)" \
+            value="\(f.studyId)" autocomplete="off"></div>
+            <div><button type="submit">\(t.s("Filter", "Filtern"))</button> \(clear)</div></form>
+            """
     }
 
     func render() -> HTML {
-        let rows = board.rows.map(row)
+        let shown = board.rows.filter(filter.matches)
+        let rows = shown.map { BoardRow(layout: layout, wording: ReasonWording(t.language, facts: facts), row: $0, at: board.at).html }
+        let caption = shown.count == board.rows.count
+            ? t.s("\(board.rows.count) patients, most urgent first", "\(board.rows.count) Patienten, dringlichste zuerst")
+            : t.s("\(shown.count) of \(board.rows.count) patients, most urgent first",
+                  "\(shown.count) von \(board.rows.count) Patienten, dringlichste zuerst")
         let table: HTML = rows.isEmpty ? "<p>\(t.noPatients)</p>" : """
-            <table id="board"><caption class="muted">\(t.s("\(board.rows.count) patients, most urgent first",
-                                                        "\(board.rows.count) Patienten, dringlichste zuerst"))</caption>
-            <thead><tr><th scope="col">\(t.studyId)</th><th scope="col">\(t.level)</th><th scope="col" class="num">\(t.pod)</th>
+            <div class="table-scroll" role="region" aria-labelledby="board-caption" tabindex="0">
+            <table id="board"><caption class="muted" id="board-caption">\(caption)</caption>
+            <thead><tr><th scope="col">\(t.studyId)</th><th scope="col">\(t.level)</th><th scope="col">\(t.s("Why", "Warum"))</th>
+            <th scope="col">\(t.s("Since", "Seit"))</th><th scope="col">\(t.s("Handling", "Bearbeitung"))</th>
+            <th scope="col"><abbr title="\(t.s("postoperative day", "postoperativer Tag"))">\(t.pod)</abbr></th>
             <th scope="col">\(t.riskClass)</th><th scope="col">\(t.lastSubmission)</th><th scope="col">\(t.missingChecks)</th>
             <th scope="col" class="num">\(t.openAlerts)</th><th scope="col">\(t.status)</th></tr></thead>
-            <tbody>\(rows)</tbody></table>
+            <tbody>\(rows)</tbody></table></div>
             """
         let toggle: HTML = all ? "<p><a href=\"/console/\">\(t.showActive)</a></p>"
             : (board.hidden > 0 ? "<p><a href=\"/console/?all=1\">\(t.showAll) (\(board.hidden))</a></p>" : HTML())
-        return layout.page(t.board, refreshSwitch + table + toggle, documentTitle: documentTitle, head: refresh)
-    }
-
-    func row(_ r: WardBoard.Row) -> HTML {
-        let last = r.lastSubmissionAt.map { t.age(seconds: board.at - Double($0) / 1000) } ?? t.never
-        let missing = r.missingChecks.isEmpty ? t.none : r.missingChecks.map(t.missing).joined(separator: ", ")
-        let status: HTML = r.status == .activationOverdue ? "<span class=\"flag\">\(t.status(r.status))</span>" : "\(t.status(r.status))"
-        return """
-            <tr class="row-\(r.level?.rawValue ?? "none")" data-study-id="\(r.patient.studyId)" data-level="\(r.level?.rawValue ?? "none")">\
-            <td>\(ConsoleLayout.patientLink(r.patient.studyId))</td><td>\(layout.badge(r.level))</td><td class="num">\(r.pod)</td>\
-            <td>\(t.riskWord(r.riskClass))</td><td>\(last)</td>\
-            <td\(r.missingChecks.isEmpty ? HTML() : " class=\"flag\"")>\(missing)</td><td class="num">\(r.openAlerts)</td><td>\(status)</td></tr>
-            """
+        return layout.page(t.board, refreshSwitch + filterForm + table + toggle, documentTitle: documentTitle, head: refresh)
     }
 }

@@ -71,7 +71,8 @@ struct Console: Sendable {
     private func board(_ ctx: PageContext) throws -> HTTPResponse {
         let all = ctx.query("all") == "1"
         // One clock read: the rows and the submission ages are of the same instant (`WardBoard.at`).
-        let page = BoardPage(layout: layout(ctx), board: try study.patients.board(all: all), all: all)
+        let page = BoardPage(layout: layout(ctx), board: try study.patients.board(all: all), all: all,
+                             facts: ReasonWording.Facts(rules: study.rules.snapshot.rules))
         return WebResponse.page(.ok, page.render())
     }
 

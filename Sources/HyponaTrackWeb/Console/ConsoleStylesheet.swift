@@ -32,8 +32,16 @@ enum ConsoleStylesheet {
         .level-yellow { background: #ffd23f; color: #1a1a1a; border-color: #8a6d00; }
         .level-green { background: #1b6e35; color: #fff; }
         .level-info, .level-none { background: #e4e4e4; color: #1a1a1a; border-color: #8a8a8a; }
-        tr.row-red td:first-child { border-left: 6px solid #a4001d; }
-        tr.row-yellow td:first-child { border-left: 6px solid #8a6d00; }
+        .table-scroll { max-width: 100%; overflow-x: auto; }
+        .table-scroll table { margin-top: 0; }
+        ul.reasons { margin: 0; padding-left: 1.1em; }
+        #board caption { text-align: left; }
+        #board th[scope=row] { background: none; font-weight: normal; white-space: nowrap; }
+        #board td.nowrap { white-space: nowrap; }
+        form.board-filter label { margin-top: 0; }
+        form.board-filter input[type=text], form.board-filter select { min-width: 10em; }
+        tr.row-red th:first-child, tr.row-red td:first-child { border-left: 6px solid #a4001d; }
+        tr.row-yellow th:first-child, tr.row-yellow td:first-child { border-left: 6px solid #8a6d00; }
         .flag { color: #8a0017; font-weight: bold; }
         .muted { color: var(--muted); }
         .error { color: #8a0017; font-weight: bold; margin: 4px 0; }

@@ -70,4 +70,28 @@ struct ConsoleText: Sendable, Bilingual {
     }
 
     func alertState(_ st: AlertState) -> String { vocabulary.alertState(st) }
+
+    /// A day on a page: "4 Dec" in English, "4.12.2026" in German.
+    func day(_ d: LocalDate) -> String {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return s("\(d.day) \(months[d.month - 1])", "\(d.day).\(d.month).\(d.year)")
+    }
+
+    /// A time on a page in the given zone: `2026-12-06 08:30` in English, `6.12.2026 08:30` in German.
+    func time(_ ms: Int64, zone: ZoneRules) -> String {
+        let iso = ConsoleLayout.time(ms, zone: zone)
+        guard language == .de, let space = iso.firstIndex(of: " "), let date = LocalDate(String(iso[..<space])) else { return iso }
+        return "\(date.day).\(date.month).\(date.year)\(iso[space...])"
+    }
+
+    /// The board's handling states in words.
+    func handling(_ h: BoardHandling) -> String {
+        switch h {
+        case .new: return s("new", "neu")
+        case .newDataSinceAcknowledged: return s("new data since acknowledged", "neue Daten seit Bestätigung")
+        case .acknowledged: return s("acknowledged", "bestätigt")
+        case .contacted: return s("contacted", "kontaktiert")
+        case .resolved: return s("resolved", "erledigt")
+        }
+    }
 }

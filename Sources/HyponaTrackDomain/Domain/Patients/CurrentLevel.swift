@@ -10,14 +10,16 @@ public struct CurrentLevel: Sendable, Equatable {
     public var level: Level
     /// The date of the evaluation or alert the level comes from.
     public var date: LocalDate
-    public var reasonCodes: [String]
+    /// The reasons of that evaluation or alert, red first (the board words them).
+    public var reasons: [StoredReason]
+    public var reasonCodes: [String] { reasons.map(\.code) }
 
     /// The higher of `latest` and `alerts` (unresolved alerts); on a tie the evaluation.
     static func of(_ latest: StoredEvaluation?, _ alerts: [Alert]) -> CurrentLevel? {
         // A latest day that is not evaluated (no level) shows no level unless an alert is open.
-        var shown = latest.flatMap { e in e.level.map { CurrentLevel(level: $0, date: e.date, reasonCodes: e.reasonCodes) } }
+        var shown = latest.flatMap { e in e.level.map { CurrentLevel(level: $0, date: e.date, reasons: e.reasons) } }
         for alert in alerts where alert.level > (shown?.level ?? .info) {
-            shown = CurrentLevel(level: alert.level, date: alert.date, reasonCodes: alert.reasons.map(\.code))
+            shown = CurrentLevel(level: alert.level, date: alert.date, reasons: alert.reasons)
         }
         return shown
     }

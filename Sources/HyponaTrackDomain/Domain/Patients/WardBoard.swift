@@ -21,23 +21,40 @@ public struct WardBoard: Sendable {
         /// Checks past their deadline and not complete, yesterday's and today's.
         public var missingChecks: [MissingCheck]
         public var status: Status
+        /// The reasons of the current level, red first (`why` picks what the board shows).
+        public var reasons: [StoredReason] = []
+        /// The first day of the current run (`WardBoardRules.since`) and the patient's today.
+        public var since: LocalDate? = nil
+        public var today: LocalDate
+        /// The least-handled of the unresolved alerts, or `resolved` when the level is still
+        /// yellow or red and the last alert was resolved; nil: nothing to handle.
+        public var handling: BoardHandling? = nil
+        /// The alert whose handling the row shows (who acknowledged, the last contact, the resolve).
+        public var handlingAlert: AlertView? = nil
+        /// The patient's zone: the board shows their times in it.
+        public var zone: ZoneRules
+
+        /// Days in the run, today included ("since 4 Dec (3 days)").
+        public var sinceDays: Int? { since.map { $0.days(to: today) + 1 } }
+
+        /// The current level's reasons, at most `limit` of them, and how many more there are.
+        public func why(limit: Int = 2) -> (shown: [StoredReason], more: Int) {
+            guard let level else { return ([], 0) }
+            let atLevel = reasons.filter { $0.level >= level }
+            let all = atLevel.isEmpty ? reasons : atLevel
+            return (Array(all.prefix(limit)), max(0, all.count - limit))
+        }
     }
 
     /// Decided by `WardBoardRules` in the core.
     public typealias MissingCheck = WardBoardRules.MissingCheck
     public typealias Status = WardBoardRules.Status
 
-    /// Red, yellow, green, then no data (docs/product.md, "Console details"); then the
-    /// highest POD first; then by study ID.
+    /// Unhandled red, unhandled yellow, handled red, handled yellow, green, no data
+    /// (`WardBoardRules.rank`, docs/product.md, "Ward board"); then the highest POD first; then
+    /// by study ID.
     static func urgency(_ a: Row, _ b: Row) -> Bool {
-        func rank(_ r: Row) -> Int {
-            switch r.level {
-            case .red?: 0
-            case .yellow?: 1
-            case .green?, .info?: 2
-            case nil: 3
-            }
-        }
+        func rank(_ r: Row) -> Int { WardBoardRules.rank(level: r.level, handling: r.handling) }
         if rank(a) != rank(b) { return rank(a) < rank(b) }
         if a.pod != b.pod { return a.pod > b.pod }
         return a.patient.studyId.lowercased() < b.patient.studyId.lowercased()
@@ -67,14 +84,18 @@ extension PatientQueries {
             if let first = facts.map(\.today).min(), let latest = facts.map(\.today).max() {
                 checks = try DayRepository.checks(db, from: first.adding(days: -1), to: latest)
             }
+            let views = Dictionary(grouping: try AlertRepository.boardViews(db), by: \.studyId)
+            let days = try EvaluationRepository.dailyLevels(db, patientIds: listed.map { patients[$0].id })
             let rows = listed.map { i in
                 let patient = patients[i], open = alerts[patient.id] ?? []
-                return WardBoard.Row(patient: patient, riskClass: snapshot.engine.risk.assess(patient.profile).riskClass,
-                                     pod: patient.profile.pod(at: facts[i].today),
-                                     level: CurrentLevel.of(evaluations[patient.id], open)?.level, openAlerts: open.count,
-                                     lastSubmissionAt: last[patient.id],
-                                     missingChecks: rules.missingChecks(of: facts[i], completed: checks[patient.id] ?? [:], now: now),
-                                     status: statuses[i])
+                let current = CurrentLevel.of(evaluations[patient.id], open)
+                var row = WardBoard.Row(patient: patient, riskClass: snapshot.engine.risk.assess(patient.profile).riskClass,
+                                        pod: patient.profile.pod(at: facts[i].today), level: current?.level, openAlerts: open.count,
+                                        lastSubmissionAt: last[patient.id],
+                                        missingChecks: rules.missingChecks(of: facts[i], completed: checks[patient.id] ?? [:], now: now),
+                                        status: statuses[i], reasons: current?.reasons ?? [], today: facts[i].today, zone: facts[i].zone)
+                row.handle(views[patient.studyId] ?? [], evaluated: days[patient.id] ?? [:])
+                return row
             }
             return WardBoard(rows: rows.sorted(by: WardBoard.urgency), hidden: patients.count - listed.count, at: now)
         }
@@ -91,5 +112,27 @@ extension PatientQueries {
             WardBoardRules.Patient(withdrawn: patients[i].isWithdrawn, enrolledAtMs: patients[i].enrolledAt,
                                    activatedAtMs: patients[i].activatedAt, window: windows[i], zone: zones[i], today: todays[i])
         }
+    }
+}
+
+extension WardBoard.Row {
+    /// Handling and since from the patient's board alerts (`AlertRepository.boardViews`: the
+    /// unresolved ones and the last resolved one) and their evaluated days.
+    mutating func handle(_ alerts: [AlertView], evaluated: [LocalDate: Level]) {
+        let unresolved = alerts.filter { $0.state != .resolved }
+        func state(_ a: AlertView) -> BoardHandling {
+            BoardHandling(resolved: a.state == .resolved, acknowledged: a.state == .acknowledged,
+                          newDataSinceAcknowledged: a.newDataAt != nil, contacted: !a.contacts.isEmpty)
+        }
+        if let least = WardBoardRules.handling(of: unresolved.map(state)) {
+            handlingAlert = unresolved.first { state($0) == least }
+            handling = least
+        } else if let level, level >= .yellow, let resolved = alerts.last(where: { $0.state == .resolved }) {
+            handlingAlert = resolved
+            handling = .resolved
+        }
+        guard let level else { return }
+        let alertFirstDay = unresolved.filter { $0.level >= level }.map(\.date).min()
+        since = WardBoardRules.since(level: level, alertFirstDay: alertFirstDay, evaluated: evaluated)
     }
 }
