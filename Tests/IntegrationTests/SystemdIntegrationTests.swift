@@ -70,6 +70,8 @@ import HTJSON
         defer { socket.close() }
         let rig = try SyncRig(environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "200000"])
         let serving = "serving on 127.0.0.1:\(rig.daemon.port)"
+        // The notification socket is read on its own thread: the first status may still be on its way.
+        try waitUntil { !Self.statuses(socket).isEmpty }
         #expect(Self.statuses(socket).first == "\(serving), 0 patients, sync ok")
         try rig.emulator.control(["revokeToken": true])
         _ = try Study.enrollAndActivate(rig.daemon, "SD-SYNC-1")
