@@ -64,7 +64,12 @@ extension AlertDeliveryTests {
         // The daemon's write waits out its 5 s busy timeout and fails; before the fix the worker
         // sent the page again a second later, and every 6 s from then on.
         try rig.holds(for: 10, "the pager ran once while the outcome could not be recorded") { paged() == 1 }
-        #expect(rig.daemon.log.contains("hook delivery outcome could not be recorded"))
+        // Under load the failed write (after its 5 s busy timeout) may still be on its way: wait for
+        // its log line, still holding the lock, and the page must still have gone out only once.
+        try rig.waitUntil(timeout: 30, "the failed outcome is logged") {
+            rig.daemon.log.contains("hook delivery outcome could not be recorded")
+        }
+        #expect(paged() == 1, "paged \(paged()) times while locked")
         lock.release()
         try rig.waitUntil(timeout: 90, "the outcome is recorded once the lock is gone") {
             Hooks.int(try rig.hooksStatus()["pager"]?["delivered"]) == 1
