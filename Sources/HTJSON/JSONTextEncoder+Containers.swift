@@ -72,7 +72,7 @@ struct JSONTextKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
-struct JSONTextUnkeyedContainer: UnkeyedEncodingContainer {
+struct JSONTextUnkeyedContainer: UnkeyedEncodingContainer, JSONTextScalarContainer {
     let writer: JSONTextWriter
     let depth: Int
     private(set) var count = 0
@@ -83,27 +83,11 @@ struct JSONTextUnkeyedContainer: UnkeyedEncodingContainer {
         self.depth = depth
     }
 
-    private mutating func start() {
+    mutating func start() {
         writer.member(depth: depth, key: nil)
         count += 1
     }
 
-    mutating func encodeNil() throws { start(); writer.null() }
-    mutating func encode(_ value: Bool) throws { start(); writer.bool(value) }
-    mutating func encode(_ value: String) throws { start(); writer.string(value) }
-    mutating func encode(_ value: Double) throws { start(); try writer.number(value) }
-    mutating func encode(_ value: Float) throws { start(); try writer.number(Double(value)) }
-    mutating func encode(_ value: Int) throws { start(); writer.integer(value) }
-    mutating func encode(_ value: Int8) throws { start(); writer.integer(value) }
-    mutating func encode(_ value: Int16) throws { start(); writer.integer(value) }
-    mutating func encode(_ value: Int32) throws { start(); writer.integer(value) }
-    mutating func encode(_ value: Int64) throws { start(); writer.integer(value) }
-    mutating func encode(_ value: UInt) throws { start(); writer.integer(value) }
-    mutating func encode(_ value: UInt8) throws { start(); writer.integer(value) }
-    mutating func encode(_ value: UInt16) throws { start(); writer.integer(value) }
-    mutating func encode(_ value: UInt32) throws { start(); writer.integer(value) }
-    mutating func encode(_ value: UInt64) throws { start(); writer.integer(value) }
-    mutating func encode<T: Encodable>(_ value: T) throws { start(); try writer.value(value, depth: depth) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         start()
@@ -124,13 +108,24 @@ struct JSONTextUnkeyedContainer: UnkeyedEncodingContainer {
 }
 
 /// One value in place: its member prefix (if any) is already written by the parent.
-struct JSONTextSingleValueContainer: SingleValueEncodingContainer {
+struct JSONTextSingleValueContainer: SingleValueEncodingContainer, JSONTextScalarContainer {
     let writer: JSONTextWriter
     let depth: Int
     var codingPath: [any CodingKey] { [] }
 
-    private func start() { writer.close(above: depth) }
+    func start() { writer.close(above: depth) }
 
+}
+
+/// What the unkeyed and the single-value container write alike: each scalar after the
+/// container's own `start()` (an array's separator, or closing what a parent left open).
+protocol JSONTextScalarContainer {
+    var writer: JSONTextWriter { get }
+    var depth: Int { get }
+    mutating func start()
+}
+
+extension JSONTextScalarContainer {
     mutating func encodeNil() throws { start(); writer.null() }
     mutating func encode(_ value: Bool) throws { start(); writer.bool(value) }
     mutating func encode(_ value: String) throws { start(); writer.string(value) }

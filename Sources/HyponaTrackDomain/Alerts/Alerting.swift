@@ -68,11 +68,10 @@ final class Alerting: Sendable {
         var covered = day
         if let held { covered.level = max(level, held.level); covered.reasons = StoredReason.merge(held.reasons, reasons) }
         try AlertRepository.cover(db, alertId: live.id, covered, at: ms)
-        try AlertRepository.refreshSpan(db, alertId: live.id, at: ms)
         if live.isWorsened(by: level, reasons) {
+            // The span, level and union of the days' reasons follow in refreshSpan.
             live.level = max(level, live.level)
             live.reasons = StoredReason.merge(live.reasons, reasons)
-            for other in days.values { live.reasons = StoredReason.merge(live.reasons, other.reasons) }
             live.ladder += 1
             live.ladderStartedAt = ms
             try AlertRepository.worsen(db, live, at: ms)
@@ -84,6 +83,7 @@ final class Alerting: Sendable {
             try startLadder(db, live, firstType: .alertWorsened, at: ms)
             return
         }
+        try AlertRepository.refreshSpan(db, alertId: live.id, at: ms)
         try queueAlertLog(db, id: live.id, at: ms)
         guard held == nil, live.state == .acknowledged else { return }
         // A new day joined an acknowledged alert: the board says so, and after a gap tier 0 hears it.
