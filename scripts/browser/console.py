@@ -168,4 +168,18 @@ def run(t):
     c.check("a viewer sees the patient but no forms", dp.locator("#lab-form").count() == 0
             and dp.locator("form[action$=acknowledge]").count() == 0)
     de.close()
+    # The patient page on a phone: wide tables (alerts, days, the charts' data) scroll in their
+    # own boxes, never the page; a German page writes its dates as German does.
+    for locale in ("en-GB", "de-DE"):
+        page = t.console(browser, locale=locale, width=390, height=844)
+        page.goto("/console/patients/BR-RED")
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        c.check(f"the patient page does not scroll sideways at 390 px ({locale})", wide <= 390, str(wide))
+        accessible(page, f"the patient page at 390 px ({locale})")
+        if locale == "de-DE":
+            import re
+            iso = re.findall(r"\d{4}-\d{2}-\d{2}", page.locator("main").inner_text())
+            c.check("the German patient page writes no ISO date", not iso, str(iso[:5]))
+        t.screenshot(page, f"console-patient-{locale[:2]}-390.png", full_page=False)
+        page.context.close()
     browser.close()
