@@ -63,6 +63,12 @@ let package = Package(
                 dependencies: ["HyponaTrackCore", "HyponaTrackKit", "Charts", "HTJSON", "Crypto", "SQLite", "HTTPTypes", "HTTPClient",
                                "PDFCanvas", "Imports"],
                 swiftSettings: swift6),
+        // The configuration file: reads hyponatrack.json into the domain's typed ServerConfiguration,
+        // naming the file and the key of a mistake. The domain has no JSONValue; this target does.
+        // Never the HTTP server, HTML or SQLite (scripts/check-layers).
+        .target(name: "HyponaTrackConfigFile",
+                dependencies: ["HyponaTrackDomain", "HyponaTrackCore", "HTJSON", "HTTPTypes"],
+                swiftSettings: swift6),
         // The web: API routes, console pages, patient pages, the OpenAPI document. It reaches the
         // data only through the domain's services, never SQLite.
         .target(name: "HyponaTrackWeb",
@@ -72,7 +78,7 @@ let package = Package(
         // The daemon: the application assembled from configuration, the listener, lifecycle,
         // signals and systemd.
         .target(name: "HyponaTrackServer",
-                dependencies: ["HyponaTrackDomain", "HyponaTrackWeb", "HyponaTrackCore", "HyponaTrackKit", "HTJSON", "Crypto",
+                dependencies: ["HyponaTrackDomain", "HyponaTrackConfigFile", "HyponaTrackWeb", "HyponaTrackCore", "HyponaTrackKit", "HTJSON", "Crypto",
                                "HTTPServer"],
                 swiftSettings: swift6),
         // The command line: offline evaluator and the staff commands (an HTTP client of the daemon).
@@ -110,7 +116,7 @@ let package = Package(
                                "HTJSON", "SQLite", "HTTPServer"],
                 path: "Tests/TestSupport", swiftSettings: swift6),
         .testTarget(name: "HyponaTrackServerTests",
-                    dependencies: ["HyponaTrackTestSupport", "HyponaTrackServer", "HyponaTrackDomain", "HyponaTrackWeb", "HyponaTrackCore", "HyponaTrackKit",
+                    dependencies: ["HyponaTrackTestSupport", "HyponaTrackServer", "HyponaTrackDomain", "HyponaTrackConfigFile", "HyponaTrackWeb", "HyponaTrackCore", "HyponaTrackKit",
                                    "Charts", "HTJSON", "SQLite", "Crypto", "PDFCanvas", "HTTPServer", "HTML"],
                     swiftSettings: swift6),
         // `waitUntil`, shared by the HTTP client's and server's tests.

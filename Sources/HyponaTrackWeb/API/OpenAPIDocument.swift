@@ -187,11 +187,10 @@ public enum OpenAPIDocument {
         var schemas = JSONObject([("DayPatch", dayPatch),
                                   ("Profile", S.object(profileProperties(required: true),
                                                        required: ["studyId", "surgeryDate", "age", "sex", "bmi", "baselineWeightKg"])),
-                                  ("ProfilePatch", S.object(profileProperties(required: false))),
-                                  ("ImportReport", ImportJSON.reportSchema)])
+                                  ("ProfilePatch", S.object(profileProperties(required: false)))])
         let shapes = DayJSON.components + PatientJSON.components
             + [ActivationJSON.activated.component, AlertJSON.alert.component, AlertJSON.alertDay.component, ImportJSON.proposal.component,
-               StatisticsJSON.statistics.component, HealthJSON.health.component, APIError.shape.component]
+               ImportJSON.report.component, StatisticsJSON.statistics.component, HealthJSON.health.component, APIError.shape.component]
         for (name, schema) in shapes {
             precondition(schemas[name] == nil, "two components named \(name)")
             schemas[name] = schema
