@@ -98,6 +98,10 @@ let package = Package(
         .executableTarget(name: "bench-import", dependencies: ["Imports", "HyponaTrackCore"],
                           path: "Benchmarks/bench-import", swiftSettings: swift6),
 
+        // Reading the stored reasons column: HTJSON beside Foundation's JSONDecoder (scripts/bench-reasons).
+        .executableTarget(name: "bench-reasons", dependencies: ["HyponaTrackDomain", "HyponaTrackCore"],
+                          path: "Benchmarks/bench-reasons", swiftSettings: swift6),
+
         .executableTarget(name: "bench-ingest", dependencies: ["SQLite", "HTJSON", "Crypto"],
                           path: "Benchmarks/bench-ingest", swiftSettings: swift6),
 
