@@ -4,6 +4,9 @@ import Crypto
 
 /// Our JWTs verified by PyJWT with the public keys `cryptography` wrote.
 @Suite struct JWTTests {
+    /// Without its atexit handler, as the daemon does (docs: it races Swift's teardown at exit).
+    init() { Crypto.initialize() }
+
     let now: Int64 = 1_767_000_000
 
     @Test func anAPNsProviderTokenFromAP8KeyVerifiesInPyJWT() throws {

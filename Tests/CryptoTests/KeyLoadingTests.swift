@@ -5,6 +5,9 @@ import Crypto
 
 /// Keys made by Python's `cryptography`, loaded by our `Crypto`, and the keys it must refuse.
 @Suite struct KeyLoadingTests {
+    /// Without its atexit handler, as the daemon does (docs: it races Swift's teardown at exit).
+    init() { Crypto.initialize() }
+
     @Test func aPKCS8P256KeyLoadsWithThePublicPointPythonComputes() throws {
         let keys = try PeerKeys.get()
         let key = try P256PrivateKey(pemFile: keys.path("ec-pkcs8.pem"), source: "test key")

@@ -4,6 +4,9 @@ import Crypto
 
 /// Our VAPID `Authorization` header verified by py_vapid (Mozilla's library).
 @Suite struct VAPIDTests {
+    /// Without its atexit handler, as the daemon does (docs: it races Swift's teardown at exit).
+    init() { Crypto.initialize() }
+
     @Test func theAuthorizationHeaderVerifiesInPyVapidWithTheEndpointsOriginAndSubject() throws {
         let keys = try PeerKeys.get()
         let vapid = try VAPID(key: P256PrivateKey(pemFile: keys.path("ec-pkcs8.pem"), source: "push.webPush.vapidKeyFile"),

@@ -5,6 +5,9 @@ import Testing
 /// Our `aes128gcm` Web Push bodies decrypted by http_ece with the subscriber's private key and
 /// auth secret: the only proof taken is the third party's (or the RFC's published example).
 @Suite struct WebPushEncryptionTests {
+    /// Without its atexit handler, as the daemon does (docs: it races Swift's teardown at exit).
+    init() { Crypto.initialize() }
+
     let reminder = Array(#"{"title":"HyponaTrack","body":"Time for your evening check.","kind":"evening","date":"2026-12-06","slot":"evening"}"#.utf8)
 
     @Test func httpEceDecryptsAReminderWithTheSubscribersKeyAndAuthSecret() throws {
@@ -77,6 +80,9 @@ import Testing
 
 /// Subscriptions a browser never makes.
 @Suite struct WebPushSubscriptionRefusalTests {
+    /// Without its atexit handler, as the daemon does (docs: it races Swift's teardown at exit).
+    init() { Crypto.initialize() }
+
     let auth = "BTBZMqHH6r4Tts7J_aSIgg"
     let p256dh = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
 
