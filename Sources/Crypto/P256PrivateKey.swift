@@ -23,8 +23,9 @@ public final class P256PrivateKey: PEMKey {
         (key, publicKey) = try PKey.load(pem: pem, source: source, validate: P256PrivateKey.check)
     }
 
-    /// A fresh key from OpenSSL's CSPRNG (EVP_PKEY_generate(3)), e.g. the one-message key
-    /// RFC 8291 §3.1 asks for ("a new ephemeral ECDH key pair … for every message").
+    /// A fresh key from OpenSSL's CSPRNG (EVP_PKEY_generate(3)), e.g. the one-message key of
+    /// RFC 8291 §2: "When sending a message, an application server generates an ECDH key pair
+    /// and a random salt."
     public static func generate() throws(CryptoError) -> P256PrivateKey {
         let key = PKey(taking: try generatedKey())
         guard let publicKey = key.withKey({ Self.uncompressedPoint($0) }) else {
@@ -49,8 +50,8 @@ public final class P256PrivateKey: PEMKey {
     public var publicKeyBase64URL: String { Base64.url.encode(publicKey) }
 
     /// The ES256 signature of `message` in the JOSE form of RFC 7518 §3.4: the 32-byte
-    /// big-endian R followed by the 32-byte S ("the JWS Signature value MUST be a 64-octet
-    /// sequence"), not the DER `ECDSA-Sig-Value` libcrypto produces.
+    /// big-endian R then the 32-byte S ("The result is a 64-octet sequence"), not the DER
+    /// `ECDSA-Sig-Value` libcrypto produces.
     public func signatureES256(_ message: [UInt8]) throws(CryptoError) -> [UInt8] {
         let der = try key.signSHA256(message)
         var cursor: UnsafePointer<UInt8>? = nil

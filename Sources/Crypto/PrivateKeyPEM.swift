@@ -38,57 +38,61 @@ enum PrivateKeyPEM {
 
     /// Parses the first private key in `pem`. The caller owns (and frees) the result.
     static func parse(_ pem: [UInt8], source: String) throws(KeyError) -> OpaquePointer {
-        let labels = self.labels(in: pem)
-        guard let first = labels.first else {
+        let blocks = self.blocks(in: pem)
+        guard let first = blocks.first else {
             throw KeyError(.notPEM, source: source, detail: "no -----BEGIN …----- line")
         }
-        guard labels.contains(where: privateKeyLabels.contains) else {
-            if labels.contains("ENCRYPTED PRIVATE KEY") {
+        guard let block = blocks.first(where: { privateKeyLabels.contains($0.label) }) else {
+            if blocks.contains(where: { $0.label == "ENCRYPTED PRIVATE KEY" }) {
                 throw KeyError(.encrypted, source: source, detail: "an ENCRYPTED PRIVATE KEY block")
             }
-            throw KeyError(.notAPrivateKey, source: source, detail: "a \(first) block")
+            throw KeyError(.notAPrivateKey, source: source, detail: "a \(first.label) block")
         }
         // RFC 1421 headers of the traditional forms: a passphrase-protected SEC1 or PKCS#1 key.
-        guard find(Array("Proc-Type: 4,ENCRYPTED".utf8), in: pem, from: 0) == nil else {
-            throw KeyError(.encrypted, source: source, detail: "a PEM block with Proc-Type: 4,ENCRYPTED")
+        guard find(Array("Proc-Type: 4,ENCRYPTED".utf8), in: pem[block.bytes]) == nil else {
+            throw KeyError(.encrypted, source: source, detail: "a \(block.label) block with Proc-Type: 4,ENCRYPTED")
         }
-        let key: OpaquePointer? = pem.withUnsafeBytes { buffer in
+        // Only the private-key block goes to OpenSSL: given the whole file, OpenSSL 3.0 was seen
+        // to hand back the parameters of an `EC PARAMETERS` block before the key (what
+        // `openssl ecparam -genkey` writes) as if they were the key. The callback refuses any
+        // passphrase request: without one OpenSSL would prompt on the terminal.
+        let key: OpaquePointer? = pem[block.bytes].withUnsafeBytes { buffer in
             guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
             defer { BIO_free(bio) }
-            // PEM_read_bio_PrivateKey(3) skips blocks it does not want (an `EC PARAMETERS` block
-            // before the key, as `openssl ecparam -genkey` writes). The callback refuses any
-            // passphrase request: without one OpenSSL would prompt on the terminal.
             return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in -1 }, nil)
         }
         ERR_clear_error()
         guard let key else {
-            throw KeyError(.malformed, source: source, detail: "the private-key block could not be decoded")
+            throw KeyError(.malformed, source: source, detail: "the \(block.label) block could not be decoded")
         }
         return key
     }
 
-    /// The labels of the `-----BEGIN label-----` lines that have a matching END line, in order.
-    /// Searched as bytes: the key's base64 is never copied into a `String` that nobody wipes.
-    static func labels(in pem: [UInt8]) -> [String] {
+    /// The `-----BEGIN label-----` … `-----END label-----` blocks, in order: each label and the
+    /// range of its bytes, BEGIN line to END line. Searched as bytes: the key's base64 is never
+    /// copied into a `String` that nobody wipes.
+    static func blocks(in pem: [UInt8]) -> [(label: String, bytes: Range<Int>)] {
         let begin = Array("-----BEGIN ".utf8), dashes = Array("-----".utf8)
-        var labels: [String] = []
+        var blocks: [(label: String, bytes: Range<Int>)] = []
         var index = 0
-        while let start = find(begin, in: pem, from: index) {
+        while let start = find(begin, in: pem[index...]) {
             let labelStart = start + begin.count
-            guard let labelEnd = find(dashes, in: pem, from: labelStart) else { break }
+            guard let labelEnd = find(dashes, in: pem[labelStart...]) else { break }
             let label = Array(pem[labelStart..<labelEnd])
             index = labelEnd + dashes.count
+            let endLine = Array("-----END ".utf8) + label + dashes
             guard label.count <= 64, !label.contains(UInt8(ascii: "\n")),
-                  find(Array("-----END ".utf8) + label + dashes, in: pem, from: index) != nil else { continue }
-            labels.append(String(decoding: label, as: UTF8.self))
+                  let end = find(endLine, in: pem[index...]) else { continue }
+            blocks.append((String(decoding: label, as: UTF8.self), start..<end + endLine.count))
+            index = end + endLine.count
         }
-        return labels
+        return blocks
     }
 
-    /// The first index of `needle` in `haystack` at or after `from`.
-    static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
-        guard needle.count <= haystack.count, from <= haystack.count - needle.count else { return nil }
-        for index in from...(haystack.count - needle.count)
+    /// The index (in `haystack`'s indices) where `needle` first occurs.
+    static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return nil }
+        for index in haystack.startIndex...(haystack.endIndex - needle.count)
         where haystack[index] == needle[0] && haystack[index..<index + needle.count].elementsEqual(needle) {
             return index
         }

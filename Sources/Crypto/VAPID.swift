@@ -8,7 +8,7 @@
 /// page.attributes["data-vapid-key"] = vapid.publicKeyBase64URL
 /// ```
 public struct VAPID: Sendable {
-    /// RFC 8292 §2: "the 'exp' … MUST NOT be more than 24 hours from the time of the request".
+    /// RFC 8292 §2: "An 'exp' claim MUST NOT be more than 24 hours from the time of the request."
     public static let maximumLifetime: Int64 = 24 * 60 * 60
 
     public let key: P256PrivateKey

@@ -5,9 +5,8 @@ import COpenSSL
 public enum WebPush {
     /// The record size written into the header. One record carries the whole message.
     public static let recordSize = 4096
-    /// salt (16) || rs (4) || idlen (1) || keyid (65): RFC 8291 §4 puts the sender's public key
-    /// in the keyid ("the 'keyid' parameter MUST be set to the 65-octet uncompressed
-    /// application server public key").
+    /// salt (16) || rs (4) || idlen (1) || keyid (65): RFC 8291 §4 carries the application
+    /// server's ephemeral public key, uncompressed (65 octets), as the RFC 8188 keyid.
     static let headerLength = 16 + 4 + 1 + 65
     /// The largest payload: a push service must take 4096 bytes of body (RFC 8030 §7.2,
     /// RFC 8291 §4), less the header, the 16-byte tag and the 1-byte padding delimiter.

@@ -44,7 +44,8 @@ public struct WebPushError: Error, Equatable, Sendable, CustomStringConvertible 
 public struct WebPushSubscription: Sendable, Equatable {
     /// The push resource URL the message is POSTed to (RFC 8030 §5).
     public let endpoint: String
-    /// The endpoint's origin, the VAPID `aud` (RFC 8292 §2: "the origin of the push resource").
+    /// The endpoint's origin, the VAPID `aud` (RFC 8292 §2: it "MUST include the Unicode
+    /// serialization of the origin … of the push resource URL").
     public let origin: String
     /// The user agent's ECDH public key, `ua_public` of RFC 8291 §3.1 (65 bytes).
     public let p256dh: [UInt8]
@@ -55,7 +56,7 @@ public struct WebPushSubscription: Sendable, Equatable {
     ///   - endpoint: Must be `https://` (docs/product.md, W: "Web Push endpoints must be
     ///     `https://`"); which hosts are allowed is the caller's policy.
     ///   - p256dh: base64url of the uncompressed P-256 point; a point off the curve is refused.
-    ///   - auth: base64url of the 16-byte secret ("MUST … be 16 octets", RFC 8291 §3.2).
+    ///   - auth: base64url of the 16-octet authentication secret of RFC 8291 §3.2.
     public init(endpoint: String, p256dh: String, auth: String) throws(WebPushError) {
         guard endpoint.lowercased().hasPrefix("https://") else {
             throw WebPushError(.invalidEndpoint, "the endpoint must be an https:// URL")
@@ -78,9 +79,10 @@ public struct WebPushSubscription: Sendable, Equatable {
         self.auth = secret
     }
 
-    /// The ASCII serialisation of the URL's origin (RFC 6454 §6.2): scheme and host in lower
-    /// case, the port only when it is not the scheme's default. `http://` is accepted here so
-    /// that a test receiver can be named; the subscription itself insists on https.
+    /// The serialisation of the URL's origin (RFC 6454 §6): scheme and host in lower case, the
+    /// port only when it is not the scheme's default. Push services' hosts are ASCII, where the
+    /// Unicode and the ASCII serialisation agree. `http://` is accepted here so that a test
+    /// receiver can be named; the subscription itself insists on https.
     public static func origin(of url: String) throws(WebPushError) -> String {
         let lowered = url.lowercased()
         let scheme: String, defaultPort: Int

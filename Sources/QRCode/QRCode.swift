@@ -58,8 +58,8 @@ public struct QRCode: Sendable, Equatable {
         }
         defer { QRcode_free(symbol) }
         let size = Int(symbol.pointee.width)
-        // qrencode.h: "If the least significant bit of the uchar is 1, the corresponding
-        // module is black. The other bits are meaningless for usual applications."
+        // qrencode.h: "If the less significant bit of the uchar is 1, the corresponding module
+        // is black. The other bits are meaningless for usual applications".
         let data = UnsafeBufferPointer(start: symbol.pointee.data, count: size * size)
         self.version = Int(symbol.pointee.version)
         self.size = size
