@@ -108,7 +108,7 @@ public enum Crypto {
 }
 
 /// A libcrypto call that failed, with OpenSSL's error code.
-public struct CryptoError: Error, CustomStringConvertible {
+public struct CryptoError: Error, Equatable, CustomStringConvertible {
     public let operation: String
     public let code: UInt
     public var description: String { "\(operation) failed (OpenSSL error \(code))" }

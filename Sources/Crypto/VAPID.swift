@@ -20,7 +20,7 @@ public struct VAPID: Sendable {
         let isMail = lowered.hasPrefix("mailto:") && subject.dropFirst(7).contains("@")
         let isWeb = lowered.hasPrefix("https://") && subject.count > "https://".count
         guard isMail || isWeb, !subject.contains(where: { $0.isWhitespace }) else {
-            throw WebPushError(.invalidSubject, "the VAPID subject must be a mailto: address or an https: URL")
+            throw .invalidSubject
         }
         self.key = key
         self.subject = subject
@@ -39,7 +39,7 @@ public struct VAPID: Sendable {
     ///     before it expires.
     public func token(audience: String, now: Int64, lifetime: Int64 = 12 * 60 * 60) throws(WebPushError) -> String {
         guard (1...Self.maximumLifetime).contains(lifetime) else {
-            throw WebPushError(.invalidLifetime, "a VAPID token lives 1 s to 24 h, not \(lifetime) s")
+            throw .invalidLifetime(seconds: lifetime)
         }
         let origin = try WebPushSubscription.origin(of: audience)
         let jwt = JWT(claims: JWTClaims(subject: subject, audience: origin, expiresAt: now + lifetime))

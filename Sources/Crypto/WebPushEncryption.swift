@@ -26,11 +26,10 @@ public enum WebPush {
     static func encrypt(_ payload: [UInt8], for subscription: WebPushSubscription, padding: Int,
                         senderKey: P256PrivateKey, salt: [UInt8]) throws(WebPushError) -> [UInt8] {
         guard padding >= 0, payload.count + padding <= maximumPayloadLength else {
-            throw WebPushError(.payloadTooLarge, "\(payload.count) bytes of payload and \(padding) of padding "
-                               + "(at most \(maximumPayloadLength) in all)")
+            throw .payloadTooLarge(bytes: payload.count + max(padding, 0), limit: maximumPayloadLength)
         }
         guard let userAgentKey = P256PublicKey(uncompressed: subscription.p256dh) else {
-            throw WebPushError(.invalidPublicKey, "p256dh is not a point on the P-256 curve")
+            throw .invalidPublicKey(reason: "p256dh is not a point on the P-256 curve")
         }
         return try WebPushError.wrapping { () throws(CryptoError) -> [UInt8] in
             var (contentKey, nonce) = try contentKeyAndNonce(senderKey: senderKey, userAgentKey: userAgentKey,

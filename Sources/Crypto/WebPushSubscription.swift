@@ -1,43 +1,3 @@
-/// What went wrong preparing a Web Push message: the subscription a browser registered, the
-/// payload, or the VAPID settings. Never holds key material; `detail` says what was expected.
-public struct WebPushError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable {
-        /// Not an `https://` URL with a host (or, for an audience, not an http(s) URL).
-        case invalidEndpoint
-        /// `p256dh` is not base64url of an uncompressed point on P-256.
-        case invalidPublicKey
-        /// `auth` is not base64url of 16 bytes.
-        case invalidAuthSecret
-        /// More than one 4096-byte record can carry.
-        case payloadTooLarge
-        /// The VAPID `sub` is neither a `mailto:` nor an `https:` URI.
-        case invalidSubject
-        /// A VAPID token lifetime outside 1 s … 24 h.
-        case invalidLifetime
-        /// libcrypto failed (`detail` names the call).
-        case libcrypto
-    }
-
-    public let code: Code
-    public let detail: String
-
-    public init(_ code: Code, _ detail: String) {
-        self.code = code
-        self.detail = detail
-    }
-
-    public var description: String { "\(code.rawValue): \(detail)" }
-
-    /// Runs `body`, reporting a libcrypto failure as `.libcrypto`.
-    static func wrapping<Result>(_ body: () throws(CryptoError) -> Result) throws(WebPushError) -> Result {
-        do {
-            return try body()
-        } catch {
-            throw WebPushError(.libcrypto, error.description)
-        }
-    }
-}
-
 /// A browser's push subscription (the Push API's `PushSubscription.toJSON()`: `endpoint` and
 /// `keys.p256dh`, `keys.auth`), checked once so that every later message can be encrypted.
 /// Registering a device should build one of these and refuse what it throws.
@@ -59,20 +19,20 @@ public struct WebPushSubscription: Sendable, Equatable {
     ///   - auth: base64url of the 16-octet authentication secret of RFC 8291 §3.2.
     public init(endpoint: String, p256dh: String, auth: String) throws(WebPushError) {
         guard endpoint.lowercased().hasPrefix("https://") else {
-            throw WebPushError(.invalidEndpoint, "the endpoint must be an https:// URL")
+            throw .invalidEndpoint(reason: "the endpoint must be an https:// URL")
         }
         origin = try Self.origin(of: endpoint)
         guard let point = Base64.url.decode(p256dh) else {
-            throw WebPushError(.invalidPublicKey, "p256dh is not base64url")
+            throw .invalidPublicKey(reason: "p256dh is not base64url")
         }
         guard point.count == 65, point[0] == 0x04 else {
-            throw WebPushError(.invalidPublicKey, "p256dh is \(point.count) bytes, not a 65-byte uncompressed point")
+            throw .invalidPublicKey(reason: "p256dh is \(point.count) bytes, not a 65-byte uncompressed point")
         }
         guard P256PublicKey(uncompressed: point) != nil else {
-            throw WebPushError(.invalidPublicKey, "p256dh is not a point on the P-256 curve")
+            throw .invalidPublicKey(reason: "p256dh is not a point on the P-256 curve")
         }
         guard let secret = Base64.url.decode(auth), secret.count == 16 else {
-            throw WebPushError(.invalidAuthSecret, "auth must be base64url of 16 bytes")
+            throw .invalidAuthSecret
         }
         self.endpoint = endpoint
         self.p256dh = point
@@ -88,27 +48,27 @@ public struct WebPushSubscription: Sendable, Equatable {
         let scheme: String, defaultPort: Int
         if lowered.hasPrefix("https://") { (scheme, defaultPort) = ("https", 443) }
         else if lowered.hasPrefix("http://") { (scheme, defaultPort) = ("http", 80) }
-        else { throw WebPushError(.invalidEndpoint, "not an http(s) URL") }
+        else { throw .invalidEndpoint(reason: "not an http(s) URL") }
         let afterScheme = lowered.dropFirst(scheme.count + 3)
         let authority = afterScheme.prefix { !"/?#".contains($0) }
-        guard !authority.contains("@") else { throw WebPushError(.invalidEndpoint, "a URL with user information") }
+        guard !authority.contains("@") else { throw .invalidEndpoint(reason: "a URL with user information") }
         var host = Substring(authority), port: Substring = ""
         if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw WebPushError(.invalidEndpoint, "an unclosed IPv6 literal") }
+            guard let close = authority.firstIndex(of: "]") else { throw .invalidEndpoint(reason: "an unclosed IPv6 literal") }
             host = authority[...close]
             port = authority[authority.index(after: close)...]
-            guard port.isEmpty || port.hasPrefix(":") else { throw WebPushError(.invalidEndpoint, "junk after the IPv6 literal") }
+            guard port.isEmpty || port.hasPrefix(":") else { throw .invalidEndpoint(reason: "junk after the IPv6 literal") }
             port = port.dropFirst()
         } else if let colon = authority.lastIndex(of: ":") {
             host = authority[..<colon]
             port = authority[authority.index(after: colon)...]
         }
         guard !host.isEmpty, host.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
-            throw WebPushError(.invalidEndpoint, "a URL without a host")
+            throw .invalidEndpoint(reason: "a URL without a host")
         }
         if port.isEmpty { return "\(scheme)://\(host)" }
         guard port.count <= 5, port.allSatisfy(\.isASCIIDigit), let number = Int(port), (1...65535).contains(number) else {
-            throw WebPushError(.invalidEndpoint, "a port that is not a number from 1 to 65535")
+            throw .invalidEndpoint(reason: "a port that is not a number from 1 to 65535")
         }
         return number == defaultPort ? "\(scheme)://\(host)" : "\(scheme)://\(host):\(number)"
     }

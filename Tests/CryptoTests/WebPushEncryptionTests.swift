@@ -53,8 +53,9 @@ import Testing
         let subscriber = try Subscriber.make()
         let subscription = try subscriber.subscription()
         let payload = [UInt8](repeating: 0x41, count: WebPush.maximumPayloadLength + 1)
-        #expect(refusal { _ = try WebPush.encrypt(payload, for: subscription) } == .payloadTooLarge)
-        #expect(refusal { _ = try WebPush.encrypt(Array(payload.dropLast(10)), for: subscription, padding: 10) } == .payloadTooLarge)
+        #expect(refusal { _ = try WebPush.encrypt(payload, for: subscription) } == .payloadTooLarge(bytes: 3994, limit: 3993))
+        #expect(refusal { _ = try WebPush.encrypt(Array(payload.dropLast(10)), for: subscription, padding: 10) }
+                == .payloadTooLarge(bytes: 3994, limit: 3993))
     }
 
     /// RFC 8291 Appendix A, "Push Message Encryption Example": with the sender's key and the
@@ -86,20 +87,22 @@ import Testing
     let auth = "BTBZMqHH6r4Tts7J_aSIgg"
     let p256dh = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
 
+    let offTheCurve = WebPushError.invalidPublicKey(reason: "p256dh is not a point on the P-256 curve")
+
     @Test func aP256dhThatIsNotAPointOnTheCurveIsRefused() {
         // X = 1, Y = 1: the right shape, but y² ≠ x³ − 3x + b.
         let offCurve = Base64.url.encode([0x04] + [UInt8](repeating: 0, count: 31) + [1] + [UInt8](repeating: 0, count: 31) + [1])
-        #expect(refusal { _ = try WebPushSubscription(endpoint: "https://push.example.net/p", p256dh: offCurve, auth: auth) } == .invalidPublicKey)
+        #expect(refusal { _ = try WebPushSubscription(endpoint: "https://push.example.net/p", p256dh: offCurve, auth: auth) } == offTheCurve)
         // The valid point with its last byte changed.
         var point = Base64.url.decode(p256dh)!
         point[64] ^= 0x01
-        #expect(refusal { _ = try WebPushSubscription(endpoint: "https://push.example.net/p", p256dh: Base64.url.encode(point), auth: auth) } == .invalidPublicKey)
+        #expect(refusal { _ = try WebPushSubscription(endpoint: "https://push.example.net/p", p256dh: Base64.url.encode(point), auth: auth) } == offTheCurve)
     }
 
     @Test func aCompressedOrShortOrNonBase64URLP256dhIsRefused() {
         let compressed = Base64.url.encode([0x02] + Base64.url.decode(p256dh)![1..<33])
         for bad in [compressed, String(p256dh.dropLast(4)), "BCVxsr7N+eNg/VRqv", ""] {
-            #expect(refusal { _ = try WebPushSubscription(endpoint: "https://push.example.net/p", p256dh: bad, auth: auth) } == .invalidPublicKey)
+            #expect(refusal { _ = try WebPushSubscription(endpoint: "https://push.example.net/p", p256dh: bad, auth: auth) }.isInvalidPublicKey)
         }
     }
 
@@ -111,20 +114,25 @@ import Testing
 
     @Test func anEndpointThatIsNotHTTPSIsRefused() {
         for bad in ["http://push.example.net/p", "push.example.net/p", "https:///p"] {
-            #expect(refusal { _ = try WebPushSubscription(endpoint: bad, p256dh: p256dh, auth: auth) } == .invalidEndpoint)
+            #expect(refusal { _ = try WebPushSubscription(endpoint: bad, p256dh: p256dh, auth: auth) }.isInvalidEndpoint)
         }
     }
 }
 
-/// The code of the `WebPushError` `body` throws; nil when it succeeds (another error fails the test).
-func refusal(_ body: () throws -> Void) -> WebPushError.Code? {
+/// The `WebPushError` `body` throws; nil when it succeeds (another error fails the test).
+func refusal(_ body: () throws -> Void) -> WebPushError? {
     do {
         try body()
         return nil
     } catch let error as WebPushError {
-        return error.code
+        return error
     } catch {
         Issue.record("unexpected \(error)")
         return nil
     }
+}
+
+extension Optional where Wrapped == WebPushError {
+    var isInvalidPublicKey: Bool { if case .invalidPublicKey? = self { true } else { false } }
+    var isInvalidEndpoint: Bool { if case .invalidEndpoint? = self { true } else { false } }
 }
