@@ -26,6 +26,8 @@ public final class StudyDomain: Sendable {
     /// Bounds the console's password checks (PBKDF2) running at once.
     public let passwordChecks: AdmissionGate
     public let healthCheck: HealthCheck
+    /// The push services' keys (read and checked before anything else starts).
+    public let pushKeys: PushKeys
     let delivery: HookDelivery
     let scheduler: Scheduler
     /// Writes the refused activation attempts' summaries to the audit trail (every minute, at stop).
@@ -44,6 +46,7 @@ public final class StudyDomain: Sendable {
             throw DaemonError("invalid rules: \(error)")
         }
         self.rules = rules
+        pushKeys = try PushKeys.load(configuration.push)
         let auditKey = try AuditKeySource.load(configuration: configuration, logger: logger)
         let database = try Database(directory: configuration.dataDirectory, auditKey: auditKey,
                                     readers: Database.readerCount(handlerThreads: configuration.http.threads),

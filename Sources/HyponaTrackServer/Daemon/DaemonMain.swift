@@ -71,6 +71,11 @@ public enum DaemonMain {
         }
         if let dataDir { configuration.dataDirectory = URL(fileURLWithPath: dataDir).standardizedFileURL }
         if checkOnly { return checkConfig(configuration) }
+        // The push keys are part of the configuration: one that cannot be used is EX_CONFIG.
+        do { _ = try PushKeys.load(configuration.push) } catch {
+            logger.error("invalid configuration", ["error": "\(error)"])
+            return 78
+        }
 
         let daemon: Daemon
         let started = Date()

@@ -33,7 +33,8 @@ public final class Application: Sendable {
         let database = domain.database, refusals = domain.refusals, passwordChecks = domain.passwordChecks
         let healthCheck = domain.healthCheck
         let anonymousLimit = AnonymousLimit(limiter: domain.anonymousLimiter, refused: { ip in refusals.record(ip: ip, .rateLimited) })
-        let routes = Routes.patient(service, activation, anonymousLimit: anonymousLimit) + Routes.staff(service, activation)
+        let routes = Routes.patient(service, activation, anonymousLimit: anonymousLimit) + Routes.devices(service.devices)
+            + Routes.staff(service, activation)
             + Routes.sync(sync)
             + Routes.alerts(service.alerts, hooksStatus: { try domain.hookStatus() })
         let syncMetrics = domain.syncMetrics
