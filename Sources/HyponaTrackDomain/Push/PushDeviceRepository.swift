@@ -52,6 +52,20 @@ enum PushDeviceRepository {
             """, [c.platform.rawValue, c.address.key, p256dh, auth, c.language?.rawValue, ms, c.address.key, c.platform.rawValue, id])
     }
 
+    /// Active devices of a patient (the ones a reminder goes to).
+    static func active(_ db: Connection, patientId: Int64) throws -> [StoredPushDevice] {
+        try list(db, patientId: patientId).filter { $0.record.state == .active }
+    }
+
+    /// The push service said the token or subscription no longer exists.
+    static func markGone(_ db: Connection, id: Int64, at ms: Int64) throws {
+        try db.execute("UPDATE push_devices SET state = 'gone', updated_at = ? WHERE id = ?", [ms, id])
+    }
+
+    static func recordSuccess(_ db: Connection, id: Int64, at ms: Int64) throws {
+        try db.execute("UPDATE push_devices SET last_success_at = ? WHERE id = ?", [ms, id])
+    }
+
     static func delete(_ db: Connection, id: Int64) throws {
         try db.execute("DELETE FROM push_devices WHERE id = ?", [id])
     }
