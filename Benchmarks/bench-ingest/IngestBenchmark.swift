@@ -9,7 +9,6 @@ struct IngestBenchmark {
     static let goalP99Ms = 50.0
     static let goalRSSBytes = 64_000_000
     /// Goals of issue 11 ("ingest at the speed of the disk"): the load generator shares the cores.
-    static let goalCPUMicroseconds = 100.0
     static let goalCeilingShare = 1.0
     static let goalThroughputCap = 4000.0
 
@@ -131,8 +130,12 @@ struct IngestBenchmark {
         let cpu = observation?.daemonMicrosecondsPerSubmission
         let throughputGoal = min(Self.goalCeilingShare * ceiling, Self.goalThroughputCap)
         say("goals (issue 11), \(observed) concurrent clients, load generator on the same cores:")
-        say("  daemon CPU per acknowledged submission ≤ \(fmt(Self.goalCPUMicroseconds)) µs: "
-            + (cpu.map { "\(fmt($0)) µs — \(verdict($0 <= Self.goalCPUMicroseconds))" } ?? "not observed — not met"))
+        // The old goal (≤ 100 µs per submission) is retired: it lay below the HTTP stack's own
+        // floor. The guard is now the submission's own work against a baseline's, measured in the
+        // same run by scripts/bench-compare (≤ 1.10×, docs/product.md third round, settled R).
+        say("  daemon CPU per acknowledged submission: "
+            + (cpu.map { "\(fmt($0)) µs (a figure; the goal is scripts/bench-compare's ≤ 1.10× the baseline's own work)" }
+               ?? "not observed"))
         // GET /healthz is the floor; a patient's GET /v1/me/today reads more than a submission
         // plans (the whole day's tasks and reminders), so it is only a comparison.
         if let probe = floor.first {

@@ -46,4 +46,21 @@ import HTJSON
         let english = try c.get("/console/", headers: [("Accept-Language", "en")])
         #expect(english.text.contains("(<span title=\"nurse\">nurse</span>)"))
     }
+
+    @Test func aGermanPatientPageWritesEveryDateAsGermanDoes() throws {
+        let (d, _, c) = try WardBoardTests.signedIn()
+        let token = try Study.enrollAndActivate(d, "DAT-1", surgeryDaysAgo: 12)
+        try ExportScenario.expect(d.request(.put, "/v1/me/days/\(Study.date(-1))", token: token,
+                                            body: ["emergencySymptoms": ["drowsiness"]]), 200, level: "red")
+        _ = try c.post("/console/patients/DAT-1/contacts", ["outcome": "reached", "note": "called"])
+        let german = try c.get("/console/patients/DAT-1", headers: [("Accept-Language", "de")])
+        // What a reader sees: the text between the tags (attributes such as data-date stay ISO).
+        let visible = german.text.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+        let iso = visible.range(of: "[0-9]{4}-[0-9]{2}-[0-9]{2}", options: .regularExpression)
+        #expect(iso == nil, "an ISO date on a German page: \(iso.map { String(visible[$0.lowerBound...].prefix(60)) } ?? "")")
+        let ymd = Study.date(-12).split(separator: "-").map { Int($0)! }
+        #expect(visible.contains("\(ymd[2]).\(ymd[1]).\(ymd[0])"), "the surgery date as 6.12.2026")
+        let english = try c.get("/console/patients/DAT-1", headers: [("Accept-Language", "en")])
+        #expect(english.text.contains(Study.date(-12)), "English pages keep the ISO date")
+    }
 }

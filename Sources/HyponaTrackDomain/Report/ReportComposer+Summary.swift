@@ -89,9 +89,7 @@ extension ReportComposer {
     }
 
     /// A date as the language writes it: `2026-12-06`, `6.12.2026`.
-    func day(_ d: LocalDate) -> String {
-        text.language == .de ? "\(d.day).\(d.month).\(d.year)" : d.description
-    }
+    func day(_ d: LocalDate) -> String { Vocabulary(language: text.language).date(d) }
 
     func dayWithPOD(_ d: LocalDate, _ pod: Int) -> String { "\(day(d)) (POD \(pod))" }
 }

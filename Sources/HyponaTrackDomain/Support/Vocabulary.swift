@@ -16,6 +16,12 @@ public struct Vocabulary: Bilingual, Sendable {
         }
     }
 
+    /// A date in text a person reads: `2026-12-06` in English, `6.12.2026` in German (data exports,
+    /// attributes and REDCap stay ISO).
+    public func date(_ d: LocalDate) -> String {
+        s(d.description, "\(d.day).\(d.month).\(d.year)")
+    }
+
     /// What a day that is not evaluated says instead of reasons (docs/clinical-rules.md §3).
     public var notEvaluated: String { s("not evaluated: no value a rule reads", "nicht bewertet: kein Wert, den eine Regel liest") }
 

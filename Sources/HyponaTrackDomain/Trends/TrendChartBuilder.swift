@@ -73,11 +73,11 @@ public struct TrendChartBuilder: Sendable {
             case .pod:
                 xAxis = ChartXAxis(title: language.s("Post-operative day", "Postoperativer Tag"), firstDay: first, lastDay: last,
                                    dayLabels: pods.map(String.init),
-                                   dayNames: pods.map { "POD \($0), \(profile.date(ofPOD: $0))" })
+                                   dayNames: pods.map { "POD \($0), \(Vocabulary(language: language).date(profile.date(ofPOD: $0)))" })
             case .date:
                 xAxis = ChartXAxis(title: language.s("Date", "Datum"), firstDay: first, lastDay: last,
                                    dayLabels: pods.map { String(profile.date(ofPOD: $0).description.dropFirst(5)) },
-                                   dayNames: pods.map { "\(profile.date(ofPOD: $0)) (POD \($0))" })
+                                   dayNames: pods.map { "\(Vocabulary(language: language).date(profile.date(ofPOD: $0))) (POD \($0))" })
             }
             var factors: [Int: Double] = [:]
             for pod in podRange { factors[pod] = builder.engine.factor(pod: pod, riskClass: riskClass) }

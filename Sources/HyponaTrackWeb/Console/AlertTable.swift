@@ -31,13 +31,14 @@ struct AlertTable {
         guard !alerts.isEmpty else { return "<p>\(t.s("No alerts.", "Keine Alarme."))</p>" }
         let patientHeader: HTML = showPatient ? "<th scope=\"col\">\(t.studyId)</th>" : HTML()
         let rows = alerts.map { row($0, showPatient: showPatient) }
-        return """
-            <table class="alerts"><thead><tr><th scope="col">#</th>\(patientHeader)<th scope="col">\(t.level)</th>
+        // At a phone's width the ten columns scroll inside their own box, not the page (as the board).
+        return ConsoleLayout.scrolling("""
+            <table class="alerts" ><thead><tr><th scope="col">#</th>\(patientHeader)<th scope="col">\(t.level)</th>
             <th scope="col">\(t.s("Date (POD)", "Datum (POD)"))</th><th scope="col">\(t.s("Kind", "Art"))</th>
             <th scope="col">\(t.s("Reasons", "Gründe"))</th><th scope="col">\(t.s("State", "Stand"))</th>
             <th scope="col">\(t.s("Opened", "Geöffnet"))</th><th scope="col">\(t.s("Acknowledged", "Bestätigt"))</th>
             <th scope="col">\(t.s("Resolved", "Erledigt"))</th></tr></thead><tbody>\(rows)</tbody></table>
-            """
+            """, labelledBy: "alerts")
     }
 
     private func row(_ a: AlertView, showPatient: Bool) -> HTML {
@@ -46,7 +47,7 @@ struct AlertTable {
         let acted: (AlertView.Transition?) -> HTML = { tr in
             guard let tr else { return "–" }
             let note: HTML = tr.note.map { "<br><span class=\"muted\">\($0)</span>" } ?? HTML()
-            return "\(ConsoleLayout.time(tr.at, zone: z))<br>\(Principal.displayName(ofActor: tr.by))\(note)"
+            return "\(t.time(tr.at, zone: z))<br>\(Principal.displayName(ofActor: tr.by))\(note)"
         }
         var resolved = acted(a.resolved)
         if let na = a.resolveSodium {
@@ -55,10 +56,10 @@ struct AlertTable {
         let forms = layout.session.map { s in s.role.canWrite && a.state != .resolved ? actionForms(a, s) : HTML() } ?? HTML()
         return """
             <tr id="alert-\(a.id)" data-alert-id="\(a.id)" data-state="\(a.state.rawValue)"><td>\(a.id)</td>\(patient)\
-            <td>\(layout.badge(a.level))</td><td>\(a.date.description) (\(a.pod))</td>\
+            <td>\(layout.badge(a.level))</td><td>\(t.date(a.date)) (\(a.pod))</td>\
             <td>\(t.vocabulary.alertKind(a.kind, noDataDays: facts.noDataDays))</td>\
             <td>\(ReasonText.list(a.reasons, ReasonWording(t.language, facts: facts)))</td><td>\(t.alertState(a.state))</td>\
-            <td>\(ConsoleLayout.time(a.openedAt, zone: z))</td>\
+            <td>\(t.time(a.openedAt, zone: z))</td>\
             <td>\(acted(a.acknowledged))\(history(a, zone: z))\(ContactForm(layout: layout, errors: errors).attempts(a, zone: z))</td>\
             <td>\(resolved)\(forms)</td></tr>
             """
@@ -69,10 +70,10 @@ struct AlertTable {
     func history(_ a: AlertView, zone z: ZoneRules) -> HTML {
         var out = HTML()
         if a.needsAcknowledgingAgain, let worsened = a.worsenedAt {
-            out += "<br><strong class=\"reack\">\(t.vocabulary.needsAcknowledgingAgain(worsenedAt: ConsoleLayout.time(worsened, zone: z)))</strong>"
+            out += "<br><strong class=\"reack\">\(t.vocabulary.needsAcknowledgingAgain(worsenedAt: t.time(worsened, zone: z)))</strong>"
         }
         for earlier in a.earlierAcknowledgements {
-            let text = t.vocabulary.acknowledgedBeforeWorsening(earlier.level, at: ConsoleLayout.time(earlier.acknowledged.at, zone: z),
+            let text = t.vocabulary.acknowledgedBeforeWorsening(earlier.level, at: t.time(earlier.acknowledged.at, zone: z),
                                                                 by: Principal.displayName(ofActor: earlier.acknowledged.by))
             let note: HTML = earlier.acknowledged.note.map { " (\($0))" } ?? HTML()
             out += "<br><span class=\"muted earlier-ack\">\(text)\(note)</span>"

@@ -93,16 +93,15 @@ struct BoardPage {
             ? t.s("\(board.rows.count) patients, most urgent first", "\(board.rows.count) Patienten, dringlichste zuerst")
             : t.s("\(shown.count) of \(board.rows.count) patients, most urgent first",
                   "\(shown.count) von \(board.rows.count) Patienten, dringlichste zuerst")
-        let table: HTML = rows.isEmpty ? "<p>\(t.noPatients)</p>" : """
-            <div class="table-scroll" role="region" aria-labelledby="board-caption" tabindex="0">
+        let table: HTML = rows.isEmpty ? "<p>\(t.noPatients)</p>" : ConsoleLayout.scrolling("""
             <table id="board"><caption class="muted" id="board-caption">\(caption)</caption>
             <thead><tr><th scope="col">\(t.studyId)</th><th scope="col">\(t.level)</th><th scope="col">\(t.s("Why", "Warum"))</th>
             <th scope="col">\(t.s("Since", "Seit"))</th><th scope="col">\(t.s("Handling", "Bearbeitung"))</th>
             <th scope="col"><abbr title="\(t.s("postoperative day", "postoperativer Tag"))">\(t.pod)</abbr></th>
             <th scope="col">\(t.riskClass)</th><th scope="col">\(t.lastSubmission)</th><th scope="col">\(t.missingChecks)</th>
             <th scope="col" class="num">\(t.openAlerts)</th><th scope="col">\(t.status)</th></tr></thead>
-            <tbody>\(rows)</tbody></table></div>
-            """
+            <tbody>\(rows)</tbody></table>
+            """, labelledBy: "board-caption")
         let toggle: HTML = all ? "<p><a href=\"/console/\">\(t.showActive)</a></p>"
             : (board.hidden > 0 ? "<p><a href=\"/console/?all=1\">\(t.showAll) (\(board.hidden))</a></p>" : HTML())
         let enrol: HTML = layout.session?.role.canWrite == true ? "<p class=\"actions\"><a href=\"/console/enrolment\">\(t.enrol)</a></p>" : HTML()

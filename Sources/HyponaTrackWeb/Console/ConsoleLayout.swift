@@ -62,6 +62,12 @@ struct ConsoleLayout {
         "<span class=\"level level-\(level?.rawValue ?? "none")\">\(t.levelWord(level))</span>"
     }
 
+    /// A wide table in a box that scrolls sideways on its own, so a phone's page never does; the
+    /// box is a named, keyboard-reachable region (axe: scrollable-region-focusable).
+    static func scrolling(_ table: HTML, labelledBy id: String) -> HTML {
+        "<div class=\"table-scroll\" role=\"region\" aria-labelledby=\"\(id)\" tabindex=\"0\">\(table)</div>"
+    }
+
     /// A link to a patient's page (the study ID percent-encoded in the path, escaped in the attribute).
     static func patientLink(_ studyId: String) -> HTML {
         "<a href=\"/console/patients/\(URLComponentEncoding.segment(studyId))\">\(studyId)</a>"

@@ -77,11 +77,16 @@ struct ConsoleText: Sendable, Bilingual {
         return s("\(d.day) \(months[d.month - 1])", "\(d.day).\(d.month).\(d.year)")
     }
 
-    /// A time on a page in the given zone: `2026-12-06 08:30` in English, `6.12.2026 08:30` in German.
-    func time(_ ms: Int64, zone: ZoneRules) -> String {
+    /// A date in a page's text: `2026-12-06` in English, `6.12.2026` in German (data exports and
+    /// attributes stay ISO).
+    func date(_ d: LocalDate) -> String { vocabulary.date(d) }
+
+    /// A time on a page in the given zone: `2026-12-06 08:30` in English, `6.12.2026 08:30` in German;
+    /// "–" for none.
+    func time(_ ms: Int64?, zone: ZoneRules) -> String {
         let iso = ConsoleLayout.time(ms, zone: zone)
-        guard language == .de, let space = iso.firstIndex(of: " "), let date = LocalDate(String(iso[..<space])) else { return iso }
-        return "\(date.day).\(date.month).\(date.year)\(iso[space...])"
+        guard language == .de, let space = iso.firstIndex(of: " "), let day = LocalDate(String(iso[..<space])) else { return iso }
+        return date(day) + iso[space...]
     }
 
     /// The board's handling states in words.

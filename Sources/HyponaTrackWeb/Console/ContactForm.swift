@@ -21,7 +21,7 @@ struct ContactForm {
         let f = Self.formName(alertRow: nil)
         let chosen = errors.value(f, "alertId")
         let options: [HTML] = alerts.filter { $0.state != .resolved }.map { a in
-            let label = "#\(a.id) \(a.date.description) \(t.vocabulary.level(a.level)) (\(t.alertState(a.state)))"
+            let label = "#\(a.id) \(t.date(a.date)) \(t.vocabulary.level(a.level)) (\(t.alertState(a.state)))"
             return "<option value=\"\(String(a.id))\"\(chosen == String(a.id) ? " selected" : "")>\(label)</option>"
         }
         // Without an unresolved alert there is nothing to choose; a refused alert (a stale form) is still said.
@@ -64,7 +64,7 @@ struct ContactForm {
             : t.s("\(a.contacts.count) contact attempts", "\(a.contacts.count) Kontaktversuche")
         return """
             <br><span class="contacts" data-attempts="\(String(a.contacts.count))">\(count); \(t.s("last", "zuletzt")): \
-            \(outcome(last.outcome)), \(ConsoleLayout.time(last.at, zone: zone)), \(Principal.displayName(ofActor: last.by))</span>
+            \(outcome(last.outcome)), \(t.time(last.at, zone: zone)), \(Principal.displayName(ofActor: last.by))</span>
             """
     }
 
@@ -74,7 +74,7 @@ struct ContactForm {
         let rows: [HTML] = contacts.map { c in
             let alert: HTML = c.alertId.map { "<a href=\"#alert-\(String($0))\">#\(String($0))</a>" } ?? "–"
             return """
-                <tr id="contact-\(String(c.id))" data-outcome="\(c.outcome.rawValue)"><td>\(ConsoleLayout.time(c.at, zone: zone))</td>\
+                <tr id="contact-\(String(c.id))" data-outcome="\(c.outcome.rawValue)"><td>\(t.time(c.at, zone: zone))</td>\
                 <td>\(outcome(c.outcome))</td><td>\(alert)</td><td>\(Principal.displayName(ofActor: c.by))</td><td>\(c.note ?? "–")</td></tr>
                 """
         }

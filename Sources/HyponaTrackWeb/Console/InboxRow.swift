@@ -42,7 +42,7 @@ struct InboxRow {
     /// The first day, its POD and how many days the alert covers.
     private func since(_ a: AlertView) -> HTML {
         let days = max(1, a.days.count)
-        return "\(Self.date(a.date.description, t.language))<br><span class=\"muted\">\(t.pod) \(a.pod) · \(t.vocabulary.days(days))</span>"
+        return "\(t.date(a.date))<br><span class=\"muted\">\(t.pod) \(a.pod) · \(t.vocabulary.days(days))</span>"
     }
 
     /// The highest reasons first, at most two, as sentences (their codes in `title`); the kind when
@@ -64,7 +64,7 @@ struct InboxRow {
     /// New / acknowledged by whom when / resolved by whom; the last contact; new data since acknowledged.
     private func handling(_ a: AlertView, _ z: ZoneRules) -> HTML {
         func byWhen(_ tr: AlertView.Transition) -> String {
-            "\(Principal.displayName(ofActor: tr.by)), \(Self.date(ConsoleLayout.time(tr.at, zone: z), t.language))"
+            "\(Principal.displayName(ofActor: tr.by)), \(t.time(tr.at, zone: z))"
         }
         var lines: [HTML] = []
         switch a.state {
@@ -118,20 +118,20 @@ struct InboxRow {
         out += ReasonText.list(a.reasons, ReasonWording(t.language, facts: facts))
         if a.days.count > 1 {
             let days: [HTML] = a.days.map { d in
-                "<li>\(Self.date(d.date.description, t.language)) (\(t.pod) \(d.pod)): \(t.vocabulary.level(d.level))</li>"
+                "<li>\(t.date(d.date)) (\(t.pod) \(d.pod)): \(t.vocabulary.level(d.level))</li>"
             }
             out += "<ul class=\"days\">\(days)</ul>"
         }
         func line(_ label: String, _ tr: AlertView.Transition?) -> HTML {
             guard let tr else { return HTML() }
-            let when = Self.date(ConsoleLayout.time(tr.at, zone: z), t.language)
+            let when = t.time(tr.at, zone: z)
             return "<p>\(label): \(when), \(Principal.displayName(ofActor: tr.by))\(tr.note.map { " – \($0)" } ?? "")</p>"
         }
-        out += "<p>\(t.s("Opened", "Geöffnet")): \(Self.date(ConsoleLayout.time(a.openedAt, zone: z), t.language))</p>"
+        out += "<p>\(t.s("Opened", "Geöffnet")): \(t.time(a.openedAt, zone: z))</p>"
         out += line(t.s("Acknowledged", "Bestätigt"), a.acknowledged)
         out += table.history(a, zone: z)
         for c in a.contacts {
-            let when = Self.date(ConsoleLayout.time(c.at, zone: z), t.language)
+            let when = t.time(c.at, zone: z)
             out += "<p class=\"contact-note\">\(t.s("Contact", "Kontakt")): \(t.vocabulary.contactOutcome(c.outcome)), \(when), \(Principal.displayName(ofActor: c.by))\(c.note.map { " – \($0)" } ?? "")</p>"
         }
         out += line(t.s("Resolved", "Erledigt"), a.resolved)
@@ -140,14 +140,5 @@ struct InboxRow {
         }
         if let merged = a.mergedInto { out += "<p>\(t.s("Merged into alert", "Zusammengeführt in Alarm")) #\(merged)</p>" }
         return out
-    }
-
-    /// `YYYY-MM-DD` (with an optional ` HH:MM`) as the page's language writes it: German `6.12.2026`.
-    static func date(_ iso: String, _ language: Language) -> String {
-        guard language == .de else { return iso }
-        let (day, rest) = iso.count > 10 ? (String(iso.prefix(10)), String(iso.dropFirst(10))) : (iso, "")
-        let parts = day.split(separator: "-")
-        guard parts.count == 3, let d = Int(parts[2]), let m = Int(parts[1]) else { return iso }
-        return "\(d).\(m).\(parts[0])\(rest)"
     }
 }

@@ -68,17 +68,17 @@ struct PatientPage {
         let s = detail.summary
         let risk = s.risk
         let katB: HTML = risk.katBPending ? "\(risk.katB) (\(t.s("pending", "ausstehend")))" : "\(risk.katB)"
-        let activation = s.patient.activatedAt.map { ConsoleLayout.time($0, zone: zone) } ?? t.s("not activated yet", "noch nicht aktiviert")
+        let activation = s.patient.activatedAt.map { t.time($0, zone: zone) } ?? t.s("not activated yet", "noch nicht aktiviert")
         let state = s.patient.isWithdrawn ? t.s("withdrawn", "ausgeschieden")
             : (s.monitoringActive ? t.s("monitoring", "im Monitoring") : t.s("not in monitoring", "nicht im Monitoring"))
         return """
             <dl class="profile">
             <dt>\(t.studyId)</dt><dd>\(studyId)</dd>
             <dt>\(t.level)</dt><dd>\(layout.badge(s.current?.level))</dd>
-            <dt>\(t.s("Surgery date", "OP-Datum"))</dt><dd>\(s.patient.profile.surgeryDate.description)</dd>
+            <dt>\(t.s("Surgery date", "OP-Datum"))</dt><dd>\(t.date(s.patient.profile.surgeryDate))</dd>
             <dt>\(t.pod)</dt><dd>\(s.pod)</dd>
             <dt>\(t.riskClass)</dt><dd>\(t.riskWord(risk.riskClass)) (\(t.s("score", "Punkte")) \(risk.riskScore): Kat A \(risk.katA), Kat B \(katB), Kat C \(risk.katC))</dd>
-            <dt>\(t.s("Monitoring", "Monitoring"))</dt><dd>\(detail.monitoringStarts.description) – \(s.monitoringEnds.description) (\(state))</dd>
+            <dt>\(t.s("Monitoring", "Monitoring"))</dt><dd>\(t.date(detail.monitoringStarts)) – \(t.date(s.monitoringEnds)) (\(state))</dd>
             <dt>\(t.s("Activated", "Aktiviert"))</dt><dd>\(activation)</dd>
             <dt>\(t.s("Time zone", "Zeitzone"))</dt><dd>\(s.patient.profile.timeZone)</dd>
             <dt>\(t.openAlerts)</dt><dd>\(s.openAlerts)</dd>
@@ -90,7 +90,7 @@ struct PatientPage {
         let values = detail.timeline.flatMap { day in day.day.labSodium.map { (day.day.date, $0) } }
         guard !values.isEmpty else { return "<p>\(t.s("No lab values.", "Keine Laborwerte."))</p>" }
         let rows: [HTML] = values.map { date, lab in
-            "<tr><td>\(date.description)</td><td>\(ConsoleLayout.time(Int64(lab.time.epochSeconds * 1000), zone: zone))</td><td class=\"num\">\(ChartNumber.format(lab.value, decimals: 1, trimZeros: true, separator: sep))</td></tr>"
+            "<tr><td>\(t.date(date))</td><td>\(t.time(Int64(lab.time.epochSeconds * 1000), zone: zone))</td><td class=\"num\">\(ChartNumber.format(lab.value, decimals: 1, trimZeros: true, separator: sep))</td></tr>"
         }
         return """
             <table id="lab-values"><thead><tr><th scope="col">\(t.s("Date", "Datum"))</th><th scope="col">\(t.s("Time", "Zeit"))</th>
@@ -129,7 +129,7 @@ struct PatientPage {
             <figure class="chart" id="chart-\(c.id)" aria-labelledby="chart-\(c.id)-heading"><h3 id="chart-\(c.id)-heading">\(c.title)</h3>\(svg)
             <p><a href="#\(tableId)">\(t.s("Data table", "Datentabelle"))</a></p>
             <details><summary>\(t.s("Data table", "Datentabelle")): \(c.title)</summary>
-            <table id="\(tableId)"><caption>\(table.caption)</caption><thead><tr>\(head)</tr></thead><tbody>\(rows)</tbody></table></details></figure>
+            \(ConsoleLayout.scrolling("<table id=\"\(tableId)\"><caption id=\"\(tableId)-caption\">\(table.caption)</caption><thead><tr>\(head)</tr></thead><tbody>\(rows)</tbody></table>", labelledBy: "\(tableId)-caption"))</details></figure>
             """
     }
 
@@ -145,20 +145,20 @@ struct PatientPage {
         let rows: [HTML] = detail.timeline.reversed().map { d in
             let day = d.day
             return """
-                <tr data-date="\(day.date.description)"><th scope="row">\(day.date.description)</th><td class="num">\(d.pod)</td>\
+                <tr data-date="\(day.date.description)"><th scope="row">\(t.date(day.date))</th><td class="num">\(d.pod)</td>\
                 <td>\(layout.badge(d.evaluation?.level))</td><td>\(reasons(d.evaluation))</td>\
                 <td class="num">\(f(day.weightMorningKg, 2))</td><td class="num">\(f(day.weightEveningKg, 2))</td>\
                 <td class="num">\(f(day.fluidIntakeMl, 0))</td><td class="num">\(day.urineSG.map { MeasureFormat.urineSG($0, separator: sep) } ?? "–")</td>\
                 <td class="num">\(f(day.lowestLabSodium, 1))</td><td>\(day.morningCheckComplete ? "✓" : "–") / \(day.eveningCheckComplete ? "✓" : "–")</td></tr>
                 """
         }
-        return """
+        return ConsoleLayout.scrolling("""
             <table id="day-table"><thead><tr><th scope="col">\(t.s("Date", "Datum"))</th><th scope="col" class="num">\(t.pod)</th>
             <th scope="col">\(t.level)</th><th scope="col">\(t.s("Reasons", "Gründe"))</th>
             <th scope="col" class="num">\(t.s("Weight morning kg", "Gewicht morgens kg"))</th><th scope="col" class="num">\(t.s("Weight evening kg", "Gewicht abends kg"))</th>
             <th scope="col" class="num">\(t.s("Fluid ml", "Trinkmenge ml"))</th><th scope="col" class="num">\(t.s("Urine SG", "Urin-SG"))</th>
             <th scope="col" class="num">\(t.s("Lab Na", "Labor-Na"))</th><th scope="col">\(t.s("Checks morning / evening", "Checks morgens / abends"))</th></tr></thead>
             <tbody>\(rows)</tbody></table>
-            """
+            """, labelledBy: "days")
     }
 }

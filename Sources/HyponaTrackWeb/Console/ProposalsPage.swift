@@ -80,7 +80,7 @@ struct ProposalsPage {
         return """
             <tr id="proposal-\(p.id)" data-conflict="\(v.conflict ? "true" : "false")"><td>\(p.id)</td>\
             <td>\(ConsoleLayout.patientLink(p.studyId))</td><td>\(p.source.rawValue)</td><td>\(p.field.rawValue)</td>\
-            <td>\(p.date.description)</td><td>\(proposed)</td><td>\(number(p.replaces))</td><td>\(now)</td><td>\(forms)</td></tr>
+            <td>\(t.date(p.date))</td><td>\(proposed)</td><td>\(number(p.replaces))</td><td>\(now)</td><td>\(forms)</td></tr>
             """
     }
 
