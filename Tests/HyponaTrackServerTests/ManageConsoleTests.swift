@@ -101,6 +101,8 @@ import Testing
             #expect(html.contains("<p class=\"error\" id=\"enrol-\(field)-error\">\(message)"), "\(field): \(html.suffix(4000))")
             #expect(html.contains("aria-describedby=\"enrol-\(field)-error\"") || html.contains("enrol-\(field)-hint enrol-\(field)-error"))
         }
+        #expect(html.contains("<li><a href=\"#enrol-age\">Alter (Jahre)</a></li>") && html.contains("<li><a href=\"#enrol-studyId\">Studien-ID</a></li>"),
+                "a link to each refused field above the form")
         #expect(html.contains("value=\"bad id!\"") && html.contains("value=\"viel\"") && html.contains("value=\"1500\""), "as typed")
         #expect(html.contains("<option value=\"cushing\" selected>Morbus Cushing</option>"))
         #expect(!html.contains("expected") && !html.contains("outside"), "not the API's English")
@@ -177,6 +179,7 @@ import Testing
         #expect(missing.status == .badRequest)
         #expect(html.contains("id=\"withdraw-reason-error\">Bitte füllen Sie dieses Feld aus."), "\(html.suffix(3000))")
         #expect(html.contains("id=\"withdraw-date-error\">Bitte ein Datum wie 2026-12-06 eingeben."), "both problems at once")
+        #expect(html.contains("<a href=\"#withdraw-date\">Datum des Ausscheidens (leer: heute)</a>"), "the summary names the field as its label does")
         let future = s.post(from: "/console/patients/WD-1/manage", to: "/console/patients/WD-1/withdrawal",
                             ["date": "2026-03-20", "reason": "moved"], language: "de")
         #expect(future.status == .badRequest && Self.body(future).contains("id=\"withdraw-date-error\">Dieses Datum liegt in der Zukunft."))
@@ -191,6 +194,22 @@ import Testing
         #expect(manage.contains("withdrawn from the study") && !manage.contains("id=\"code-form\""))
         let code = s.post(from: "/console/patients/WD-1", to: "/console/patients/WD-1/activation", [:])
         #expect(code.status == .conflict && !s.audit("WD-1").contains { $0["action"] == "activation.reissue" })
+    }
+
+    @Test func theGermanManagementPagesHaveNoEnglishWords() throws {
+        let s = try Scene()
+        _ = try s.h.enrollAndActivate("DE-1", surgeryDate: "2026-03-04")
+        #expect(s.h.send(.post, "/v1/patients/DE-1/labs", body: ["sodium": 131]).status == 201)
+        let english = try Regex(#"\b(red|yellow|green|nurse|viewer|required|reason|save|withdraw|choose|enrol|value|lab|day|weight|not entered)\b"#)
+            .ignoresCase()
+        let pages = [s.get("/console/enrolment", language: "de"), s.get("/console/patients/DE-1/manage", language: "de"),
+                     s.post(from: "/console/enrolment", to: "/console/enrolment", ["studyId": "?"], language: "de")]
+        for page in pages {
+            // The text a person reads: no tags, no attribute values.
+            let text = Self.body(page).replacing(try Regex("<[^>]*>"), with: " ")
+            let found = text.matches(of: english).map { String(text[$0.range]) }
+            #expect(found.isEmpty, "English on a German page: \(found)")
+        }
     }
 
     @Test func aViewerSeesNoManagementAndIsRefusedAndAPostWithoutItsTokenChangesNothing() throws {

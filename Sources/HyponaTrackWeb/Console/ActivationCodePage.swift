@@ -23,7 +23,7 @@ struct ActivationCodePage {
                 <p><a href="\(patient)/manage#code">\(t.newCode)</a> · <a href="\(patient)">\(t.s("Patient", "Patient")) \(studyId)</a></p>
                 """)
         }
-        let expires = t.dateTime(issued.expiresAt, zone: zone)
+        let expires = t.time(issued.expiresAt, zone: zone)
         let enrolled: HTML = issued.monitoringEnds.map { ends in
             "<p class=\"notice\" role=\"status\">\(t.s("Patient \(issued.studyId) is enrolled; monitoring runs until \(t.date(ends)).", "Patient \(issued.studyId) ist aufgenommen; das Monitoring läuft bis \(t.date(ends))."))</p>"
         } ?? "<p class=\"notice\" role=\"status\">\(t.s("A new code was issued; every earlier code and the patient's earlier sign-ins no longer work.", "Ein neuer Code wurde ausgestellt; alle früheren Codes und Anmeldungen des Patienten gelten nicht mehr."))</p>"
@@ -54,8 +54,8 @@ struct ActivationCodePage {
                       "Öffnen Sie die HyponaTrack-App auf Ihrem Telefon oder, wenn Sie ohne App teilnehmen, \(web) im Browser Ihres Telefons."))</li>
             <li>\(t.s("Enter your study ID \(issued.studyId) and the activation code \(issued.code) (capital or small letters, both work).",
                       "Geben Sie Ihre Studien-ID \(issued.studyId) und den Aktivierungscode \(issued.code) ein (Groß- oder Kleinbuchstaben, beides geht)."))</li>
-            <li>\(t.s("Do this before \(t.dateTime(issued.expiresAt, zone: zone)); the code works once. If it has expired, ask the study nurse for a new one.",
-                      "Tun Sie das vor \(t.dateTime(issued.expiresAt, zone: zone)); der Code funktioniert nur einmal. Ist er abgelaufen, bitten Sie die Studienpflege um einen neuen."))</li>
+            <li>\(t.s("Do this before \(t.time(issued.expiresAt, zone: zone)); the code works once. If it has expired, ask the study nurse for a new one.",
+                      "Tun Sie das vor \(t.time(issued.expiresAt, zone: zone)); der Code funktioniert nur einmal. Ist er abgelaufen, bitten Sie die Studienpflege um einen neuen."))</li>
             <li>\(t.s("Then do the morning and evening checks every day as the app or page shows them.",
                       "Danach machen Sie jeden Tag die Morgen- und Abend-Checks, wie App oder Seite sie zeigen."))</li>
             </ol>

@@ -68,9 +68,12 @@ enum ConsoleStylesheet {
         .hint { display: block; color: var(--muted); font-size: 14px; }
         .required { font-weight: normal; color: var(--muted); }
         [aria-invalid=true] { border: 2px solid #8a0017 !important; }
+        .error-summary { border: 2px solid #8a0017; padding: 4px 12px; margin: 8px 0 12px; }
+        .error-summary ul { margin: 4px 0; padding-left: 1.2em; }
         button.danger { background: #8a0017; border-color: #5c0010; }
         nav.toc a { display: inline-block; margin: 0 12px 4px 0; }
-        code.activation-code { font-size: 28px; font-weight: bold; letter-spacing: 0.08em; }
+        code.activation-code { font-size: 28px; font-weight: bold; letter-spacing: 0.08em; white-space: nowrap; }
+        @media (max-width: 480px) { code.activation-code { font-size: 22px; letter-spacing: 0.04em; } }
         ol.instructions li { margin: 4px 0; }
         .charts { display: flex; flex-wrap: wrap; gap: 16px; }
         .chart { border: 1px solid var(--line); padding: 8px; }

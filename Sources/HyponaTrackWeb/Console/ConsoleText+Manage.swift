@@ -15,23 +15,13 @@ extension ConsoleText {
     var withdraw: String { s("Withdraw from the study", "Aus der Studie nehmen") }
     var correctDay: String { s("Correct a day's value", "Wert eines Tages korrigieren") }
     var deleteLab: String { s("Delete a wrong lab value", "Falschen Laborwert löschen") }
-    var reasonLabel: String { s("Reason (required; kept in the audit trail)", "Grund (Pflicht; wird im Audit-Protokoll festgehalten)") }
+    var reasonLabel: String { s("Reason (kept in the audit trail)", "Grund (wird im Audit-Protokoll festgehalten)") }
     var required: String { s("required", "Pflicht") }
     var notEntered: String { s("not entered yet", "noch nicht erfasst") }
     var yes: String { s("yes", "ja") }
     var no: String { s("no", "nein") }
     var fixErrors: String {
         s("Nothing was saved. Please correct the fields marked below.", "Es wurde nichts gespeichert. Bitte die unten markierten Felder korrigieren.")
-    }
-
-    /// A date on a page: `6 Dec 2026` in English, `6.12.2026` in German.
-    func date(_ d: LocalDate) -> String { s("\(day(d)) \(d.year)", day(d)) }
-
-    /// A time on these pages in the patient's zone: `9 Dec 2026 08:30`, `9.12.2026 08:30`.
-    func dateTime(_ ms: Int64, zone: ZoneRules) -> String {
-        let iso = ConsoleLayout.time(ms, zone: zone)
-        guard let space = iso.firstIndex(of: " "), let d = LocalDate(String(iso[..<space])) else { return iso }
-        return "\(date(d))\(iso[space...])"
     }
 
     /// The label of a profile field (the form's name for it is the API's JSON path).

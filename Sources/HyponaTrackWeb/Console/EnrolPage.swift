@@ -16,7 +16,7 @@ struct EnrolPage {
     func render() -> HTML {
         guard let session = layout.session, session.role.canWrite else { return layout.page(t.enrol, HTML()) }
         let fields = FormFields(form: "enrol", errors: errors, initial: ["timeZone": defaultTimeZone], requiredWord: t.required)
-        let refused: HTML = errors.messages["enrol"] == nil ? HTML() : "<p class=\"error\" role=\"alert\">\(t.fixErrors)</p>"
+        let refused = fields.summary(t.fixErrors, order: ProfileForm.order, label: t.profileLabel)
         let content: HTML = """
             <p class="muted">\(t.s("Fields marked “required” must be filled in; Kat B may follow later on the patient's management page.",
                                    "Mit „Pflicht“ markierte Felder müssen ausgefüllt sein; Kat B kann später auf der Verwaltungsseite des Patienten folgen."))</p>

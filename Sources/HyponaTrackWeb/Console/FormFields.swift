@@ -64,8 +64,17 @@ struct FormFields {
                 """
         }
         return """
-            <fieldset class="field checks"\(described(name))><legend>\(legend)</legend>\(boxes)\(error(name))</fieldset>
+            <fieldset class="field checks" id="\(id(name))"\(described(name))><legend>\(legend)</legend>\(boxes)\(error(name))</fieldset>
             """
+    }
+
+    /// Above a refused form: nothing was saved, and a link to each refused field (in `order`),
+    /// so a field far down a long form is one step away.
+    func summary(_ said: String, order: [String], label: (String) -> String) -> HTML {
+        guard let messages = errors.messages[form], !messages.isEmpty else { return HTML() }
+        let names = order.filter { messages[$0] != nil } + messages.keys.filter { !order.contains($0) }.sorted()
+        let links: [HTML] = names.map { "<li><a href=\"#\(id($0))\">\(label($0))</a></li>" }
+        return "<div class=\"error-summary\" role=\"alert\"><p class=\"error\">\(said)</p><ul>\(links)</ul></div>"
     }
 
     /// The message under a field that does not have one of the inputs above (a form-wide refusal).

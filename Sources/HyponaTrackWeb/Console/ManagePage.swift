@@ -37,7 +37,7 @@ struct ManagePage {
             <nav class="toc" aria-label="\(t.manage)"><a href="#profile">\(t.editProfile)</a> <a href="#correct">\(t.correctDay)</a> \
             <a href="#delete-lab">\(t.deleteLab)</a> <a href="#code">\(t.newCode)</a> <a href="#withdraw">\(t.withdraw)</a></nav>
             <h2 id="profile">\(t.editProfile)</h2>
-            <form method="post" action="\(base)/profile" id="profile-form" class="manage" novalidate>\(csrf)\(summary("profile"))
+            <form method="post" action="\(base)/profile#profile" id="profile-form" class="manage" novalidate>\(csrf)\(summary("profile"))
             \(ProfileForm(fields: fields("profile", initial: ProfileForm.initial(detail.summary.patient.profile, separator: sep)),
                           t: t, rules: rules, enrolment: false).render())
             <button type="submit">\(t.saveProfile)</button></form>
@@ -46,7 +46,7 @@ struct ManagePage {
             <h2 id="delete-lab">\(t.deleteLab)</h2>
             \(deleteLabForm(csrf))
             <h2 id="code">\(t.newCode)</h2>
-            <form method="post" action="\(base)/activation" id="code-form" class="manage">\(csrf)\(summary("code"))
+            <form method="post" action="\(base)/activation#code" id="code-form" class="manage">\(csrf)
             <p>\(t.s("The new code is shown once on the next page. Every earlier code and the patient's sign-ins on their devices stop working.",
                      "Der neue Code wird einmal auf der nächsten Seite angezeigt. Alle früheren Codes und die Anmeldungen des Patienten auf seinen Geräten gelten dann nicht mehr."))</p>
             \(fields("code").error("code"))<button type="submit">\(t.issueCode)</button></form>
@@ -60,40 +60,54 @@ struct ManagePage {
         FormFields(form: form, errors: errors, initial: initial, requiredWord: t.required)
     }
 
-    /// "Nothing was saved" above a refused form (each field's own message is at the field).
+    /// "Nothing was saved" above a refused form, with a link to each refused field.
     private func summary(_ form: String) -> HTML {
-        errors.messages[form] == nil ? HTML() : "<p class=\"error\" role=\"alert\">\(t.fixErrors)</p>"
+        let order = form == "profile" ? ProfileForm.order : ["date", "field", "value", "labId", "reason"]
+        return fields(form).summary(t.fixErrors, order: order) { label($0, in: form) }
+    }
+
+    /// The label of a field of these forms (the profile's are `ConsoleText.profileLabel`).
+    func label(_ name: String, in form: String = "correct") -> String {
+        switch name {
+        case "date" where form == "withdraw": return t.s("Date of withdrawal (empty: today)", "Datum des Ausscheidens (leer: heute)")
+        case "date": return t.s("Day", "Tag")
+        case "field": return t.s("Value", "Wert")
+        case "value": return t.s("Corrected value", "Korrigierter Wert")
+        case "labId": return t.s("Lab value", "Laborwert")
+        case "reason": return t.reasonLabel
+        default: return t.profileLabel(name)
+        }
     }
 
     private func correctForm(_ csrf: HTML) -> HTML {
         let f = fields("correct", initial: ["date": today.description])
         let options = Self.dayFields.map { (value: $0, label: t.dayField($0)) }
         return """
-            <form method="post" action="\(base)/days" id="correct-form" class="manage" novalidate>\(csrf)\(summary("correct"))
+            <form method="post" action="\(base)/days#correct" id="correct-form" class="manage" novalidate>\(csrf)\(summary("correct"))
             <p class="muted">\(t.s("The day is evaluated again at once, as after the patient's own entry; the change and its reason are audited.",
                                    "Der Tag wird sofort neu bewertet wie nach einer Eingabe des Patienten; Änderung und Grund werden protokolliert."))</p>
-            \(f.input("date", t.s("Day", "Tag"), type: "date", required: true))
-            \(f.select("field", t.s("Value", "Wert"), options, blank: t.s("choose…", "bitte wählen…"), required: true))
-            \(f.input("value", t.s("Corrected value", "Korrigierter Wert"), inputmode: "decimal", required: true))
+            \(f.input("date", label("date"), type: "date", required: true))
+            \(f.select("field", label("field"), options, blank: t.s("choose…", "bitte wählen…"), required: true))
+            \(f.input("value", label("value"), inputmode: "decimal", required: true))
             \(reason(f))
             <button type="submit">\(t.s("Save correction", "Korrektur speichern"))</button></form>
             """
     }
 
     private func deleteLabForm(_ csrf: HTML) -> HTML {
-        let labs = detail.timeline.flatMap { day in day.day.labSodium.compactMap { lab in lab.id.map { (day.day.date, lab, $0) } } }
+        let labs = detail.timeline.flatMap { day in day.day.labSodium.compactMap { lab in lab.id.map { (lab, $0) } } }
         let f = fields("delete-lab")
         // A refusal still shows when the last value went meanwhile (a resent form).
         guard !labs.isEmpty else { return "<p>\(t.s("No lab values.", "Keine Laborwerte."))</p>\(f.error("labId"))" }
-        let options = labs.map { date, lab, id in
-            (value: id, label: "\(t.date(date)), \(t.dateTime(Int64(lab.time.epochSeconds * 1000), zone: zone)): "
+        let options = labs.map { lab, id in
+            (value: id, label: "\(t.time(Int64(lab.time.epochSeconds * 1000), zone: zone)): "
                 + "\(ChartNumber.format(lab.value, decimals: 1, trimZeros: true, separator: sep)) mmol/\(t.s("L", "l"))")
         }
         return """
-            <form method="post" action="\(base)/labs/deletion" id="delete-lab-form" class="manage" novalidate>\(csrf)\(summary("delete-lab"))
+            <form method="post" action="\(base)/labs/deletion#delete-lab" id="delete-lab-form" class="manage" novalidate>\(csrf)\(summary("delete-lab"))
             <p class="muted">\(t.s("The value is kept in the audit trail, marked deleted with the reason; its day is evaluated again.",
                                    "Der Wert bleibt im Audit-Protokoll, als gelöscht markiert mit dem Grund; sein Tag wird neu bewertet."))</p>
-            \(f.select("labId", t.s("Lab value", "Laborwert"), options, blank: t.s("choose…", "bitte wählen…"), required: true))
+            \(f.select("labId", label("labId"), options, blank: t.s("choose…", "bitte wählen…"), required: true))
             \(reason(f))
             <button type="submit">\(t.s("Delete lab value", "Laborwert löschen"))</button></form>
             """
@@ -102,16 +116,16 @@ struct ManagePage {
     private func withdrawForm(_ csrf: HTML) -> HTML {
         let f = fields("withdraw")
         return """
-            <form method="post" action="\(base)/withdrawal" id="withdraw-form" class="manage" novalidate>\(csrf)\(summary("withdraw"))
+            <form method="post" action="\(base)/withdrawal#withdraw" id="withdraw-form" class="manage" novalidate>\(csrf)\(summary("withdraw"))
             <p class="muted">\(t.s("Monitoring ends and the patient's app stops working. This cannot be undone.",
                                    "Das Monitoring endet und die App des Patienten funktioniert nicht mehr. Das lässt sich nicht rückgängig machen."))</p>
             \(reason(f))
-            \(f.input("date", t.s("Date of withdrawal (empty: today)", "Datum des Ausscheidens (leer: heute)"), type: "date"))
+            \(f.input("date", label("date", in: "withdraw"), type: "date"))
             <button type="submit" class="danger">\(t.withdraw)</button></form>
             """
     }
 
     private func reason(_ f: FormFields) -> HTML {
-        f.input("reason", t.reasonLabel, required: true, extra: " maxlength=\"500\"")
+        f.input("reason", label("reason"), required: true, extra: " maxlength=\"500\"")
     }
 }

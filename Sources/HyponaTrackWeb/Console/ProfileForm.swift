@@ -26,6 +26,12 @@ struct ProfileForm {
     static let flags = ["stalkDeviation", "katC.diabetesInsipidus", "katC.desmopressin", "katC.newCortisolDeficiency",
                         "diabetesInsipidusActive", "desmopressinPrescribed", "simplifiedMode", "webOnly", "loanDevice", "baselineIsPreOp"]
     static let lists = ["riskMedications"]
+    /// The fields in the order the form shows them (the refusal summary's order).
+    static let order = ["studyId", "surgeryDate", "timeZone", "age", "sex", "bmi", "baselineWeightKg", "baselineIsPreOp", "histology",
+                        "stalkDeviation", "riskMedications", "katB.podSodium", "katB.preopSodium", "katB.operationMinutes", "katB.csfLeak",
+                        "katC.postopNausea", "katC.diabetesInsipidus", "katC.desmopressin", "katC.newCortisolDeficiency", "fluidLimitMl",
+                        "diabetesInsipidusActive", "desmopressinPrescribed", "baselineReactionTimeMs", "simplifiedMode", "webOnly",
+                        "loanDevice", "consentVersion", "consentDate"]
     /// Every field the form posts (what is shown again when it is refused).
     static var names: [String] { texts + dates + numbers.map(\.name) + choices + flags + lists }
 
