@@ -115,9 +115,15 @@ enum PatientBodies {
     /// An enrolment body without a time zone: the patient lives in the study's default one
     /// (`defaultTimeZone`). The console's enrolment form takes the same default.
     static func withDefaultTimeZone(_ body: JSONValue, _ zone: String) -> JSONValue {
-        guard case .object(var o) = body, o["timeZone"] == nil || o["timeZone"] == .null else { return body }
+        guard case .object(let o) = body else { return body }
+        return .object(withDefaultTimeZone(o, zone))
+    }
+
+    static func withDefaultTimeZone(_ body: JSONObject, _ zone: String) -> JSONObject {
+        guard body["timeZone"] == nil || body["timeZone"] == .null else { return body }
+        var o = body
         o["timeZone"] = .string(zone)
-        return .object(o)
+        return o
     }
 
     /// A `{"reason"}` body.

@@ -27,9 +27,7 @@ extension Console {
 
     func enrol(_ ctx: PageContext) throws -> HTTPResponse {
         let rules = study.rules.snapshot.rules
-        let body = PatientBodies.withDefaultTimeZone(.object(ProfileForm.body(ctx.form, enrolment: true)),
-                                                     study.configuration.defaultTimeZone)
-        guard case .object(let members) = body else { throw PageFailure.notFound(ctx.request.http.path, ctx.language) }
+        let members = PatientBodies.withDefaultTimeZone(ProfileForm.body(ctx.form, enrolment: true), study.configuration.defaultTimeZone)
         var check = FormCheck()
         let profile = check.decode(members, standIns: ProfileForm.standIns, fallback: "studyId") { b throws(FieldError) in
             try ProfileDecoder.decode(b, path: "", rules: rules)
@@ -103,7 +101,8 @@ extension Console {
     func withdraw(_ ctx: PageContext) throws -> HTTPResponse {
         let stored = try study.patients.show(studyId: ctx.parameter("studyId")).summary.patient
         var check = FormCheck()
-        let read = check.decode(FormInput.object(ctx.form, [("reason", .text), ("date", .text)]), standIns: JSONObject([("reason", "x")]), fallback: "reason") { b throws(FieldError) in
+        let posted = FormInput.object(ctx.form, [("reason", .text), ("date", .text)])
+        let read = check.decode(posted, standIns: JSONObject([("reason", "x")]), fallback: "reason") { b throws(FieldError) in
             try decodeBody(b) { r throws(FieldError) in (try r.required(PatientBodies.reason.required), try r.optional(PatientBodies.date)) }
         }
         let fields = ["reason", "date"]
