@@ -42,6 +42,33 @@ import Testing
         #expect(WardBoardRules.rank(level: .green, handling: .new) == 4)
     }
 
+    @Test func aResolvedAlertFromAnEarlierEpisodeDoesNotMakeTodaysRedLookHandled() {
+        let d = Fixtures.date
+        // A yellow of 5 March, resolved that day; today (9 March) is red with no alert open.
+        #expect(!WardBoardRules.resolvedAlertHandles(level: .red, runSince: d("2026-03-09"), alertLevel: .yellow,
+                                                     alertLastDay: d("2026-03-05"), resolvedOn: d("2026-03-05")))
+        #expect(!WardBoardRules.resolvedAlertHandles(level: .red, runSince: d("2026-03-09"), alertLevel: .red,
+                                                     alertLastDay: d("2026-03-06"), resolvedOn: d("2026-03-06")),
+                "an earlier red episode does not answer for today's either")
+        #expect(!WardBoardRules.resolvedAlertHandles(level: .red, runSince: nil, alertLevel: .red,
+                                                     alertLastDay: d("2026-03-09"), resolvedOn: d("2026-03-09")), "no run, nothing to answer for")
+    }
+
+    @Test func aResolvedAlertOfTheCurrentRunAnswersForIt() {
+        let d = Fixtures.date
+        #expect(WardBoardRules.resolvedAlertHandles(level: .red, runSince: d("2026-03-08"), alertLevel: .red,
+                                                    alertLastDay: d("2026-03-09"), resolvedOn: d("2026-03-09")))
+        #expect(WardBoardRules.resolvedAlertHandles(level: .yellow, runSince: d("2026-03-08"), alertLevel: .red,
+                                                    alertLastDay: d("2026-03-08"), resolvedOn: d("2026-03-08")),
+                "a red resolved in the run answers for the yellow that followed")
+        #expect(!WardBoardRules.resolvedAlertHandles(level: .red, runSince: d("2026-03-08"), alertLevel: .yellow,
+                                                     alertLastDay: d("2026-03-08"), resolvedOn: d("2026-03-07")),
+                "a yellow does not answer for a red")
+        #expect(WardBoardRules.resolvedAlertHandles(level: .red, runSince: d("2026-03-09"), alertLevel: .yellow,
+                                                    alertLastDay: d("2026-03-05"), resolvedOn: d("2026-03-09")),
+                "resolved during the run: the resolver saw its data (a sodium typed at resolve opens no alert)")
+    }
+
     @Test func sinceIsTheUnresolvedAlertsFirstDay() {
         let since = WardBoardRules.since(level: .yellow, alertFirstDay: Fixtures.date("2026-03-04"),
                                          evaluated: days(["2026-03-05": .green, "2026-03-06": .yellow]))

@@ -4,6 +4,7 @@ import HTTPServer
 import SQLite
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackConfigFile
 @testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer

@@ -196,7 +196,7 @@ import Testing
         #expect(ht3.map(\.seq) == ht3.map(\.seq).sorted())
         let entry = try #require(firstPage.first)
         #expect(entry.details == ["index": 1, "note": "line\nbreak: \"quoted\"", "before": nil])
-        guard case .object(let json) = AdminJSON.entry(entry) else {
+        guard case .object(let json) = AdminJSON.entry.encode(entry) else {
             Issue.record("entry JSON is not an object")
             return
         }

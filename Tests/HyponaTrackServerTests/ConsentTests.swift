@@ -2,6 +2,7 @@ import Foundation
 import HTJSON
 import Testing
 @testable import HyponaTrackDomain
+@testable import HyponaTrackConfigFile
 @testable import HyponaTrackTestSupport
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HTJSON
 @testable import HyponaTrackDomain
+@testable import HyponaTrackConfigFile
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 

@@ -1,6 +1,7 @@
 import Testing
 import HTJSON
 @testable import HyponaTrackDomain
+@testable import HyponaTrackConfigFile
 @testable import HyponaTrackWeb
 @testable import HyponaTrackServer
 

@@ -20,12 +20,33 @@ import Testing
         var problems: [String] = []
         var checked = 0
 
-        init() throws {
-            h = try InProcessApplication(clock: SimulationClock(Berlin.at("2026-11-20", "10:00")))
+        init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+            h = try InProcessApplication(clock: SimulationClock(Berlin.at("2026-11-20", "10:00")), configure: configure)
             let document = h.send(.get, "/openapi.json").json
             check = SchemaCheck(document: document)
             guard case .object(let d) = document, case .object(let p)? = d["paths"] else { throw TestError("no paths") }
             paths = p
+        }
+
+        /// The schema documented for `method template` answering `status` (nil: none).
+        func documented(_ method: HTTPMethod, _ template: String, _ status: Int) -> JSONValue? {
+            guard case .object(let ops)? = paths[template], case .object(let op)? = ops[method.rawValue.lowercased()],
+                  case .object(let responses)? = op["responses"], case .object(let response)? = responses[String(status)],
+                  case .object(let content)? = response["content"], case .object(let json)? = content["application/json"] else {
+                return nil
+            }
+            return json["schema"]
+        }
+
+        /// Checks an encoder's output for a value no walk reaches (a REDCap report, a dead letter)
+        /// against what `method template` documents for `status`.
+        func expect(_ value: JSONValue, answers method: HTTPMethod, _ template: String, _ status: Int = 200) {
+            guard let schema = documented(method, template, status) else {
+                problems.append("\(method.rawValue) \(template) → \(status): no JSON schema documented")
+                return
+            }
+            problems += check.problems(value, schema).map { "\(method.rawValue) \(template) → \(status) (typed value): \($0)" }
+            checked += 1
         }
 
         /// Sends the request and checks its answer against the schema documented for `template`.
@@ -141,6 +162,13 @@ import Testing
             Issue.record("no proposal: \(proposals.json)")
         }
 
+        // The contact log: one about the resolved alert, one about none.
+        w.send(.post, "/v1/patients/{studyId}/contacts", "/v1/patients/RS-1/contacts",
+               body: ["outcome": "reached", "note": "drinks less now", "alertId": .number(Double(alertId))])
+        w.send(.post, "/v1/patients/{studyId}/contacts", "/v1/patients/RS-1/contacts", body: ["outcome": "no_answer"])
+        w.send(.post, "/v1/patients/{studyId}/contacts", "/v1/patients/RS-1/contacts", body: ["outcome": "carrier pigeon"])
+        w.send(.get, "/v1/patients/{studyId}/contacts", "/v1/patients/RS-1/contacts")
+
         // Withdrawal, staff, the audit trail, backups, statistics, health.
         w.send(.post, "/v1/patients/{studyId}/withdrawal", "/v1/patients/RS-2/withdrawal", body: ["reason": "moved away"])
         w.send(.get, "/v1/patients")
@@ -164,6 +192,76 @@ import Testing
 
         #expect(w.problems.isEmpty, "\(w.problems.joined(separator: "\n"))")
         #expect(w.checked > 50)
+    }
+
+    /// The sync's routes with a `redcap` block (REDCap itself out of reach, so check and reconcile
+    /// answer 502) and the hook status with a hook configured.
+    @Test func theSyncAndHookAnswersConformToTheirDocumentedSchemas() throws {
+        let secrets = FileManager.default.temporaryDirectory.appendingPathComponent("ht-schema-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: secrets, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: secrets) }
+        let tokenFile = secrets.appendingPathComponent("redcap-token").path
+        guard FileManager.default.createFile(atPath: tokenFile, contents: Data(String(repeating: "A", count: 32).utf8),
+                                             attributes: [.posixPermissions: 0o600]) else { throw TestError("no token file") }
+        let w = try Walk {
+            $0.redcap = .init(url: "https://127.0.0.1:1/api/", tokenFile: tokenFile)
+            $0.hooks = [HookConfiguration(name: "ward", kind: .command(path: "/bin/true", args: [], timeoutSeconds: 5),
+                                          events: [.syncHalted])]
+        }
+        _ = try w.h.enrollAndActivate("RS-3", surgeryDate: "2026-11-18")
+        w.send(.get, "/v1/sync/status")
+        w.send(.post, "/v1/sync/export-all")
+        w.send(.post, "/v1/sync/retry", body: ["dead": true])
+        w.send(.post, "/v1/sync/retry", body: ["dead": "yes"])
+        w.send(.post, "/v1/sync/resume")
+        w.send(.get, "/v1/sync/check")
+        w.send(.get, "/v1/sync/reconcile")
+        w.send(.get, "/v1/hooks/status")
+        w.send(.get, "/healthz")
+        #expect(w.problems.isEmpty, "\(w.problems.joined(separator: "\n"))")
+        #expect(w.checked == 9)
+    }
+
+    /// What the walks cannot reach without a REDCap project or a failing hook: the reports with
+    /// their lists filled and their nullable members both ways, from the same encoders.
+    @Test func filledReportsConformToTheirDocumentedSchemas() throws {
+        let w = try Walk()
+        let check = SyncCheckReport(redcapVersion: "14.5.0", projectId: .number(17), projectTitle: .string("HyponaTrack"),
+                                    fieldsChecked: 120, problems: [.init(field: "urine_sg", form: "daily", problem: "missing")],
+                                    repeatingCheck: .init(perInstrument: false, note: "repeatingFormsEvents needs design rights"))
+        w.expect(SyncJSON.check.encode(check), answers: .get, "/v1/sync/check")
+        w.expect(SyncJSON.check.encode(SyncCheckReport(redcapVersion: "14.5.0", projectId: nil, projectTitle: nil, fieldsChecked: 0,
+                                                       problems: [], repeatingCheck: .init(perInstrument: true, note: nil))),
+                 answers: .get, "/v1/sync/check")
+        let reconcile = ReconcileReport(localRows: 3, remoteRows: 2, missingInREDCap: 1, differingFields: 1, onlyInREDCap: 0, differences: [
+            .init(record: "RS-1", instrument: "daily", instance: 2, field: "*", local: "row", remote: "", queued: true)])
+        w.expect(SyncJSON.reconcile.encode(reconcile), answers: .get, "/v1/sync/reconcile")
+        var outbox = SyncOutboxStatus(pending: 2, dead: 1, oldestPendingAt: 1_000, halted: true, haltReason: "403 from REDCap",
+                                      haltedAt: 2_000, lastSuccessAt: 500, lastFailureAt: 2_000, lastFailure: "403",
+                                      consecutiveFailures: 3, sentRows: 10, unhealthyReported: true,
+                                      deadLetters: [(record: "RS-1", instrument: "daily", instance: 1, error: nil)])
+        let status = SyncStatus(url: "https://redcap.example.org/api/", outbox: outbox, requestsLastMinute: 4,
+                                maxRequestsPerMinute: 120, asOf: 61_000)
+        w.expect(SyncJSON.status.encode(status), answers: .get, "/v1/sync/status")
+        outbox.deadLetters = [(record: "RS-1", instrument: "daily", instance: 1, error: "invalid value")]
+        w.expect(SyncJSON.status.encode(SyncStatus(url: status.url, outbox: outbox, requestsLastMinute: 0, maxRequestsPerMinute: 1,
+                                                   asOf: 61_000)), answers: .post, "/v1/sync/resume")
+        var summary = HookOutboxSummary(pending: 1, delivered: 5, dead: 1, oldestPendingAt: 1_000, disabledAt: 2_000,
+                                        disabledReason: "401 from the webhook", lastError: "401")
+        summary.deadLetters = [HookDeadLetter(eventId: "e-1", type: "alert.opened", error: "401", attempts: 8),
+                               HookDeadLetter(eventId: "e-2", type: "sync.halted", error: nil, attempts: 1)]
+        let hook = HookConfiguration(name: "pager", kind: .webhook(url: "https://hooks.example.org/", secretFile: "/s", caFile: nil),
+                                     events: [.syncHalted, .reminderDue])
+        w.expect(.array([HookJSON.status.encode(HookStatus(hook: hook, summary: summary))]), answers: .get, "/v1/hooks/status")
+        var report = ImportReport()
+        report.proposed = [4, 5]
+        report.withdrawn = [2]
+        report.refused = [.init(entry: "entry[3]", reason: .unit, detail: "mg/dL is not mmol/L")]
+        report.unlistedRefusals = 7
+        w.expect(ImportJSON.report.encode(report), answers: .post, "/v1/imports/fhir")
+        w.expect(ImportJSON.report.encode(report), answers: .post, "/v1/patients/{studyId}/imports/apple-health")
+        #expect(w.problems.isEmpty, "\(w.problems.joined(separator: "\n"))")
+        #expect(w.checked == 8)
     }
 
     @Test func theCheckerRefusesAnUndeclaredMemberAndAMissingRequiredOne() throws {

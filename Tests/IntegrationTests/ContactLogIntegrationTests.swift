@@ -47,11 +47,8 @@ import HTTPClient
             self.contacts = contacts
         }
 
-        func download(_ path: String, token: String? = nil) throws -> (status: Int, body: [UInt8]) {
-            var headers = HTTPHeaders()
-            headers.add(name: "Authorization", value: "Bearer \(token ?? d.adminToken)")
-            let r = try d.client.send(HTTPClientRequest(method: .get, url: d.baseURL + path, headers: headers))
-            return (r.status, r.body)
+        func download(_ path: String, token: String? = nil) throws -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
+            try d.download(path, token: token)
         }
     }
 

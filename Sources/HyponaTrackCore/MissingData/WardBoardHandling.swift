@@ -32,6 +32,20 @@ extension WardBoardRules {
     /// With several alerts the least-handled decides the board's state; nil: no alert at all.
     public static func handling(of alerts: [BoardHandling]) -> BoardHandling? { alerts.min() }
 
+    /// Whether a resolved alert answers for the current `level` (docs/product.md, third round,
+    /// "Ward board": `resolved` says who resolved the current run, and when): it belongs to the
+    /// current run at that level — it held that level or worse and its days reach into the run
+    /// (`runSince`, the run's first day, `since` without an alert), or it was resolved during
+    /// the run (its resolver saw the run's data: a sodium typed at resolve is evaluated but opens
+    /// no alert of its own). A resolved alert of an earlier episode answers for nothing, so
+    /// today's red with no alert open stays unhandled. Nil `runSince`: the latest evaluated day is
+    /// below `level`, so there is no run for a resolved alert to belong to.
+    public static func resolvedAlertHandles(level: Level, runSince: LocalDate?, alertLevel: Level, alertLastDay: LocalDate,
+                                            resolvedOn: LocalDate) -> Bool {
+        guard let runSince else { return false }
+        return (alertLevel >= level && alertLastDay >= runSince) || resolvedOn >= runSince
+    }
+
     /// Where a row sorts: unhandled red, unhandled yellow, handled red, handled yellow, green,
     /// no data (a red or yellow level without any alert counts as unhandled). Ties sort as
     /// before: the highest POD first, then by study ID.

@@ -1,4 +1,4 @@
-import HTJSON
+import Foundation
 
 extension ServerConfiguration {
     /// `imports`: FHIR and Apple Health uploads (docs/operations.md, `imports`).
@@ -13,15 +13,4 @@ extension ServerConfiguration {
 
     /// Where import uploads wait while they are read (removed afterwards).
     public var spoolDirectory: URL { dataDirectory.appendingPathComponent("spool") }
-
-    static func parseImports(_ r: ObjectReader, into config: inout ServerConfiguration) throws(FieldError) {
-        guard let block = try r.optional("imports", .any) else { return }
-        let ir = try ObjectReader(block, path: "imports")
-        config.imports.maxUploadBytes = try ir.optional("maxUploadBytes", .integer(1024...(64 << 30))) ?? config.imports.maxUploadBytes
-        config.imports.fhirPatientIdentifierSystem = try ir.optional("fhirPatientIdentifierSystem", .string(length: 1...500))
-            ?? config.imports.fhirPatientIdentifierSystem
-        try ir.finish()
-    }
 }
-
-import Foundation

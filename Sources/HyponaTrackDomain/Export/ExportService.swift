@@ -16,16 +16,18 @@ public enum ExportKind: String, Sendable, CaseIterable {
 }
 
 /// `GET /v1/patients/{studyId}/export.csv`, `GET /v1/export/days.csv`, `…/alerts.csv`, `…/contacts.csv`:
-/// every patient's rows, or one patient's (`studyId`).
+/// every patient's rows, or one patient's (`studyId`), in RFC 4180 or for a spreadsheet (`dialect`).
 public struct ExportCSV: Sendable {
     public var kind: ExportKind
     public var studyId: String?
     public var actor: String
+    public var dialect: CSVDialect
 
-    public init(kind: ExportKind, studyId: String?, actor: String) {
+    public init(kind: ExportKind, studyId: String?, actor: String, dialect: CSVDialect = .rfc4180) {
         self.kind = kind
         self.studyId = studyId
         self.actor = actor
+        self.dialect = dialect
     }
 }
 
@@ -56,16 +58,17 @@ public final class ExportService: Sendable {
         let (studyId, document) = try context.transactions.longRead { db -> (String?, CSVDocument) in
             let patients = try command.studyId.map { [try context.patient(db, studyId: $0)] } ?? PatientRepository.all(db)
             let mappers = { (p: PatientRecord) in REDCapMapper(studyZone: self.context.zone(p.profile), baselineEvent: nil, dailyEvent: nil) }
-            let document: CSVDocument
-            // Data people read the codes; whoever opens the file in a spreadsheet reads the words.
-            let wording = ReasonWording(.en, rules: rules)
+            var document = CSVDocument(header: Self.header(command.kind, rules), dialect: command.dialect)
+            // Data people read the codes; whoever opens the file in a spreadsheet reads the words,
+            // in the spreadsheet's language (English in the RFC 4180 default).
+            let wording = ReasonWording(command.dialect.language ?? .en, rules: rules)
             switch command.kind {
-            case .days: document = try DayExport.document(db, patients: patients, rules: rules, wording: wording, mapper: mappers)
+            case .days: try DayExport.append(to: &document, db, patients: patients, rules: rules, wording: wording, mapper: mappers)
             case .alerts:
-                document = try AlertExport.document(db, patients: patients, onePatient: command.studyId != nil, wording: wording,
-                                                    mapper: mappers)
+                try AlertExport.append(to: &document, db, patients: patients, onePatient: command.studyId != nil, wording: wording,
+                                       mapper: mappers)
             case .contacts:
-                document = try ContactExport.document(db, patients: patients, onePatient: command.studyId != nil, mapper: mappers)
+                try ContactExport.append(to: &document, db, patients: patients, onePatient: command.studyId != nil, mapper: mappers)
             }
             return (command.studyId == nil ? nil : patients.first?.studyId, document)
         }
@@ -75,6 +78,20 @@ public final class ExportService: Sendable {
                                 subject: studyId, details: AuditDetails.CSVExport(studyId: studyId, rows: document.rows))
         }
         return CSVExport(kind: command.kind, studyId: studyId, document: document, createdAt: ms)
+    }
+
+    static func header(_ kind: ExportKind, _ rules: RuleSet) -> [String] {
+        switch kind {
+        case .days: DayExport.header(rules)
+        case .alerts: AlertExport.header
+        case .contacts: ContactExport.header
+        }
+    }
+
+    /// A row of the mapper's values by column as typed cells: a column the data dictionary
+    /// declares numeric (`REDCapFields.numericColumns`) is a number, every other one text.
+    static func cells(_ columns: [String], numeric: Set<String>, _ values: [String: String]) -> [CSVCell] {
+        columns.map { numeric.contains($0) ? .number(values[$0] ?? "") : .text(values[$0] ?? "") }
     }
 }
 
@@ -87,10 +104,10 @@ enum DayExport {
         ["record_id"] + REDCapFields.columns(REDCapFields(rules: rules).daily, form: REDCapFields.dailyForm) + ["reasons_text"]
     }
 
-    static func document(_ db: Connection, patients: [PatientRecord], rules: RuleSet, wording: ReasonWording,
-                         mapper: (PatientRecord) -> REDCapMapper) throws -> CSVDocument {
+    static func append(to csv: inout CSVDocument, _ db: Connection, patients: [PatientRecord], rules: RuleSet, wording: ReasonWording,
+                       mapper: (PatientRecord) -> REDCapMapper) throws {
         let columns = header(rules)
-        var csv = CSVDocument(header: columns)
+        let numeric = REDCapFields.numericColumns(REDCapFields(rules: rules).daily, form: REDCapFields.dailyForm)
         for patient in patients {
             let m = mapper(patient)
             let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
@@ -99,10 +116,9 @@ enum DayExport {
                 var v = m.dailyValues(patient, day: day, alert: evaluations[day.date].map(DailyAlert.init), rules: rules)
                 v["record_id"] = patient.studyId
                 v["reasons_text"] = wording.sentences(evaluations[day.date]?.reasons ?? []).joined(separator: "; ")
-                csv.append(columns.map { v[$0] ?? "" })
+                csv.append(ExportService.cells(columns, numeric: numeric, v))
             }
         }
-        return csv
     }
 }
 
@@ -112,9 +128,10 @@ enum AlertExport {
     static let header = ["record_id"] + REDCapFields.columns(REDCapFields.alertLog, form: REDCapFields.alertLogForm)
         + ["alert_ack_by", "alert_resolved_by", "reasons_text"]
 
-    static func document(_ db: Connection, patients: [PatientRecord], onePatient: Bool, wording: ReasonWording,
-                         mapper: (PatientRecord) -> REDCapMapper) throws -> CSVDocument {
-        var csv = CSVDocument(header: header)
+    static let numeric = REDCapFields.numericColumns(REDCapFields.alertLog, form: REDCapFields.alertLogForm)
+
+    static func append(to csv: inout CSVDocument, _ db: Connection, patients: [PatientRecord], onePatient: Bool, wording: ReasonWording,
+                       mapper: (PatientRecord) -> REDCapMapper) throws {
         let byId = Dictionary(uniqueKeysWithValues: patients.map { ($0.id, $0) })
         for entry in try AlertRepository.exportEntries(db, patientId: onePatient ? patients.first?.id : nil) {
             guard let patient = byId[entry.patientId] else { continue }
@@ -123,8 +140,7 @@ enum AlertExport {
             v["alert_ack_by"] = entry.firstAcknowledgedBy ?? ""
             v["alert_resolved_by"] = entry.resolvedBy ?? ""
             v["reasons_text"] = wording.sentences(entry.reasons).joined(separator: "; ")
-            csv.append(header.map { v[$0] ?? "" })
+            csv.append(ExportService.cells(header, numeric: numeric, v))
         }
-        return csv
     }
 }

@@ -7,6 +7,8 @@ import HyponaTrackCore
 /// value and threshold of `urine_sg_support` — keeps all three.
 public enum MeasureFormat {
     public static let urineSGDecimals = 3
+    /// Percentages (weight change, reaction-time slowing) are read to one decimal, as kg are.
+    public static let percentDecimals = 1
 
     public static func number(_ value: Double, decimals: Int, minimumDecimals: Int = 0, separator: String) -> String {
         ChartNumber.format(value, decimals: decimals, trimZeros: true, minimumDecimals: minimumDecimals, separator: separator)

@@ -160,7 +160,10 @@ public struct ReasonWording: Bilingual, Sendable {
     }
 
     /// "red", "yellow" in English prose; the German nouns "Rot", "Gelb" (`Vocabulary.level`).
-    public func levelWord(_ level: Level) -> String {
+    public func levelWord(_ level: Level) -> String { Self.levelWord(level, language) }
+
+    /// The level word of `language` in prose (the chart legends name their lines with it too).
+    public static func levelWord(_ level: Level, _ language: Language) -> String {
         let word = Vocabulary(language: language).level(level)
         return language == .de ? word : word.lowercased()
     }

@@ -105,6 +105,20 @@ struct REDCapFields: Sendable {
     /// The instruments that must be marked repeating in the project (the baseline must not be).
     static let repeatingForms = [dailyForm, alertLogForm]
 
+    /// The flat columns of a form that hold numbers (integers, decimals, yes/no and checkbox
+    /// `0`/`1`, `<form>_complete`): the exports type their cells by this declaration (`CSVCell`).
+    static func numericColumns(_ fields: [(String, Validation)], form: String) -> Set<String> {
+        var out: Set<String> = ["\(form)_complete"]
+        for (name, v) in fields {
+            switch v {
+            case .integer, .number, .yesno: out.insert(name)
+            case .checkbox(let codes): out.formUnion(codes.map { checkboxColumn(name, $0) })
+            case .text, .date, .datetime, .datetimeSeconds, .choice, .notes: break
+            }
+        }
+        return out
+    }
+
     /// The flat column names a form's rows carry (checkboxes expand to `field___code`), plus
     /// `<form>_complete`.
     static func columns(_ fields: [(String, Validation)], form: String) -> [String] {

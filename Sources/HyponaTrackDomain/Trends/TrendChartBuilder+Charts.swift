@@ -13,7 +13,7 @@ extension TrendChartBuilder.Context {
                               note: "\(number(kg, decimals: 2, trimZeros: true)) kg")
         }
         let unit = "%"
-        let lines = graded(thresholds.weightGainPercent, unit: unit, decimals: 3, direction: .atOrAbove) { $0 }
+        let lines = graded(thresholds.weightGainPercent, unit: unit, decimals: MeasureFormat.percentDecimals, direction: .atOrAbove) { $0 }
         let baseline = number(profile.baselineWeightKg, decimals: 2, trimZeros: true)
         let name = s("Weight change", "Gewichtsänderung")
         return chart(id: "weight", title: s("Weight change from baseline", "Gewichtsänderung zum Ausgangswert"),
@@ -38,13 +38,13 @@ extension TrendChartBuilder.Context {
         var lead = s("Daily fluid intake in mL", "Tägliche Trinkmenge in mL")
         if let limit {
             let tag = s("limit", "Grenze")
-            let text = "\(tag) \(number(limit, decimals: 0)) \(units.millilitres)"
+            let text = "\(tag) \(ClinicalNumberFormat(language: language).number(limit, decimals: 0)) \(units.millilitres)"
             lines.append(ChartThreshold(kind: .reference, direction: .atOrAbove, tag: tag, label: text,
                                         segments: [ThresholdSegment(fromX: xAxis.domain.lowerBound, toX: xAxis.domain.upperBound,
                                                                     y: limit)]))
             lead += s(" against the patient's \(text).", " gegenüber der \(text) dieses Patienten.")
             if active {
-                lines += graded(thresholds.fluidExcessPercent, unit: units.millilitres, decimals: 1, direction: .atOrAbove, convert: toMl)
+                lines += graded(thresholds.fluidExcessPercent, unit: units.millilitres, decimals: 0, direction: .atOrAbove, convert: toMl)
             } else {
                 lead += s(" The fluid rules are off while diabetes insipidus is active.",
                           " Die Trinkmengen-Regeln ruhen, solange ein Diabetes insipidus aktiv ist.")
@@ -68,7 +68,7 @@ extension TrendChartBuilder.Context {
         let active = profile.fluidLimitMl.map { $0 > 0 } == true && !profile.diabetesInsipidusActive
         var lead = s("Morning urine specific gravity.", "Spezifisches Gewicht des Morgenurins.")
         var lines: [ChartThreshold] = []
-        if active, let line = stepped(.yellow, .atOrAbove, tag: s("support", "Stütze"), unit: "", decimals: 4, minimumDecimals: MeasureFormat.urineSGDecimals,
+        if active, let line = stepped(.yellow, .atOrAbove, tag: s("support", "Stütze"), unit: "", decimals: MeasureFormat.urineSGDecimals,
                                       value: { thresholds.urineSGSupport.yellow(scaledBy: $0) }) {
             lines.append(line)
             lead += s(" At or above the support line with intake at or over the limit it adds to another signal; alone it changes nothing.",
@@ -98,7 +98,7 @@ extension TrendChartBuilder.Context {
                      lead: s("The day's highest symptom score S (0–52).", "Der höchste Symptom-Score S des Tages (0–52)."),
                      axis: ChartYAxis(title: name, unit: "", include: [0], minimumSpan: 10, valueDecimals: 0),
                      series: ChartSeries(name: name, points: points),
-                     thresholds: graded(thresholds.symptomScore, unit: "", decimals: 2, direction: .atOrAbove) { $0 })
+                     thresholds: graded(thresholds.symptomScore, unit: "", decimals: 0, direction: .atOrAbove) { $0 })
     }
 
     /// `sodium_low`: the rule grades the deficit normal − Na, so a deficit threshold d lies at Na = normal − d.
@@ -117,7 +117,7 @@ extension TrendChartBuilder.Context {
                              "Labornatrium in mmol/l, jeder Wert zu seiner Tageszeit; niedrige Werte sind die bedenkliche Seite."),
                      axis: ChartYAxis(title: s("Sodium", "Natrium"), unit: units.sodium, minimumSpan: 10, valueDecimals: 1),
                      series: ChartSeries(name: name, points: points),
-                     thresholds: graded(thresholds.sodiumDeficit, unit: units.sodium, decimals: 2, direction: .atOrBelow) { normal - $0 })
+                     thresholds: graded(thresholds.sodiumDeficit, unit: units.sodium, decimals: 0, direction: .atOrBelow) { normal - $0 })
     }
 
     /// `reaction_time`: each session's slowing against the baseline; red needs two sessions.
@@ -138,7 +138,7 @@ extension TrendChartBuilder.Context {
                                   note: "\(clock(test.time)), \(number(test.medianMs, decimals: 0)) ms")
             }
         }
-        var lines = graded(thresholds.reactionTimePercent, unit: "%", decimals: 3, direction: .atOrAbove) { $0 }
+        var lines = graded(thresholds.reactionTimePercent, unit: "%", decimals: MeasureFormat.percentDecimals, direction: .atOrAbove) { $0 }
         let minutes = number(thresholds.reactionConfirmationMinutes, decimals: 0)
         for i in lines.indices where lines[i].kind == .red {
             lines[i].label += s(" in two sessions at most \(minutes) min apart", " in zwei Sitzungen höchstens \(minutes) min auseinander")

@@ -3,19 +3,27 @@ import HyponaTrackCore
 
 /// Threshold lines and the text alternative, shared by the six charts.
 extension TrendChartBuilder.Context {
-    /// The yellow and red lines of a §3 threshold, each day scaled by that day's f.
-    /// `convert` maps the rule's unit to the chart's (a deficit to a sodium, a percent to mL).
+    /// The yellow and red lines of a §3 threshold, each day scaled by that day's f, named by the
+    /// level words the reasons use ("yellow", German "Gelb"). `convert` maps the rule's unit to
+    /// the chart's (a deficit to a sodium, a percent to mL); `decimals` is the precision the
+    /// measurement is reported in.
     func graded(_ threshold: ScaledThreshold, unit: String, decimals: Int, direction: ThresholdDirection,
                 convert: (Double) -> Double) -> [ChartThreshold] {
-        [stepped(.yellow, direction, tag: s("yellow", "gelb"), unit: unit, decimals: decimals) { threshold.yellow(scaledBy: $0).map(convert) },
-         stepped(.red, direction, tag: s("red", "rot"), unit: unit, decimals: decimals) { threshold.red(scaledBy: $0).map(convert) }]
+        [stepped(.yellow, direction, tag: ReasonWording.levelWord(.yellow, language), unit: unit, decimals: decimals) {
+            threshold.yellow(scaledBy: $0).map(convert) },
+         stepped(.red, direction, tag: ReasonWording.levelWord(.red, language), unit: unit, decimals: decimals) {
+            threshold.red(scaledBy: $0).map(convert) }]
             .compactMap { $0 }
     }
 
-    /// A step line over the chart's days: one segment per run of days with the same value.
+    /// A step line over the chart's days: one segment per run of days with the same value, drawn
+    /// where the rule compares. The legend says each value as the reasons do (`ClinicalPair`): at
+    /// the measurement's precision (`decimals`), rounded in the direction that keeps "≥ x" or
+    /// "≤ x" true for every reportable value, so a scaled sodium limit of 130.1 reads "≤ 130" and
+    /// an SG support line of 1.0172 "≥ 1.018"; days whose values read alike are named together.
     /// `value` gets the day's f; nil (no such threshold) gives no line.
     func stepped(_ kind: ThresholdKind, _ direction: ThresholdDirection, tag: String, unit: String, decimals: Int,
-                 minimumDecimals: Int = 0, value: (Double) -> Double?) -> ChartThreshold? {
+                 value: (Double) -> Double?) -> ChartThreshold? {
         var perDay: [Int: Double] = [:]
         for pod in podRange {
             guard let f = factors[pod], let v = value(f) else { return nil }
@@ -25,11 +33,16 @@ extension TrendChartBuilder.Context {
         let segments = runs.map { ThresholdSegment(fromX: Double($0.days.lowerBound) - 0.5, toX: Double($0.days.upperBound) + 0.5,
                                                    y: $0.value) }
         let suffix = unit.isEmpty ? "" : " " + unit
-        let grouped = Self.grouped(runs)
-        let text = grouped.map { group -> String in
-            let amount = number(group.value, decimals: decimals, trimZeros: true, minimumDecimals: minimumDecimals)
-            let days = grouped.count > 1 ? " (POD " + Self.describe(group.days) + ")" : ""
-            return "\(direction.symbol) \(amount)\(suffix)\(days)"
+        let comparison: ClinicalPair.Comparison = direction == .atOrAbove ? .atLeast : .atMost
+        let format = ClinicalNumberFormat(language: language)
+        var shown: [(text: String, days: [ClosedRange<Int>])] = []
+        for run in runs {
+            let text = format.number(ClinicalPair.threshold(run.value, decimals, comparison), decimals: decimals)
+            if let i = shown.firstIndex(where: { $0.text == text }) { shown[i].days.append(run.days) } else { shown.append((text, [run.days])) }
+        }
+        let text = shown.map { group -> String in
+            let days = shown.count > 1 ? " (POD " + Self.describe(group.days) + ")" : ""
+            return "\(direction.symbol) \(group.text)\(suffix)\(days)"
         }.joined(separator: "; ")
         return ChartThreshold(kind: kind, direction: direction, tag: tag, label: tag + " " + text, segments: segments)
     }

@@ -4,6 +4,7 @@ import Crypto
 import HTTPServer
 import HyponaTrackKit
 import HyponaTrackDomain
+import HyponaTrackConfigFile
 import HyponaTrackWeb
 
 /// `hyponatrackd [--config FILE] [--listen HOST:PORT] [--data-dir DIR]`, `hyponatrackd --check-config`.

@@ -2,8 +2,7 @@ import HTJSON
 import HyponaTrackDomain
 import HyponaTrackCore
 
-/// The API forms of staff members, backups and the audit trail (its entries, `entry`, are still
-/// written twice: their details are being retyped in the domain).
+/// The API forms of staff members, backups and the audit trail.
 enum AdminJSON {
     static let role = JSONForm<Role>.oneOf(Role.allCases)
 
@@ -43,18 +42,23 @@ enum AdminJSON {
         .member("auditRows", .integer) { $0.auditRows },
     ])
 
-    /// `{"seq", "at" (ISO 8601 UTC), "actor", "action", "subject", "details", "hash"}`.
-    static func entry(_ e: AuditEntry) -> JSONValue {
-        .object(JSONObject([
-            ("seq", .number(Double(e.seq))),
-            ("at", .string(iso8601UTC(milliseconds: e.at))),
-            ("actor", .string(e.actor)),
-            ("action", .string(e.action)),
-            ("subject", .string(e.subject)),
-            ("details", e.details),
-            ("hash", .string(e.hash)),
-        ]))
-    }
+    /// One row of the audit trail (`GET /v1/audit`).
+    static let entry = ResponseShape<AuditEntry>(nil, [
+        .member("seq", .id) { $0.seq },
+        .member("at", .instant) { $0.at },
+        .member("actor", .string) { $0.actor },
+        .member("action", .string) { $0.action },
+        .member("subject", .nullable(.string)) { $0.subject },
+        .member("details", .json(details)) { $0.details },
+        .member("hash", .string) { $0.hash },
+    ])
+
+    /// The stored details: an object; the raw text as a string when it is not JSON (only in a
+    /// tampered file, which `GET /v1/audit/verify` reports).
+    static let details: JSONValue = [
+        "type": ["object", "string"],
+        "description": "the row's details as stored (an object); a string holding the stored text if it is not JSON (a tampered file)",
+    ]
 
     /// `intact` is false when the chain is broken or does not match the checkpoint given.
     static let verification = ResponseShape<AuditVerification>(nil, [
@@ -87,33 +91,5 @@ extension AuditEntry {
     /// tampered file, which `AuditLog.verify` reports).
     public var details: JSONValue {
         (try? JSONParser.parse(detailsText)) ?? .string(detailsText)
-    }
-}
-
-extension ReasonDisplay {
-    /// `[{code, level, value, threshold}]`, values rounded for display.
-    static func json(_ reasons: [StoredReason]) -> JSONValue {
-        .array(reasons.map { r in
-            let shown = ReasonDisplay(r)
-            return ["code": .string(shown.code), "level": .string(shown.level), "value": .double(shown.value),
-                    "threshold": .double(shown.threshold)]
-        })
-    }
-}
-
-extension HookStatus {
-    /// `GET /v1/hooks/status`: one object per hook.
-    static func json(_ hooks: [HookStatus]) -> JSONValue {
-        .array(hooks.map { hook in
-            let s = hook.summary
-            let dead = s.deadLetters.map { d -> JSONValue in
-                ["eventId": .string(d.eventId), "type": .string(d.type), "error": .string(d.error), "attempts": .int(d.attempts)]
-            }
-            return ["name": .string(hook.name), "type": .string(hook.type), "events": .array(hook.events.map { JSONValue.string($0) }),
-                    "disabled": .bool(s.disabledAt != nil), "disabledReason": .string(s.disabledReason),
-                    "pending": .int(s.pending), "delivered": .int(s.delivered), "deadLetters": .int(s.dead),
-                    "oldestPendingAt": .string(s.oldestPendingAt.map { iso8601UTC(milliseconds: $0) }),
-                    "lastError": .string(s.lastError), "dead": .array(dead)]
-        })
     }
 }

@@ -21,7 +21,7 @@ public enum OpenAPIDocument {
             }
             let params = route.parameterNames.map { name -> JSONValue in
                 ["name": .string(name), "in": "path", "required": true, "schema": pathSchema(name)]
-            } + queryParameters(route)
+            } + route.query.map(\.openAPI) + queryParameters(route)
             if !params.isEmpty { op["parameters"] = .array(params) }
             if let request = route.requestSchema {
                 // Router.parseBody reads an absent body (no bytes, no Content-Type) as {}: a
@@ -114,7 +114,7 @@ public enum OpenAPIDocument {
                     ["name": "to", "in": "query", "required": false, "schema": S.date]]
         case ("GET", "/v1/alerts"):
             return [["name": "open", "in": "query", "required": false, "schema": S.oneOf(["true", "false"])]]
-        case ("GET", "/v1/export/alerts.csv"), ("GET", "/v1/statistics"):
+        case ("GET", "/v1/statistics"):
             return [["name": "studyId", "in": "query", "required": false, "schema": S.studyId,
                      "description": "only this patient's (absent: every patient's)"]]
         case ("GET", "/v1/patients/{studyId}/report.pdf"):
@@ -192,11 +192,10 @@ public enum OpenAPIDocument {
         var schemas = JSONObject([("DayPatch", dayPatch), ("DayCorrection", dayCorrection),
                                   ("Profile", S.object(profileProperties(required: true),
                                                        required: ["studyId", "surgeryDate", "age", "sex", "bmi", "baselineWeightKg"])),
-                                  ("ProfilePatch", S.object(profileProperties(required: false))),
-                                  ("ImportReport", ImportJSON.reportSchema)])
+                                  ("ProfilePatch", S.object(profileProperties(required: false)))])
         let shapes = DayJSON.components + PatientJSON.components
             + [ActivationJSON.activated.component, AlertJSON.alert.component, AlertJSON.alertDay.component, ImportJSON.proposal.component,
-               StatisticsJSON.statistics.component, HealthJSON.health.component, APIError.shape.component]
+               ImportJSON.report.component, StatisticsJSON.statistics.component, HealthJSON.health.component, APIError.shape.component]
         for (name, schema) in shapes {
             precondition(schemas[name] == nil, "two components named \(name)")
             schemas[name] = schema

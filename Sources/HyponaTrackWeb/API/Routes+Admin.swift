@@ -55,8 +55,8 @@ extension Routes {
                 .json(.created, AdminJSON.backup.encode(try backups.backup(CreateBackup(actor: ctx.actor))))
             },
             Route(.get, "/v1/audit", access: .staff(.read), touches: .list, summary: "Audit trail entries (newest last)",
-                  responses: Responses.longRead(with([200: ("entries", S.array(S.openObject()))]))) { ctx in
-                .json(.ok, .array(try audit.entries(try AuditParameters.query(ctx)).map(AdminJSON.entry)))
+                  responses: Responses.longRead(with([200: ("entries", S.array(AdminJSON.entry.reference))]))) { ctx in
+                .json(.ok, .array(try audit.entries(try AuditParameters.query(ctx)).map(AdminJSON.entry.encode)))
             },
             Route(.get, "/v1/audit/verify", access: .staff(.read), touches: .system,
                   summary: "Recompute the audit chain; names the first broken row; ?checkpoint=SEQ:HEX also compares with a checkpoint",

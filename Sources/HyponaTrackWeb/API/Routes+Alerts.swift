@@ -5,7 +5,7 @@ import HyponaTrackDomain
 
 extension Routes {
     /// Alerts (nurses acknowledge and resolve) and hook delivery status.
-    static func alerts(_ service: AlertService, hooksStatus: @escaping @Sendable () throws -> JSONValue) -> [Route] {
+    static func alerts(_ service: AlertService, hooksStatus: @escaping @Sendable () throws -> [HookStatus]) -> [Route] {
         let with = Responses.adding(to: Responses.staff(notFound: nil))
         return [
             Route(.get, "/v1/alerts", access: .staff(.read), touches: .list,
@@ -41,7 +41,9 @@ extension Routes {
                 return .json(.ok, AlertJSON.alert.encode(try service.resolve(command)))
             },
             Route(.get, "/v1/hooks/status", access: .staff(.read), touches: .system, summary: "Per hook: pending, delivered, dead letters, disabled",
-                  responses: with([200: ("hooks", S.array(S.openObject()))])) { _ in .json(.ok, try hooksStatus()) },
+                  responses: with([200: ("hooks", S.array(HookJSON.status.reference))])) { _ in
+                .json(.ok, .array(try hooksStatus().map(HookJSON.status.encode)))
+            },
         ]
     }
 }

@@ -12,16 +12,16 @@ extension Routes {
             Route(.post, "/v1/patients/{studyId}/contacts", access: .staff(.write), touches: .patient,
                   summary: "Log a contact attempt with the patient; one naming an open alert (alertId) acknowledges it",
                   request: S.body(ContactBodies.contact),
-                  responses: with([201: ("logged", ContactJSON.addedSchema)])) { ctx in
+                  responses: with([201: ("logged", ContactJSON.added.reference)])) { ctx in
                 let command = try decodeBody(ctx.body) { r throws(FieldError) in
                     try ContactBodies.command(r, studyId: ctx.parameter("studyId"), actor: ctx.actor)
                 }
-                return .json(.created, ContactJSON.added(try service.contacts.add(command)))
+                return .json(.created, ContactJSON.added.encode(try service.contacts.add(command)))
             },
             Route(.get, "/v1/patients/{studyId}/contacts", access: .staff(.read), touches: .patient,
                   summary: "The patient's contact attempts, newest first",
-                  responses: with([200: ("contacts", S.array(ContactJSON.schema))])) { ctx in
-                .json(.ok, .array(try service.contacts.contacts(studyId: ctx.parameter("studyId")).map(ContactJSON.contact)))
+                  responses: with([200: ("contacts", S.array(ContactJSON.contact.reference))])) { ctx in
+                .json(.ok, .array(try service.contacts.contacts(studyId: ctx.parameter("studyId")).map(ContactJSON.contact.encode)))
             },
         ]
     }
@@ -44,24 +44,20 @@ enum ContactBodies {
     }
 }
 
-/// The API form of a contact attempt.
+/// The API form of a contact attempt, declared once for the encoder and `/openapi.json`.
 enum ContactJSON {
-    static func contact(_ c: ContactRecord) -> JSONValue {
-        ["id": .number(Double(c.id)), "studyId": .string(c.studyId), "at": .string(iso8601UTC(milliseconds: c.at)),
-         "outcome": .string(c.outcome.rawValue), "alertId": c.alertId.map { .number(Double($0)) } ?? .null,
-         "by": .string(c.by), "note": .string(c.note)]
-    }
+    static let contact = ResponseShape<ContactRecord>(nil, [
+        .member("id", .id) { $0.id },
+        .member("studyId", .string(S.studyId)) { $0.studyId },
+        .member("at", .instant) { $0.at },
+        .member("outcome", .oneOf(ContactOutcome.allCases)) { $0.outcome },
+        .member("alertId", .nullable(.id)) { $0.alertId },
+        .member("by", .string) { $0.by },
+        .member("note", .nullable(.string)) { $0.note },
+    ])
 
-    static func added(_ a: ContactAdded) -> JSONValue {
-        guard case .object(var o) = contact(a.contact) else { return contact(a.contact) }
-        o["acknowledgedAlert"] = .bool(a.acknowledgedAlert)
-        return .object(o)
-    }
-
-    static let members: [(String, JSONValue)] = [
-        ("id", S.anyInteger), ("studyId", S.studyId), ("at", S.dateTime), ("outcome", S.oneOf(ContactOutcome.allCases.map(\.rawValue))),
-        ("alertId", S.nullable(S.anyInteger)), ("by", S.anyString), ("note", S.nullable(S.anyString)),
-    ]
-    static let schema = S.object(members, required: members.map(\.0))
-    static let addedSchema = S.object(members + [("acknowledgedAlert", S.bool)], required: members.map(\.0) + ["acknowledgedAlert"])
+    /// A contact just logged, and whether it acknowledged the alert it names.
+    static let added = ResponseShape<ContactAdded>(nil, contact.embedded { $0.contact }, [
+        .member("acknowledgedAlert", .bool) { $0.acknowledgedAlert },
+    ])
 }

@@ -8,27 +8,25 @@ extension Routes {
     static func exports(_ service: StudyService) -> [Route] {
         // Every one of these is a long read.
         let with = Responses.adding(to: Responses.longRead(Responses.staff(notFound: "no such patient")))
-        let csv = with([200: ("the CSV file (RFC 4180, UTF-8, CRLF, header row)", nil)])
+        let csv = with([200: ("the CSV file (RFC 4180, UTF-8, CRLF, header row; with dialect=excel: a byte order mark, `;` and, in German, decimal commas)", nil)])
+        let one = CSVParameters.declared, every = [CSVParameters.studyId] + CSVParameters.declared
+        @Sendable func file(_ ctx: RequestContext, _ kind: ExportKind, _ studyId: String?) throws -> RouteResult {
+            let dialect = try CSVParameters.dialect({ ctx.query($0) }, pageLanguage: nil)
+            return csvFile(try service.exports.export(ExportCSV(kind: kind, studyId: studyId, actor: ctx.actor, dialect: dialect)))
+        }
         return [
             Route(.get, "/v1/patients/{studyId}/export.csv", access: .staff(.read), touches: .patient,
                   summary: "One patient's days as CSV: the REDCap daily_monitoring columns, times in the patient's time zone",
-                  responses: csv) { ctx in
-                try csvFile(service.exports.export(ExportCSV(kind: .days, studyId: ctx.parameter("studyId"), actor: ctx.actor)))
-            },
+                  query: one, responses: csv) { ctx in try file(ctx, .days, ctx.parameter("studyId")) },
             Route(.get, "/v1/export/days.csv", access: .staff(.read), touches: .export,
-                  summary: "Every patient's days as CSV (as export.csv, all patients by study ID); ?studyId=ID for one", responses: csv) { ctx in
-                try csvFile(service.exports.export(ExportCSV(kind: .days, studyId: try studyIdQuery(ctx), actor: ctx.actor)))
-            },
+                  summary: "Every patient's days as CSV (as export.csv, all patients by study ID); ?studyId=ID for one",
+                  query: every, responses: csv) { ctx in try file(ctx, .days, try studyIdQuery(ctx)) },
             Route(.get, "/v1/export/alerts.csv", access: .staff(.read), touches: .export,
                   summary: "Alerts as CSV, one row per alert: the REDCap alert_log columns plus alert_ack_by and alert_resolved_by",
-                  responses: csv) { ctx in
-                try csvFile(service.exports.export(ExportCSV(kind: .alerts, studyId: try studyIdQuery(ctx), actor: ctx.actor)))
-            },
+                  query: every, responses: csv) { ctx in try file(ctx, .alerts, try studyIdQuery(ctx)) },
             Route(.get, "/v1/export/contacts.csv", access: .staff(.read), touches: .export,
                   summary: "Contact attempts as CSV, one row per contact: record_id, contact_id, contact_at, outcome, alert_id, staff, note",
-                  responses: csv) { ctx in
-                try csvFile(service.exports.export(ExportCSV(kind: .contacts, studyId: try studyIdQuery(ctx), actor: ctx.actor)))
-            },
+                  query: every, responses: csv) { ctx in try file(ctx, .contacts, try studyIdQuery(ctx)) },
             Route(.get, "/v1/patients/{studyId}/report.pdf", access: .staff(.read), touches: .patient,
                   summary: "One patient's clinical report as a PDF (A4, fonts embedded): facts, risk, the six trend charts with the patient's scaled thresholds, days, alerts, lab values, rules version; ?lang=de for German",
                   responses: with([200: ("the PDF document (application/pdf)", nil)])) { ctx in

@@ -29,17 +29,17 @@ extension Routes {
             Route(.post, "/v1/imports/fhir", access: .staff(.write), touches: .list,
                   summary: "Import FHIR R4 sodium Observations (an Observation or a Bundle): proposed, not applied",
                   upload: ["application/fhir+json", "application/json"],
-                  responses: with([200: ("the import's report", S.ref("ImportReport"))])) { ctx in
+                  responses: with([200: ("the import's report", ImportJSON.report.reference)])) { ctx in
                 let bytes = try ImportUpload.bytes(ctx)
-                return .json(.ok, ImportJSON.report(try service.imports.fhir(ImportFHIR(document: bytes, actor: ctx.actor))))
+                return .json(.ok, ImportJSON.report.encode(try service.imports.fhir(ImportFHIR(document: bytes, actor: ctx.actor))))
             },
             Route(.post, "/v1/patients/{studyId}/imports/apple-health", access: .staff(.write), touches: .patient,
                   summary: "Import a patient's Apple Health export (export.zip or export.xml): proposed, not applied",
                   upload: ["application/zip", "application/xml", "text/xml"],
-                  responses: with([200: ("the import's report", S.ref("ImportReport")), 409: ("withdrawn", S.error)])) { ctx in
+                  responses: with([200: ("the import's report", ImportJSON.report.reference), 409: ("withdrawn", S.error)])) { ctx in
                 try ImportUpload.withFile(ctx, spool: service.configuration.spoolDirectory) { path in
                     let command = ImportAppleHealth(studyId: ctx.parameter("studyId"), path: path, actor: ctx.actor)
-                    return .json(.ok, ImportJSON.report(try service.imports.appleHealth(command)))
+                    return .json(.ok, ImportJSON.report.encode(try service.imports.appleHealth(command)))
                 }
             },
             Route(.get, "/v1/proposals", access: .staff(.read), touches: .list,
@@ -162,21 +162,18 @@ enum ImportJSON {
         .member("total", .integer) { $0.total },
     ])
 
-    // The import report is still written twice (encoder and schema): its refusals are being
-    // retyped in the domain, and it becomes a ResponseShape after that.
-    static func report(_ r: ImportReport) -> JSONValue {
-        ["proposed": .array(r.proposed.map { .number(Double($0)) }), "withdrawn": .array(r.withdrawn.map { .number(Double($0)) }),
-         "skippedOutsideWindow": .int(r.skippedOutsideWindow),
-         "refused": .array(r.refused.map { ["entry": .string($0.entry), "reason": .string($0.reason.rawValue), "detail": .string($0.detail)] }),
-         "refusedTotal": .int(r.refusedTotal)]
-    }
+    /// What an import did. `refused` lists at most 200 refusals; `refusedTotal` counts them all.
+    static let report = ResponseShape<ImportReport>("ImportReport", [
+        .member("proposed", .array(.id)) { $0.proposed },
+        .member("withdrawn", .array(.id)) { $0.withdrawn },
+        .member("skippedOutsideWindow", .integer) { $0.skippedOutsideWindow },
+        .member("refused", .array(.object(refusal))) { $0.refused },
+        .member("refusedTotal", .integer) { $0.refusedTotal },
+    ])
 
-    static let reportSchema = S.object([
-        ("proposed", S.array(S.anyInteger)), ("withdrawn", S.array(S.anyInteger)),
-        ("skippedOutsideWindow", S.anyInteger),
-        ("refused", S.array(S.object([("entry", S.anyString), ("reason", S.oneOf(ImportReport.Reason.allCases.map(\.rawValue))),
-                                      ("detail", S.anyString)], required: ["entry", "reason", "detail"]))),
-        // Additive: `refused` lists at most 200; this counts them all.
-        ("refusedTotal", S.anyInteger),
-    ], required: ["proposed", "skippedOutsideWindow", "refused", "refusedTotal"])
+    static let refusal = ResponseShape<ImportReport.Refusal>(nil, [
+        .member("entry", .string) { $0.entry },
+        .member("reason", .oneOf(ImportReport.Reason.allCases)) { $0.reason },
+        .member("detail", .string) { $0.detail },
+    ])
 }

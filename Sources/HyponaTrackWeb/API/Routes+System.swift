@@ -32,8 +32,7 @@ enum HealthJSON {
     static let health = ResponseShape<Health>("Health", [
         .member("status", .string(S.oneOf(["ok", "unavailable"]))) { $0.writable ? "ok" : "unavailable" },
         .member("database", .string(S.oneOf(["ok", "unwritable"]))) { $0.writable ? "ok" : "unwritable" },
-        // The sync's block is still written twice (SyncJSON): the sync's status is being retyped.
-        .member("sync", .json(S.openObject())) { SyncJSON.health($0.sync, now: $0.checkedAt) },
+        .member("sync", .object(SyncJSON.health)) { $0 },
         .member("scheduler", .object(ResponseShape<Health>(nil, [
             .member("lastTickAt", .nullable(.instant)) { $0.schedulerLastTickAt },
         ]))) { $0 },

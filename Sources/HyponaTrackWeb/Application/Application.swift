@@ -35,7 +35,7 @@ public final class Application: Sendable {
         let anonymousLimit = AnonymousLimit(limiter: domain.anonymousLimiter, refused: { ip in refusals.record(ip: ip, .rateLimited) })
         let routes = Routes.patient(service, activation, anonymousLimit: anonymousLimit) + Routes.staff(service, activation)
             + Routes.sync(sync)
-            + Routes.alerts(service.alerts, hooksStatus: { HookStatus.json(try domain.hookStatus()) })
+            + Routes.alerts(service.alerts, hooksStatus: { try domain.hookStatus() })
         let syncMetrics = domain.syncMetrics
         let renderMetrics: @Sendable (HTTPRequest) -> String = { request in
             metrics.render([.gauge("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",

@@ -24,6 +24,11 @@ struct AlertTable {
     let errors: FormErrors
     /// The facts of the rules in force its reasons and kinds are worded with (`ReasonWording`).
     let facts: ReasonWording.Facts
+    /// On the inbox: its filters and page, which the forms carry back (`InboxFilter.formField`).
+    var inbox: InboxFilter? = nil
+
+    /// The hidden fields that say where a form's answer returns to.
+    var backFields: HTML { "<input type=\"hidden\" name=\"back\" value=\"\(back)\">\(inbox?.formField ?? HTML())" }
 
     var t: ConsoleText { layout.t }
 
@@ -83,15 +88,14 @@ struct AlertTable {
 
     private func actionForms(_ a: AlertView, _ s: WebSession) -> HTML {
         let ackForm = a.state == .open ? acknowledgeForm(a, s) : HTML()
-        return "\(ackForm)\(ContactForm(layout: layout, errors: errors).rowForm(a, back: back))\(resolveForm(a, s))"
+        return "\(ackForm)\(ContactForm(layout: layout, errors: errors).rowForm(a, back: backFields))\(resolveForm(a, s))"
     }
 
     /// Acknowledging with an optional note (`label`: the button's words).
     func acknowledgeForm(_ a: AlertView, _ s: WebSession, label: String? = nil) -> HTML {
         let ack = "ack-\(a.id)"
         return """
-            <form method="post" action="/console/alerts/\(a.id)/acknowledge" class="inline">\(ConsoleLayout.csrf(s))\
-            <input type="hidden" name="back" value="\(back)">\
+            <form method="post" action="/console/alerts/\(a.id)/acknowledge" class="inline">\(ConsoleLayout.csrf(s))\(backFields)\
             <div><label for="\(ack)-note">\(t.s("Note (optional)", "Notiz (optional)"))</label>\
             <input type="text" id="\(ack)-note" name="note" maxlength="1000" value="\(errors.value(ack, "note"))">\
             \(fieldError(ack, "note"))</div><button type="submit">\(label ?? t.s("Acknowledge", "Bestätigen"))</button></form>
@@ -102,8 +106,7 @@ struct AlertTable {
     func resolveForm(_ a: AlertView, _ s: WebSession) -> HTML {
         let res = "resolve-\(a.id)"
         return """
-            <form method="post" action="/console/alerts/\(a.id)/resolve" class="inline">\(ConsoleLayout.csrf(s))\
-            <input type="hidden" name="back" value="\(back)">\
+            <form method="post" action="/console/alerts/\(a.id)/resolve" class="inline">\(ConsoleLayout.csrf(s))\(backFields)\
             <div><label for="\(res)-note">\(t.s("Resolution note", "Notiz zur Erledigung"))</label>\
             <input type="text" id="\(res)-note" name="note" maxlength="1000" required value="\(errors.value(res, "note"))"\
             \(errors.message(res, "note") != nil ? " aria-invalid=\"true\" aria-describedby=\"\(res)-note-error\"" as HTML : HTML())>\

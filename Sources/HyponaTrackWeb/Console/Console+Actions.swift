@@ -131,9 +131,10 @@ extension Console {
         return id
     }
 
+    /// The patient's page, or the inbox with the filters and page the form was sent from.
     private func afterAlert(_ ctx: PageContext, _ alert: AlertView) -> String {
         ctx.form["back"] == "patient" ? "/console/patients/\(URLComponentEncoding.segment(alert.studyId))#alert-\(alert.id)"
-            : "/console/alerts#alert-\(alert.id)"
+            : InboxFilter.returned(ctx.form[InboxFilter.formFieldName], language: ctx.language).href + "#alert-\(alert.id)"
     }
 
     /// The alert's page again (inbox or patient) with the message at the field.

@@ -30,7 +30,8 @@ extension Console {
             let command = try decodeBody(body) { r throws(FieldError) in try ContactBodies.command(r, studyId: stored, actor: ctx.actor) }
             let added = try study.contacts.add(command)
             let anchor = inRow ? added.contact.alertId.map { "#alert-\($0)" } ?? "#contacts" : "#contacts"
-            return WebResponse.redirect(back == "inbox" ? "/console/alerts\(anchor)"
+            let inbox = InboxFilter.returned(ctx.form[InboxFilter.formFieldName], language: ctx.language)
+            return WebResponse.redirect(back == "inbox" ? inbox.href + anchor
                                                        : "/console/patients/\(URLComponentEncoding.segment(stored))\(anchor)")
         } catch let e as FieldError {
             let refusal = shown(FormInput.refusal(e, fallback: "outcome", language: ctx.language))

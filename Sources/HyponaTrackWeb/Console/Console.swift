@@ -48,15 +48,9 @@ struct Console: Sendable {
             Route(.get, "/console/proposals", access: .staff(.read), touches: .list) { ctx in try proposals(ctx) },
             Route(.post, "/console/proposals/{proposalId}/confirm", access: .staff(.write), touches: .proposal) { ctx in try decideProposal(ctx, confirm: true) },
             Route(.post, "/console/proposals/{proposalId}/reject", access: .staff(.write), touches: .proposal) { ctx in try decideProposal(ctx, confirm: false) },
-            Route(.get, "/console/export/days.csv", access: .staff(.read), touches: .export) { ctx in
-                Routes.csvResponse(try study.exports.export(ExportCSV(kind: .days, studyId: nil, actor: ctx.actor)))
-            },
-            Route(.get, "/console/export/alerts.csv", access: .staff(.read), touches: .export) { ctx in
-                Routes.csvResponse(try study.exports.export(ExportCSV(kind: .alerts, studyId: nil, actor: ctx.actor)))
-            },
-            Route(.get, "/console/export/contacts.csv", access: .staff(.read), touches: .export) { ctx in
-                Routes.csvResponse(try study.exports.export(ExportCSV(kind: .contacts, studyId: nil, actor: ctx.actor)))
-            },
+            Route(.get, "/console/export/days.csv", access: .staff(.read), touches: .export) { ctx in try csv(ctx, .days) },
+            Route(.get, "/console/export/alerts.csv", access: .staff(.read), touches: .export) { ctx in try csv(ctx, .alerts) },
+            Route(.get, "/console/export/contacts.csv", access: .staff(.read), touches: .export) { ctx in try csv(ctx, .contacts) },
             Route(.get, "/console/sync", access: .staff(.admin), touches: .list) { ctx in try syncPage(ctx) },
             Route(.get, "/console/patients/{studyId}/report.pdf", access: .staff(.read), touches: .patient) { ctx in
                 Routes.pdfResponse(try study.reports.report(ClinicalReportRequest(studyId: ctx.parameter("studyId"),
@@ -101,7 +95,9 @@ struct Console: Sendable {
     private func patient(_ ctx: PageContext) throws -> HTTPResponse { WebResponse.page(.ok, try patientPage(ctx)) }
 
     func inboxPage(_ ctx: PageContext, errors: FormErrors = FormErrors()) throws -> HTML {
-        let filter = try InboxFilter({ ctx.query($0) }, language: ctx.language)
+        // A form refused on the inbox shows the page it was sent from, with the filters it carried.
+        let filter = ctx.request.http.method == .post ? InboxFilter.returned(ctx.form[InboxFilter.formFieldName], language: ctx.language)
+            : try InboxFilter({ ctx.query($0) }, language: ctx.language)
         let page = try study.alerts.alerts(filter.query)
         return InboxPage(layout: layout(ctx), filter: filter, alerts: page.alerts, hasOlder: page.olderBefore != nil,
                          zone: try zoneLookup(), facts: ReasonWording.Facts(rules: study.rules.snapshot.rules), errors: errors).render()
@@ -118,6 +114,12 @@ struct Console: Sendable {
 
     private func statistics(_ ctx: PageContext) throws -> HTTPResponse {
         WebResponse.page(.ok, StatisticsPage(layout: layout(ctx), statistics: try study.statistics.statistics(StatisticsQuery(studyId: nil))).render())
+    }
+
+    /// A CSV download; `?dialect=excel` in the page's language unless `lang` says otherwise.
+    private func csv(_ ctx: PageContext, _ kind: ExportKind) throws -> HTTPResponse {
+        let dialect = try CSVParameters.dialect({ ctx.query($0) }, pageLanguage: ctx.language)
+        return Routes.csvResponse(try study.exports.export(ExportCSV(kind: kind, studyId: nil, actor: ctx.actor, dialect: dialect)))
     }
 
     private func syncPage(_ ctx: PageContext) throws -> HTTPResponse {

@@ -39,15 +39,16 @@ struct ContactForm {
             """
     }
 
-    /// The compact form in an alert's row (`back`: `inbox` or `patient`), folded until opened (or
-    /// open when it was refused); not `folded` inside the inbox's already folded part.
-    func rowForm(_ a: AlertView, back: String, folded: Bool = true) -> HTML {
+    /// The compact form in an alert's row (`back`: the hidden fields saying where it returns to,
+    /// `AlertTable.backFields`), folded until opened (or open when it was refused); not `folded`
+    /// inside the inbox's already folded part.
+    func rowForm(_ a: AlertView, back: HTML, folded: Bool = true) -> HTML {
         guard let session = layout.session, session.role.canWrite, a.state != .resolved else { return HTML() }
         let f = Self.formName(alertRow: a.id)
         let refused = errors.messages[f] != nil
         let form: HTML = """
             <form method="post" action="\(Self.action(a.studyId))" class="inline">\(ConsoleLayout.csrf(session))\
-            <input type="hidden" name="back" value="\(back)"><input type="hidden" name="alertId" value="\(String(a.id))">\
+            \(back)<input type="hidden" name="alertId" value="\(String(a.id))">\
             <input type="hidden" name="row" value="1">\(outcomeField(f))\
             <div><label for="\(f)-note">\(t.s("Note (optional)", "Notiz (optional)"))</label>\
             <input type="text" id="\(f)-note" name="note" maxlength="1000" value="\(errors.value(f, "note"))"\(invalid(f, "note"))>\

@@ -1,4 +1,5 @@
 import HTML
+import HTTPServer
 import HyponaTrackCore
 import HyponaTrackDomain
 
@@ -73,14 +74,32 @@ struct InboxFilter: Equatable {
                            offset: (page - 1) * Self.pageSize)
     }
 
-    /// The inbox's address with these filters (defaults left out).
-    var href: String {
+    /// The filters as a query (defaults left out): `level=red&page=2`; every value is one of
+    /// ours (a level, a state word, a number), so none needs escaping.
+    var queryString: String {
         var items: [String] = []
         if let level { items.append("level=\(level.rawValue)") }
         if state != .unresolved { items.append("state=\(state.rawValue)") }
         if page > 1 { items.append("page=\(page)") }
         if let before { items.append("before=\(before)") }
-        return "/console/alerts" + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
+        return items.joined(separator: "&")
+    }
+
+    /// The inbox's address with these filters.
+    var href: String { "/console/alerts" + (queryString.isEmpty ? "" : "?" + queryString) }
+
+    /// The form field that carries these filters through an acknowledge, contact or resolve
+    /// form of the inbox, so the answer returns to the same filtered page (`returned`).
+    static let formFieldName = "inbox"
+    var formField: HTML { "<input type=\"hidden\" name=\"\(Self.formFieldName)\" value=\"\(queryString)\">" }
+
+    /// The filters a posted inbox form carried (`formField`). Only the known parameters are read
+    /// and checked as the inbox's own query is, and `href` writes them again, so the answer can
+    /// only ever lead to the inbox; a missing or malformed value is the default inbox.
+    static func returned(_ field: String?, language: Language) -> InboxFilter {
+        guard let field, let query = try? HTTPQueryParameters(formURLEncoded: Array(field.utf8)),
+              let filter = try? InboxFilter({ query[$0] }, language: language) else { return InboxFilter() }
+        return filter
     }
 
     func with(level: Level?) -> InboxFilter { InboxFilter(level: level, state: state) }

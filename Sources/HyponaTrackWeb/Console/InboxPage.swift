@@ -37,7 +37,7 @@ struct InboxPage {
         } else {
             (shown, total, hasMore) = (alerts, nil, hasOlder)
         }
-        let row = InboxRow(layout: layout, zone: zone, errors: errors, facts: facts)
+        let row = InboxRow(layout: layout, zone: zone, errors: errors, facts: facts, filter: filter)
         let rows: [HTML] = shown.map(row.render)
         let table: HTML = shown.isEmpty ? "<p>\(t.s("No alerts.", "Keine Alarme."))</p>"
             : "<table class=\"alerts inbox\">\(row.header())<tbody>\(rows)</tbody></table>"

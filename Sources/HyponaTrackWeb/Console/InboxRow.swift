@@ -12,11 +12,13 @@ struct InboxRow {
     let zone: (String) -> ZoneRules
     let errors: FormErrors
     let facts: ReasonWording.Facts
+    /// The inbox's filters and page: every form of the row carries them back.
+    var filter = InboxFilter()
 
     static let shownReasons = 2
 
     var t: ConsoleText { layout.t }
-    private var table: AlertTable { AlertTable(layout: layout, zone: zone, back: "inbox", errors: errors, facts: facts) }
+    private var table: AlertTable { AlertTable(layout: layout, zone: zone, back: "inbox", errors: errors, facts: facts, inbox: filter) }
     private var writer: WebSession? { layout.session.flatMap { $0.role.canWrite ? $0 : nil } }
 
     func header() -> HTML {
@@ -94,13 +96,13 @@ struct InboxRow {
             if a.state == .open {
                 quick = """
                     <form method="post" action="/console/alerts/\(a.id)/acknowledge" class="quick">\(ConsoleLayout.csrf(s))\
-                    <input type="hidden" name="back" value="inbox"><button type="submit" class="small" \
+                    \(table.backFields)<button type="submit" class="small" \
                     aria-label="\(t.s("Acknowledge alert \(a.id)", "Alarm \(a.id) bestätigen"))">\(t.s("Acknowledge", "Bestätigen"))</button></form>
                     """
                 forms += table.acknowledgeForm(a, s, label: t.s("Acknowledge with note", "Mit Notiz bestätigen"))
             }
             forms += "<h3>\(t.s("Log contact", "Kontakt erfassen"))</h3>"
-            forms += ContactForm(layout: layout, errors: errors).rowForm(a, back: "inbox", folded: false)
+            forms += ContactForm(layout: layout, errors: errors).rowForm(a, back: table.backFields, folded: false)
             forms += "<h3>\(t.s("Resolve", "Erledigen"))</h3>"
             forms += table.resolveForm(a, s)
         }

@@ -54,11 +54,21 @@ struct StatisticsPage {
             <table id="statistics"><caption class="muted">\(t.s("Computed from the stored data", "Aus den gespeicherten Daten berechnet"))</caption>
             <thead><tr><th scope="col">\(t.s("Figure", "Kennzahl"))</th>\(head)</tr></thead><tbody>\(rows)</tbody></table>
             <h2>\(t.s("Exports", "Exporte"))</h2>
-            <p><a href="/console/export/days.csv" download>\(t.s("All days (CSV)", "Alle Tage (CSV)"))</a> ·
-            <a href="/console/export/alerts.csv" download>\(t.s("All alerts (CSV)", "Alle Alarme (CSV)"))</a> ·
-            <a href="/console/export/contacts.csv" download>\(t.s("All contacts (CSV)", "Alle Kontakte (CSV)"))</a>
-            <span class="muted">(\(t.s("audited", "protokolliert")))</span></p>
+            <ul class="downloads">\(download("days", t.s("All days (CSV)", "Alle Tage (CSV)")))\
+            \(download("alerts", t.s("All alerts (CSV)", "Alle Alarme (CSV)")))\
+            \(download("contacts", t.s("All contacts (CSV)", "Alle Kontakte (CSV)")))</ul>
+            <p class="muted">\(t.s("Every download is audited. The Excel variant has a byte order mark, semicolons and, on a German page, decimal commas.",
+                                  "Jeder Download wird protokolliert. Die Excel-Variante hat eine Byte-Order-Mark, Semikolons und auf einer deutschen Seite Dezimalkommas."))</p>
             """)
+    }
+
+    /// A CSV download and, next to it, the same file for Excel in the page's language.
+    func download(_ kind: String, _ label: String) -> HTML {
+        let path = "/console/export/\(kind).csv"
+        return """
+            <li><a href="\(path)" download>\(label)</a> · <a href="\(path)?dialect=excel&amp;lang=\(t.language.rawValue)" download \
+            class="excel">\(t.s("for Excel", "für Excel"))</a></li>
+            """
     }
 
     func cohortName(_ c: Cohort) -> String {

@@ -70,6 +70,8 @@ public final class Route: Sendable {
     /// Such bodies may be as large as `imports.maxUploadBytes` and are spooled to disk.
     public let uploadTypes: [String]?
     public let responses: [HTTPStatus: (description: String, schema: JSONValue?)]
+    /// The query parameters an API operation reads (`/openapi.json` lists them).
+    public let query: [QueryParameter]
     /// Whether the handler may run on the HTTP server's polling thread
     /// (`HTTPServerConfiguration.runsOnPollingThread`): it answers `.later`, from a commit, and
     /// before that does only bounded work (a capped body, short indexed reads).
@@ -79,8 +81,8 @@ public final class Route: Sendable {
     /// An API operation.
     public init(_ method: HTTPMethod, _ template: String, access: Access, touches: RouteTarget? = nil, limit: AnonymousLimit? = nil,
                 summary: String,
-                request: JSONValue? = nil, upload: [String]? = nil, responses: [HTTPStatus: (description: String, schema: JSONValue?)],
-                runsOnPollingThread: Bool = false,
+                request: JSONValue? = nil, upload: [String]? = nil, query: [QueryParameter] = [],
+                responses: [HTTPStatus: (description: String, schema: JSONValue?)], runsOnPollingThread: Bool = false,
                 handler: @escaping @Sendable (RequestContext) throws -> RouteResult) {
         self.method = method
         self.template = template
@@ -91,6 +93,7 @@ public final class Route: Sendable {
         self.requestSchema = request
         self.uploadTypes = upload
         self.responses = responses
+        self.query = query
         self.handler = .api(handler)
         self.runsOnPollingThread = runsOnPollingThread
         path = PathTemplate(template)
@@ -108,6 +111,7 @@ public final class Route: Sendable {
         requestSchema = nil
         uploadTypes = nil
         responses = [:]
+        query = []
         self.handler = .page(handler)
         runsOnPollingThread = false
         path = PathTemplate(template)
@@ -120,6 +124,24 @@ public final class Route: Sendable {
 
     /// The path parameters when `path` fits the template.
     func match(_ path: PathTemplate.Segments) -> [String: String]? { self.path.match(path) }
+}
+
+/// An optional query parameter of an API operation, declared with its route: its name, the
+/// schema of its values and what it does, as `/openapi.json` lists it.
+public struct QueryParameter: Sendable {
+    public let name: String
+    public let schema: JSONValue
+    public let description: String
+
+    public init(_ name: String, schema: JSONValue, description: String) {
+        self.name = name
+        self.schema = schema
+        self.description = description
+    }
+
+    var openAPI: JSONValue {
+        ["name": .string(name), "in": "query", "required": false, "schema": schema, "description": .string(description)]
+    }
 }
 
 /// A route's documented answers: status → description and body schema.

@@ -37,9 +37,9 @@ import Testing
         let english = F.charts(profile, F.demoDays()), german = F.charts(profile, F.demoDays(), language: .de)
         let weight = chart("weight", german)
         #expect(weight.title == "Gewichtsänderung zum Ausgangswert" && weight.xAxis.title == "Postoperativer Tag")
-        #expect(weight.thresholds.first { $0.kind == .yellow }?.label == "gelb ≥ 1,2 % (POD 1–4, 10–14); ≥ 1,08 % (POD 5–9)")
+        #expect(weight.thresholds.first { $0.kind == .yellow }?.label == "Gelb ≥ 1,2 % (POD 1–4, 10–14); ≥ 1,1 % (POD 5–9)")
         #expect(weight.markers.map(\.label) == ["kritisches Fenster POD 5–9"])
-        #expect(weight.summary.hasPrefix("Änderung des Morgengewichts gegenüber dem Ausgangswert von 70 kg, in Prozent. Linien: gelb"),
+        #expect(weight.summary.hasPrefix("Änderung des Morgengewichts gegenüber dem Ausgangswert von 70 kg, in Prozent. Linien: Gelb"),
                 "\(weight.summary)")
         #expect(weight.summary.contains("(Risikoklasse hoch), skaliert mit f = 0,8 an POD 1–4, 10–14, f = 0,72 an POD 5–9."),
                 "\(weight.summary)")
@@ -56,6 +56,31 @@ import Testing
         }
     }
 
+    /// The legends say a threshold as the reasons do (`ClinicalPair`): at the measurement's
+    /// precision (sodium whole mmol/L, SG three decimals, % one decimal, scores whole), rounded
+    /// so that "≥ x" or "≤ x" holds for every reportable value, days that read alike named
+    /// together; the lines are named with the page's level words ("Gelb", "Rot" in German).
+    @Test func legendsRoundThresholdsAsTheReasonsDoAndNameTheLevelsInThePagesLanguage() {
+        let en = F.charts(profile, F.demoDays()), de = F.charts(profile, F.demoDays(), language: .de)
+        // High risk: f = 0.8 outside, 0.72 inside the window.
+        #expect(chart("urine-sg", en).thresholds.map(\.label) == ["support ≥ 1.018"], "1.018 and 1.0172 both read ≥ 1.018")
+        #expect(chart("sodium", en).thresholds.map(\.label)
+                == ["yellow ≤ 135 mmol/L", "red ≤ 131 mmol/L (POD 1–4, 10–14); ≤ 132 mmol/L (POD 5–9)"], "Na ≤ 135.2 / 135.68; ≤ 131.2 / 132.08")
+        #expect(chart("symptoms", en).thresholds.map(\.label) == ["yellow ≥ 8", "red ≥ 16 (POD 1–4, 10–14); ≥ 15 (POD 5–9)"], "7.2 reads 8, 14.4 reads 15")
+        #expect(chart("reaction-time", en).thresholds.first?.label == "yellow ≥ 8.0 % (POD 1–4, 10–14); ≥ 7.2 % (POD 5–9)")
+        let sodium = chart("sodium", de)
+        #expect(sodium.thresholds.map(\.tag) == ["Gelb", "Rot"])
+        #expect(sodium.thresholds.map(\.label) == ["Gelb ≤ 135 mmol/l", "Rot ≤ 131 mmol/l (POD 1–4, 10–14); ≤ 132 mmol/l (POD 5–9)"])
+        #expect(chart("weight", de).thresholds.map(\.label)
+                == ["Gelb ≥ 1,2 % (POD 1–4, 10–14); ≥ 1,1 % (POD 5–9)", "Rot ≥ 3,2 % (POD 1–4, 10–14); ≥ 2,9 % (POD 5–9)"])
+        let svg = ChartSVG.render(sodium)
+        #expect(svg.contains(">Gelb ≤ 135 mmol/l<") && svg.contains(">Rot<"), "the legend and the line's end tag")
+        for c in de {
+            let drawn = ChartSVG.render(c)
+            for english in [">yellow", ">red", "gelb ", "rot ", "1,08", "1,0172"] { #expect(!drawn.contains(english), "\(c.id): \(english)") }
+        }
+    }
+
     /// Weight yellow 1.5 × f, red 4.0 × f: f = 0.8 → 1.2 / 3.2; f = 0.72 (POD 5–9) → 1.08 / 2.88.
     @Test func weightThresholdsAreScaledPerDay() {
         let weight = chart("weight", F.charts(profile, F.demoDays()))
@@ -65,7 +90,7 @@ import Testing
         expectClose(line(weight, .yellow, pod: 10), 1.2)
         expectClose(line(weight, .red, pod: 1), 3.2)
         expectClose(line(weight, .red, pod: 7), 2.88)
-        #expect(weight.thresholds.first { $0.kind == .yellow }?.label == "yellow ≥ 1.2 % (POD 1–4, 10–14); ≥ 1.08 % (POD 5–9)")
+        #expect(weight.thresholds.first { $0.kind == .yellow }?.label == "yellow ≥ 1.2 % (POD 1–4, 10–14); ≥ 1.1 % (POD 5–9)")
         #expect(weight.markers.map(\.label) == ["critical window POD 5–9"])
         // 70.9 kg on 70 kg = +1.29 % ≥ 1.08 → yellow on POD 6, as the evaluation said.
         let pod6 = weight.series[0].points.first { $0.x == 6 }!

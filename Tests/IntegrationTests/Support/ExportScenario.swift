@@ -74,10 +74,7 @@ struct ExportScenario: Sendable {
 
     /// GET of a file: status and body bytes.
     func download(_ path: String, token: String? = nil) throws -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
-        var headers = HTTPHeaders()
-        headers.add(name: "Authorization", value: "Bearer \(token ?? d.adminToken)")
-        let r = try d.client.send(HTTPClientRequest(method: .get, url: d.baseURL + path, headers: headers))
-        return (r.status, r.headers, r.body)
+        try d.download(path, token: token)
     }
 
     /// An instant (ISO 8601 from the API) as local wall-clock time `yyyy-MM-dd HH:mm:ss` in `zone`.
@@ -109,5 +106,16 @@ struct ExportScenario: Sendable {
         cal.timeZone = TimeZone(identifier: "Europe/London")!
         let c = cal.dateComponents([.year, .month, .day], from: Date())
         return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+    }
+}
+
+extension TestDaemon {
+    /// GET of a file (a CSV, a PDF) as `token` (nil: the admin): status, headers and the body
+    /// byte for byte (`request` keeps text only).
+    func download(_ path: String, token: String? = nil) throws -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Authorization", value: "Bearer \(token ?? adminToken)")
+        let r = try client.send(HTTPClientRequest(method: .get, url: baseURL + path, headers: headers))
+        return (r.status, r.headers, r.body)
     }
 }

@@ -27,7 +27,8 @@ public struct WardBoard: Sendable {
         public var since: LocalDate? = nil
         public var today: LocalDate
         /// The least-handled of the unresolved alerts, or `resolved` when the level is still
-        /// yellow or red and the last alert was resolved; nil: nothing to handle.
+        /// yellow or red and a resolved alert answers for its run (`WardBoardRules.resolvedAlertHandles`);
+        /// nil: nothing handled it.
         public var handling: BoardHandling? = nil
         /// The alert whose handling the row shows (who acknowledged, the last contact, the resolve).
         public var handlingAlert: AlertView? = nil
@@ -117,7 +118,7 @@ extension PatientQueries {
 
 extension WardBoard.Row {
     /// Handling and since from the patient's board alerts (`AlertRepository.boardViews`: the
-    /// unresolved ones and the last resolved one) and their evaluated days.
+    /// unresolved ones and the last resolved one of each kind) and their evaluated days.
     mutating func handle(_ alerts: [AlertView], evaluated: [LocalDate: Level]) {
         let unresolved = alerts.filter { $0.state != .resolved }
         func state(_ a: AlertView) -> BoardHandling {
@@ -127,9 +128,19 @@ extension WardBoard.Row {
         if let least = WardBoardRules.handling(of: unresolved.map(state)) {
             handlingAlert = unresolved.first { state($0) == least }
             handling = least
-        } else if let level, level >= .yellow, let resolved = alerts.last(where: { $0.state == .resolved }) {
-            handlingAlert = resolved
-            handling = .resolved
+        } else if let level, level >= .yellow {
+            // The latest resolve that belongs to the current run, never one of an earlier episode.
+            let run = WardBoardRules.since(level: level, alertFirstDay: nil, evaluated: evaluated)
+            let answering = alerts.filter { a in
+                guard a.state == .resolved, let resolved = a.resolved else { return false }
+                return WardBoardRules.resolvedAlertHandles(level: level, runSince: run, alertLevel: a.level,
+                                                           alertLastDay: a.lastDate ?? a.date,
+                                                           resolvedOn: zone.localDate(atEpochSeconds: Double(resolved.at) / 1000))
+            }
+            if let resolved = answering.max(by: { $0.resolved!.at < $1.resolved!.at }) {
+                handlingAlert = resolved
+                handling = .resolved
+            }
         }
         guard let level else { return }
         let alertFirstDay = unresolved.filter { $0.level >= level }.map(\.date).min()
