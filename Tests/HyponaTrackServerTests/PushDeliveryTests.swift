@@ -159,4 +159,27 @@ import Testing
         try s.at("20:00")
         #expect(try s.deliveries().isEmpty)
     }
+
+    @Test func staffSeeTheDevicesAndEachReminderWithItsDeliveries() throws {
+        let s = try Scene()
+        s.transport.answer(.retry("Web Push HTTP 503", afterSeconds: nil))
+        try s.at("08:00")
+        try s.delivery.deliverDue()
+        let r = s.h.send(.get, "/v1/patients/PU-1/reminders?days=14")
+        #expect(r.status == 200)
+        guard case .object(let view) = r.json, case .array(let devices)? = view["devices"], case .array(let reminders)? = view["reminders"],
+              case .object(let device)? = devices.first, case .object(let reminder)? = reminders.first,
+              case .array(let deliveries)? = reminder["deliveries"], case .object(let delivery)? = deliveries.first else {
+            Issue.record("shape: \(r.json)"); return
+        }
+        #expect(Set(device.keys) == ["deviceId", "platform", "state", "registeredAt", "lastSuccessAt"])
+        #expect(device["deviceId"] == "browser-01" && device["state"] == "active" && device["lastSuccessAt"] == .null)
+        #expect(Set(reminder.keys) == ["date", "slot", "kind", "dueAt", "deliveries"])
+        #expect(reminder["date"] == "2026-03-09" && reminder["slot"] == "morning" && reminder["kind"] == "check")
+        #expect(Set(delivery.keys) == ["deviceId", "state", "attempts", "lastAttemptAt"])
+        #expect(delivery["state"] == "failed" && delivery["attempts"] == 1)
+        #expect(s.h.send(.get, "/v1/patients/PU-1/reminders?days=0").status == 400)
+        #expect(s.h.send(.get, "/v1/patients/NOPE/reminders").status == 404)
+        #expect(s.h.send(.get, "/v1/patients/PU-1/reminders", token: s.token).status == 403)
+    }
 }

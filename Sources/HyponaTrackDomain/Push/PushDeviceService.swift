@@ -66,6 +66,18 @@ public final class PushDeviceService: Sendable {
         try context.read { db in try PushDeviceRepository.list(db, patientId: patientId).map(\.record) }
     }
 
+    /// Staff's view (`GET /v1/patients/{studyId}/reminders`): the patient's devices, and the
+    /// reminders pushed on the last `days` local days (today included) with each delivery.
+    public func reminders(studyId: String, days: Int) throws -> PatientReminders {
+        try context.read { db in
+            let patient = try context.patient(db, studyId: studyId)
+            let today = context.today(patient.profile, now: context.clock.now())
+            return PatientReminders(devices: try PushDeviceRepository.list(db, patientId: patient.id).map(\.record),
+                                    reminders: try PushDeliveryRepository.reminders(db, patientId: patient.id,
+                                                                                    from: today.adding(days: 1 - days)))
+        }
+    }
+
     public func remove(patientId: Int64, deviceId: String) throws {
         let ms = epochMilliseconds(context.clock.now())
         try context.write { db in
@@ -100,6 +112,12 @@ public final class PushDeviceService: Sendable {
         }
         if let problem = endpoints?.problem(endpoint) { throw DomainError.invalid("subscription.endpoint", problem) }
     }
+}
+
+/// A patient's push channel as staff see it.
+public struct PatientReminders: Sendable {
+    public var devices: [PushDeviceRecord]
+    public var reminders: [PushedReminder]
 }
 
 /// The push devices' audit payloads, in one place (never a token, endpoint or key).

@@ -29,6 +29,17 @@ extension Routes {
                 try devices.remove(patientId: try ctx.patientId(), deviceId: try DeviceBodies.deviceId(ctx.parameter("deviceId")))
                 return .raw(HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"]))
             },
+            Route(.get, "/v1/patients/{studyId}/reminders", access: .staff(.read), touches: .patient,
+                  summary: "The patient's push devices and the reminders pushed on the last days (days=14, 1 to 90) with each delivery",
+                  responses: Responses.adding(to: Responses.staff(notFound: "no such patient"))([
+                      200: ("devices and reminders", DeviceJSON.reminders.reference)])) { ctx in
+                var days = 14
+                if let text = ctx.query("days") {
+                    guard let n = Int(text), (1...90).contains(n) else { throw APIError.invalid("days", "days is a whole number from 1 to 90") }
+                    days = n
+                }
+                return .json(.ok, DeviceJSON.reminders.encode(try devices.reminders(studyId: ctx.parameter("studyId"), days: days)))
+            },
         ]
     }
 }
@@ -103,5 +114,32 @@ enum DeviceJSON {
         .member("state", .oneOf(PushDeviceState.allCases)) { $0.state },
         .member("registeredAt", .instant) { $0.registeredAt },
         .member("lastSuccessAt", .nullable(.instant)) { $0.lastSuccessAt },
+    ])
+
+    /// Staff's view: `{"devices": [{deviceId, platform, state, registeredAt, lastSuccessAt}], "reminders": [{date, slot,
+    /// kind, dueAt, deliveries: [{deviceId, state, attempts, lastAttemptAt}]}]}` (settled W).
+    static let staffDevice = ResponseShape<PushDeviceRecord>(nil, [
+        .member("deviceId", .string) { $0.deviceId },
+        .member("platform", .oneOf(PushPlatform.allCases)) { $0.platform },
+        .member("state", .oneOf(PushDeviceState.allCases)) { $0.state },
+        .member("registeredAt", .instant) { $0.registeredAt },
+        .member("lastSuccessAt", .nullable(.instant)) { $0.lastSuccessAt },
+    ])
+    static let delivery = ResponseShape<PushDeliveryRecord>(nil, [
+        .member("deviceId", .string) { $0.deviceId },
+        .member("state", .oneOf(PushDeliveryState.allCases)) { $0.state },
+        .member("attempts", .integer) { $0.attempts },
+        .member("lastAttemptAt", .nullable(.instant)) { $0.lastAttemptAt },
+    ])
+    static let reminder = ResponseShape<PushedReminder>(nil, [
+        .member("date", .date) { $0.date },
+        .member("slot", .string) { $0.slot },
+        .member("kind", .string) { $0.kind },
+        .member("dueAt", .instant) { $0.dueAt },
+        .member("deliveries", .array(.object(delivery))) { $0.deliveries },
+    ])
+    static let reminders = ResponseShape<PatientReminders>("PatientReminders", [
+        .member("devices", .array(.object(staffDevice))) { $0.devices },
+        .member("reminders", .array(.object(reminder))) { $0.reminders },
     ])
 }
