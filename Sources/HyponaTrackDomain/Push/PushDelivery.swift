@@ -69,14 +69,17 @@ final class PushDelivery: BackgroundService {
         for (platform, n) in expired { metrics.counted(platform, .expired, n) }
         metrics.pending(pending)
         let texts = rules.snapshot.rules.instructions
-        for delivery in due {
+        // A device found gone in this batch gets none of the batch's other deliveries.
+        var gone: Set<Int64> = []
+        for delivery in due where !gone.contains(delivery.device.id) {
             if signal.isStopRequested { break }
-            try send(delivery, texts: texts)
+            if case .gone = try send(delivery, texts: texts) { gone.insert(delivery.device.id) }
         }
         return due.count == Self.batchSize
     }
 
-    private func send(_ d: DuePushDelivery, texts: InstructionTexts) throws {
+    @discardableResult
+    private func send(_ d: DuePushDelivery, texts: InstructionTexts) throws -> PushSendResult {
         let platform = d.device.record.platform
         let message = PushMessage(d.reminder, collapseId: d.collapseId, language: d.device.record.language, texts: texts)
         let result = transports[platform]?.send(message, to: d.device.address, now: Int64(clock.now()))
@@ -110,6 +113,7 @@ final class PushDelivery: BackgroundService {
         case .retry(let reason, _): metrics.counted(platform, .failed); logger.warning("push failed; will retry", fields.merging(["error": reason]) { $1 })
         case .failed(let reason): metrics.counted(platform, .failed); logger.error("push failed; not retried", fields.merging(["error": reason]) { $1 })
         }
+        return result
     }
 }
 

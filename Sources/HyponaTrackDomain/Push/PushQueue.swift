@@ -5,7 +5,8 @@ import SQLite
 /// Queues a due reminder's pushes, one delivery per active device, in the scheduler's
 /// transaction for the patient (so a restart neither loses nor repeats the decision), whether or
 /// not a hook subscribes to `reminder.due` (settled W). A reminder whose slot already ended (after
-/// downtime) is not queued.
+/// downtime) is not queued; one due while the patient has no device is looked at again at the
+/// next tick, so a device registered before the slot ends still gets it.
 struct PushQueue: Sendable {
     let database: Database
 
@@ -19,7 +20,8 @@ struct PushQueue: Sendable {
         if ms >= reminder.expiresAt {
             outcome = "expired"
         } else if devices.isEmpty {
-            outcome = "no_device"
+            // Not marked: a device registered later in the slot still gets it.
+            return false
         } else {
             let collapseId = collapseId(patientId: patientId, reminder)
             for device in devices {

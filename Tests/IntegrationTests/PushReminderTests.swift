@@ -1,0 +1,104 @@
+import Crypto
+import Foundation
+import HTJSON
+import HTTPClient
+import Testing
+
+/// Push reminders over real HTTP (docs/product.md, W, and settled W): the real daemon, with
+/// reminders.json putting today's morning check and task reminders at the current Berlin minute
+/// (the real clock cannot be moved), sends them to `scripts/webpush-receiver`, where py_vapid
+/// verifies each VAPID header and http_ece decrypts each body; no hook subscribes to
+/// `reminder.due`.
+@Suite(.serialized) struct PushReminderTests {
+    struct Rig {
+        let receiver: WebPushReceiver
+        let rig: HookRig
+        let token: String
+
+        init(answers: (WebPushReceiver) throws -> Void = { _ in }) throws {
+            // Every other time late today (a time already past today would be due at once).
+            if Hooks.berlinNow().minute >= 1430 { try waitUntil(timeout: 700) { Hooks.berlinNow().minute < 1430 } }
+            let current = Hooks.hhmm(Hooks.berlinNow().minute)
+            var config = try HookConfig()
+            let vapidFile = config.directory.appendingPathComponent("vapid.pem").path
+            try Self.openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", vapidFile])
+            chmod(vapidFile, 0o600)
+            let vapid = try P256PrivateKey(pemFile: vapidFile, source: "test")
+            receiver = try WebPushReceiver(directory: config.directory.appendingPathComponent("receiver"),
+                                           vapidPublicKey: vapid.publicKeyBase64URL)
+            try answers(receiver)
+            config.reminders = { o in
+                o["checkTimes"] = ["morning": .string(current), "evening": "23:57"]
+                o["deadlines"] = ["morning": "23:56", "evening": "23:59"]
+                o["taskTimes"] = ["urine_sg": .string(current), "reaction_test": "23:55", "tapping_test": "23:55",
+                                  "desmopressin": "23:55", "fluid_log": "23:55"]
+                o["catchUp"] = "23:54"
+                o["quietHours"] = ["from": "00:00", "to": "00:00"]
+            }
+            config.push = ["webPush": ["vapidKeyFile": .string(vapidFile), "subject": "mailto:study@example.org",
+                                       "allowedHosts": ["127.0.0.1"]],
+                           "caFile": .string(receiver.caFile)]
+            rig = try HookRig(config)
+            token = try rig.patient("PUSH-1")
+            let r = try rig.daemon.request(.put, "/v1/me/devices/browser-01", token: token,
+                                           body: ["platform": "webpush", "subscription": receiver.subscription, "language": "en"])
+            guard r.status == 201 else { throw TestFailure("device: \(r.status) \(r.text)") }
+        }
+
+        static func openssl(_ arguments: [String]) throws {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            p.arguments = arguments
+            try p.run()
+            p.waitUntilExit()
+            guard p.terminationStatus == 0 else { throw TestFailure("openssl failed") }
+        }
+
+        func accepted() throws -> [WebPushReceiver.Message] { try receiver.messages().filter { $0.status == 201 && $0.error == nil } }
+    }
+
+    @Test func remindersReachTheWebPushServiceSignedEncryptedAndWithoutHealthData() throws {
+        let t = try Rig()
+        // POD 6, critical window: elevated, so the morning check and the urine_sg task reminder.
+        try t.rig.waitUntil(timeout: 30, "both reminders are delivered") { try t.accepted().count >= 2 }
+        try t.rig.holds(for: 1.5, "each reminder is sent once") { try t.receiver.messages().count == 2 }
+        let messages = try t.accepted()
+        #expect(Set(messages.compactMap { $0.payload("kind") }) == ["check", "task"])
+        #expect(Set(messages.compactMap(\.topic)).count == 2, "one collapse id per reminder")
+        for m in messages {
+            #expect(m.error == nil)
+            #expect(m.payload("title") == "HyponaTrack")
+            #expect(m.payload("date") == Study.date(0) && m.payload("slot") == "morning")
+            #expect(Set(m.payload?.keys ?? []) == ["title", "body", "kind", "date", "slot"])
+            #expect(m.headers["urgency"] == "high")
+            #expect(m.topic?.count == 32 && m.topic?.contains("PUSH") == false)
+            if case .string(let ttl)? = m.headers["ttl"] { #expect((Int(ttl) ?? 0) > 60, "until the morning deadline") } else { Issue.record("no TTL") }
+        }
+        let view = try t.rig.daemon.request(.get, "/v1/patients/PUSH-1/reminders", token: t.rig.nurse)
+        guard case .array(let reminders)? = view["reminders"] else { Issue.record("view: \(view.text)"); return }
+        #expect(reminders.count == 2)
+        let metrics = try t.rig.daemon.request(.get, "/metrics").text
+        #expect(metrics.contains(#"hyponatrack_push_deliveries_total{platform="webpush",outcome="sent"} 2"#))
+        #expect(metrics.contains("hyponatrack_push_pending 0"))
+    }
+
+    @Test func aTooManyRequestsIsRetriedAfterItsRetryAfterWithTheSameTopic() throws {
+        let t = try Rig { try $0.answer(429, retryAfter: "3") }
+        try t.rig.waitUntil(timeout: 40, "both reminders are delivered after the 429") { try t.accepted().count >= 2 }
+        let all = try t.receiver.messages()
+        let refused = try #require(all.first { $0.status == 429 })
+        let retried = try #require(all.first { $0.status == 201 && $0.topic == refused.topic })
+        #expect(retried.at - refused.at >= 2.9, "not before Retry-After")
+        #expect(all.count == 3)
+    }
+
+    @Test func aGoneSubscriptionDisablesTheDevice() throws {
+        let t = try Rig { try $0.answer(410, count: 5) }
+        try t.rig.waitUntil(timeout: 30, "the device is gone") {
+            let r = try t.rig.daemon.request(.get, "/v1/me/devices", token: t.token)
+            guard case .array(let devices) = r.json, case .object(let d)? = devices.first else { return false }
+            return d["state"] == "gone"
+        }
+        try t.rig.holds(for: 1.5, "nothing more is sent to a gone device") { try t.receiver.messages().count == 1 }
+    }
+}
