@@ -101,4 +101,21 @@ import Testing
         }
         try t.rig.holds(for: 1.5, "nothing more is sent to a gone device") { try t.receiver.messages().count == 1 }
     }
+
+    /// A delivery waiting for its retry when the daemon is killed is sent after the restart,
+    /// once; the ones already sent are not sent again.
+    @Test func aKill9NeitherLosesNorRepeatsADelivery() throws {
+        let t = try Rig { try $0.answer(503, retryAfter: "3") }
+        try t.rig.waitUntil(timeout: 30, "one reminder sent, the other refused") {
+            let all = try t.receiver.messages()
+            return all.count == 2 && all.contains { $0.status == 503 }
+        }
+        t.rig.daemon.kill9()
+        try t.rig.daemon.start()
+        try t.rig.waitUntil(timeout: 30, "the refused one is sent after the restart") { try t.accepted().count == 2 }
+        try t.rig.holds(for: 2, "nothing is sent twice") { try t.receiver.messages().count == 3 }
+        let all = try t.receiver.messages()
+        let refused = try #require(all.first { $0.status == 503 })
+        #expect(all.filter { $0.topic == refused.topic }.count == 2, "the retry carries the same Topic")
+    }
 }
