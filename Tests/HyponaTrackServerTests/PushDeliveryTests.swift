@@ -34,9 +34,9 @@ import Testing
         let transport = ScriptedTransport()
         let delivery: PushDelivery
 
-        init() throws {
+        init(start: String = "07:30") throws {
             let keys = try PushTestKeys(in: FileManager.default.temporaryDirectory.appendingPathComponent("ht-push-keys-\(UUID().uuidString)"))
-            let clock = SimulationClock(Berlin.at("2026-03-09", "07:30"))
+            let clock = SimulationClock(Berlin.at("2026-03-09", start))
             self.clock = clock
             h = try InProcessApplication(clock: clock) { c in
                 var w = ServerConfiguration.Push.WebPush(vapidKeyFile: keys.vapidKeyFile, subject: "mailto:study@example.org")
@@ -181,5 +181,41 @@ import Testing
         #expect(s.h.send(.get, "/v1/patients/PU-1/reminders?days=0").status == 400)
         #expect(s.h.send(.get, "/v1/patients/NOPE/reminders").status == 404)
         #expect(s.h.send(.get, "/v1/patients/PU-1/reminders", token: s.token).status == 403)
+    }
+
+    func nudges(_ s: Scene) throws -> [String] {
+        try s.h.app.database.read { db in
+            try db.query("SELECT date FROM push_deliveries WHERE kind = 'nudge' ORDER BY id").map { try $0.string(0) }
+        }
+    }
+
+    @Test func aSilentPatientIsNudgedOnceAfterSilenceNudgeHours() throws {
+        let s = try Scene()
+        try s.at("09:29", "2026-03-10")
+        #expect(try nudges(s).isEmpty, "26 hours after activation (07:30) is 09:30 the next day")
+        try s.at("09:30", "2026-03-10")
+        try s.delivery.deliverDue()
+        let nudge = try #require(s.transport.messages.first { $0.kind == "nudge" })
+        #expect(nudge.body.hasPrefix("Wir haben länger nichts von Ihnen gehört"))
+        #expect(nudge.expiresAt == Int64(Berlin.at("2026-03-10", "22:00")), "a nudge ends where quiet hours start")
+        try s.at("12:00", "2026-03-10")
+        try s.at("09:00", "2026-03-11")
+        #expect(try nudges(s) == ["2026-03-10"], "one nudge per silent stretch")
+        // A submission starts a new stretch: the next nudge 26 hours after it.
+        s.clock.set(Berlin.at("2026-03-11", "10:00"))
+        #expect(s.h.send(.put, "/v1/me/days/2026-03-11", body: ["weightMorningKg": 80.0], token: s.token).status == 200)
+        try s.at("11:59", "2026-03-12")
+        #expect(try nudges(s).count == 1)
+        try s.at("12:00", "2026-03-12")
+        #expect(try nudges(s) == ["2026-03-10", "2026-03-12"])
+    }
+
+    @Test func aNudgeDueInQuietHoursIsHeldUntilTheyEnd() throws {
+        let s = try Scene(start: "21:00")
+        try s.at("23:00", "2026-03-10")
+        try s.at("06:59", "2026-03-11")
+        #expect(try nudges(s).isEmpty, "quiet hours 22:00–07:00")
+        try s.at("07:00", "2026-03-11")
+        #expect(try nudges(s) == ["2026-03-11"])
     }
 }

@@ -137,6 +137,11 @@ final class Scheduler: BackgroundService {
                 }
                 date = date.adding(days: 1)
             }
+            if window.contains(today), let push,
+               try push.nudgeIfDue(db, patientId: patient.id, activatedAt: activatedMs, today: today, zone: zone,
+                                   rules: snapshot.rules.reminders, now: now) {
+                onPushQueued()
+            }
             if window.contains(today), try emitReminders(db, patient, today: today, days: days, window: window, zone: zone,
                                                           activation: activatedAt.localDate, now: now, snapshot: snapshot) {
                 queued = true
@@ -170,7 +175,8 @@ final class Scheduler: BackgroundService {
             let key = "reminder@\(reminder.localTime):\(reminder.kind.rawValue)"
                 + (reminder.kind == .task ? ":" + reminder.tasks.map(\.rawValue).joined(separator: ",") : "")
             if let push, try push.enqueue(db, patientId: patient.id, PushReminder(reminder, date: today, key: key,
-                                                                                  rules: snapshot.rules.reminders, zone: zone), now: ms) {
+                                                                                  rules: snapshot.rules.reminders, zone: zone),
+                                          now: ms) == .queued {
                 pushed = true
             }
             guard try !marked(db, patient.id, today, key) else { continue }
