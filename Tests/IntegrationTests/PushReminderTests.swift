@@ -118,4 +118,61 @@ import Testing
         let refused = try #require(all.first { $0.status == 503 })
         #expect(all.filter { $0.topic == refused.topic }.count == 2, "the retry carries the same Topic")
     }
+
+    /// FCM: the service account's assertion verified by PyJWT, the access token reused, a
+    /// revoked token refreshed once, UNREGISTERED disabling the device.
+    @Test func remindersReachFCMWithAnOAuthTokenAndUnregisteredDisablesTheDevice() throws {
+        if Hooks.berlinNow().minute >= 1430 { try waitUntil(timeout: 700) { Hooks.berlinNow().minute < 1430 } }
+        let current = Hooks.hhmm(Hooks.berlinNow().minute)
+        var config = try HookConfig()
+        let fcm = try FCMEmulator(directory: config.directory.appendingPathComponent("fcm"))
+        config.reminders = { o in
+            o["checkTimes"] = ["morning": .string(current), "evening": "23:57"]
+            o["deadlines"] = ["morning": "23:56", "evening": "23:59"]
+            o["taskTimes"] = ["urine_sg": .string(current), "reaction_test": "23:55", "tapping_test": "23:55",
+                              "desmopressin": "23:55", "fluid_log": "23:55"]
+            o["catchUp"] = "23:54"
+            o["quietHours"] = ["from": "00:00", "to": "00:00"]
+        }
+        config.push = ["fcm": ["serviceAccountFile": .string(fcm.accountFile), "url": .string(fcm.url)], "caFile": .string(fcm.caFile)]
+        let rig = try HookRig(config)
+        let token = try rig.patient("PUSH-FCM")
+        let r = try rig.daemon.request(.put, "/v1/me/devices/android-01", token: token,
+                                       body: ["platform": "fcm", "token": "fcm-device-token:APA91bExample"])
+        #expect(r.status == 201)
+        try rig.waitUntil(timeout: 30, "both reminders are delivered") { try fcm.messages().filter { $0.status == 200 }.count >= 2 }
+        let sent = try fcm.messages().filter { $0.status == 200 }
+        for m in sent {
+            #expect(m.error == nil)
+            guard case .object(let data)? = m.message?["data"], case .object(let n)? = m.message?["notification"],
+                  case .object(let android)? = m.message?["android"] else { Issue.record("message: \(String(describing: m.message))"); continue }
+            #expect(n["title"] == "HyponaTrack")
+            #expect(Set(data.keys) == ["kind", "date", "slot"] && data["date"] == .string(Study.date(0)))
+            #expect(android["priority"] == "high")
+            #expect(m.message?["token"] == "fcm-device-token:APA91bExample")
+        }
+        #expect(try fcm.get("/_tokens").count == 1, "the access token is reused")
+        // The service stops taking the token (401): one refresh, then sent.
+        try fcm.control("/_revoke")
+        let second = try rig.patient("PUSH-FCM-3")
+        #expect(try rig.daemon.request(.put, "/v1/me/devices/android-03", token: second,
+                                       body: ["platform": "fcm", "token": "fcm-device-token:third"]).status == 201)
+        try rig.waitUntil(timeout: 30, "the second patient's reminders are delivered") {
+            try fcm.messages().filter { $0.status == 200 }.count >= 4
+        }
+        let tokens = try fcm.get("/_tokens")
+        #expect(tokens.count == 2, "one refresh after the 401")
+        #expect(tokens.allSatisfy { $0["ok"] == .bool(true) }, "PyJWT verified every assertion: \(tokens)")
+        #expect(try fcm.messages().filter { $0.status == 401 }.count == 1)
+        // Another patient's phone the service no longer knows (UNREGISTERED): gone, nothing more sent to it.
+        let other = try rig.patient("PUSH-FCM-2")
+        #expect(try rig.daemon.request(.put, "/v1/me/devices/android-02", token: other,
+                                       body: ["platform": "fcm", "token": "unregistered:old-phone"]).status == 201)
+        try rig.waitUntil(timeout: 30, "the device is gone") {
+            let r = try rig.daemon.request(.get, "/v1/me/devices", token: other)
+            guard case .array(let devices) = r.json, case .object(let d)? = devices.first else { return false }
+            return d["state"] == "gone"
+        }
+        try rig.holds(for: 1.5, "nothing more goes to it") { try fcm.messages().filter { $0.status == 404 }.count == 1 }
+    }
 }

@@ -129,6 +129,9 @@ extension PushDelivery {
             transports[.webpush] = WebPushTransport(vapid: vapid, policy: WebPushEndpointPolicy(allowedHosts: webPush.allowedHosts),
                                                     client: client)
         }
+        if let fcm = push.fcm, let account = keys.fcm {
+            transports[.fcm] = FCMTransport(account: account, url: fcm.url, client: client)
+        }
         guard !push.configuredPlatforms.isEmpty else { return nil }
         return PushDelivery(database: database, transports: transports, rules: rules, logger: logger, clock: clock, metrics: metrics)
     }
