@@ -27,14 +27,7 @@ import Testing
             receiver = try WebPushReceiver(directory: config.directory.appendingPathComponent("receiver"),
                                            vapidPublicKey: vapid.publicKeyBase64URL)
             try answers(receiver)
-            config.reminders = { o in
-                o["checkTimes"] = ["morning": .string(current), "evening": "23:57"]
-                o["deadlines"] = ["morning": "23:56", "evening": "23:59"]
-                o["taskTimes"] = ["urine_sg": .string(current), "reaction_test": "23:55", "tapping_test": "23:55",
-                                  "desmopressin": "23:55", "fluid_log": "23:55"]
-                o["catchUp"] = "23:54"
-                o["quietHours"] = ["from": "00:00", "to": "00:00"]
-            }
+            config.reminders = PushReminderTests.morningNow(current)
             config.push = ["webPush": ["vapidKeyFile": .string(vapidFile), "subject": "mailto:study@example.org",
                                        "allowedHosts": ["127.0.0.1"]],
                            "caFile": .string(receiver.caFile)]
@@ -55,6 +48,19 @@ import Testing
         }
 
         func accepted() throws -> [WebPushReceiver.Message] { try receiver.messages().filter { $0.status == 201 && $0.error == nil } }
+    }
+
+    /// reminders.json with today's morning check and urine_sg task at `current` (so due at once)
+    /// and every other time late today; quiet hours off, so the test runs at any hour.
+    static func morningNow(_ current: String) -> (inout JSONObject) -> Void {
+        { o in
+                o["checkTimes"] = ["morning": .string(current), "evening": "23:57"]
+                o["deadlines"] = ["morning": "23:56", "evening": "23:59"]
+                o["taskTimes"] = ["urine_sg": .string(current), "reaction_test": "23:55", "tapping_test": "23:55",
+                                  "desmopressin": "23:55", "fluid_log": "23:55"]
+                o["catchUp"] = "23:54"
+                o["quietHours"] = ["from": "00:00", "to": "00:00"]
+        }
     }
 
     @Test func remindersReachTheWebPushServiceSignedEncryptedAndWithoutHealthData() throws {
@@ -126,14 +132,7 @@ import Testing
         let current = Hooks.hhmm(Hooks.berlinNow().minute)
         var config = try HookConfig()
         let fcm = try FCMEmulator(directory: config.directory.appendingPathComponent("fcm"))
-        config.reminders = { o in
-            o["checkTimes"] = ["morning": .string(current), "evening": "23:57"]
-            o["deadlines"] = ["morning": "23:56", "evening": "23:59"]
-            o["taskTimes"] = ["urine_sg": .string(current), "reaction_test": "23:55", "tapping_test": "23:55",
-                              "desmopressin": "23:55", "fluid_log": "23:55"]
-            o["catchUp"] = "23:54"
-            o["quietHours"] = ["from": "00:00", "to": "00:00"]
-        }
+        config.reminders = PushReminderTests.morningNow(current)
         config.push = ["fcm": ["serviceAccountFile": .string(fcm.accountFile), "url": .string(fcm.url)], "caFile": .string(fcm.caFile)]
         let rig = try HookRig(config)
         let token = try rig.patient("PUSH-FCM")
