@@ -174,4 +174,52 @@ import Testing
         }
         try rig.holds(for: 1.5, "nothing more goes to it") { try fcm.messages().filter { $0.status == 404 }.count == 1 }
     }
+
+    /// APNs over HTTP/2: the provider token verified by PyJWT (ES256, kid, iss, iat), every
+    /// header, the payload; 429 with Retry-After retried; 410 Unregistered disabling the device.
+    @Test func remindersReachAPNsOverHTTP2AndUnregisteredDisablesTheDevice() throws {
+        if Hooks.berlinNow().minute >= 1430 { try waitUntil(timeout: 700) { Hooks.berlinNow().minute < 1430 } }
+        var config = try HookConfig()
+        config.reminders = Self.morningNow(Hooks.hhmm(Hooks.berlinNow().minute))
+        let keyFile = config.directory.appendingPathComponent("apns.p8").path
+        try Rig.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", keyFile])
+        chmod(keyFile, 0o600)
+        let apns = try APNsEmulator(directory: config.directory.appendingPathComponent("apns"), keyFile: keyFile,
+                                    keyId: "ABCDEFGHIJ", teamId: "KLMNOPQRST", topic: "org.example.hyponatrack")
+        try apns.answer(["status": 429, "reason": "TooManyRequests", "retryAfter": "2"])
+        config.push = ["apns": ["keyFile": .string(keyFile), "keyId": "ABCDEFGHIJ", "teamId": "KLMNOPQRST",
+                                "topic": "org.example.hyponatrack", "url": .string("https://127.0.0.1:\(apns.port)")],
+                       "caFile": .string(apns.caFile)]
+        let rig = try HookRig(config)
+        let token = try rig.patient("PUSH-APNS")
+        let deviceToken = String(repeating: "a1", count: 32)
+        #expect(try rig.daemon.request(.put, "/v1/me/devices/iphone-01", token: token,
+                                       body: ["platform": "apns", "token": .string(deviceToken), "language": "de"]).status == 201)
+        try rig.waitUntil(timeout: 30, "both reminders are delivered, one after a 429") {
+            try apns.messages().filter { $0.status == 200 }.count >= 2
+        }
+        let all = try apns.messages()
+        #expect(all.count == 3 && all.filter { $0.status == 429 }.count == 1, "\(all.map(\.status))")
+        for m in all {
+            #expect(m.error == nil, "\(m.error ?? "")")
+            #expect(m.token == deviceToken)
+            #expect(m.headers["apns-push-type"] == "alert" && m.headers["apns-priority"] == "10")
+            #expect(!m.body.contains("PUSH-APNS"))
+        }
+        #expect(Set(all.compactMap { if case .string(let c)? = $0.headers["apns-collapse-id"] { c } else { nil } }).count == 2,
+                "the retry carries its reminder's collapse id")
+        #expect(all.contains { $0.body.contains("Guten Morgen") }, "the device's language")
+        // A phone Apple no longer knows: 410 Unregistered, the device is gone.
+        let other = try rig.patient("PUSH-APNS-2")
+        #expect(try rig.daemon.request(.put, "/v1/me/devices/iphone-02", token: other,
+                                       body: ["platform": "apns", "token": .string("dead" + String(repeating: "0", count: 60))]).status == 201)
+        try rig.waitUntil(timeout: 30, "the device is gone") {
+            let r = try rig.daemon.request(.get, "/v1/me/devices", token: other)
+            guard case .array(let devices) = r.json, case .object(let d)? = devices.first else { return false }
+            return d["state"] == "gone"
+        }
+        let metrics = try rig.daemon.request(.get, "/metrics").text
+        #expect(metrics.contains(#"hyponatrack_push_deliveries_total{platform="apns",outcome="sent"} 2"#))
+        #expect(metrics.contains(#"hyponatrack_push_deliveries_total{platform="apns",outcome="gone"} 1"#))
+    }
 }

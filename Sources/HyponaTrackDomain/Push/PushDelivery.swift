@@ -129,6 +129,13 @@ extension PushDelivery {
             transports[.webpush] = WebPushTransport(vapid: vapid, policy: WebPushEndpointPolicy(allowedHosts: webPush.allowedHosts),
                                                     client: client)
         }
+        if let apns = push.apns, let key = keys.apns {
+            var h2 = HTTPClientConfiguration(caFile: push.caFile, userAgent: "HyponaTrack-push", timeout: .seconds(30),
+                                             connectTimeout: .seconds(10), followRedirects: false, maxResponseBytes: 64 * 1024,
+                                             maxIdleHandles: 4)
+            h2.http2 = true
+            transports[.apns] = APNsTransport(key: key, configuration: apns, client: HTTPClient(configuration: h2))
+        }
         if let fcm = push.fcm, let account = keys.fcm {
             transports[.fcm] = FCMTransport(account: account, url: fcm.url, client: client)
         }

@@ -47,3 +47,42 @@ final class FCMEmulator: @unchecked Sendable {
         }
     }
 }
+
+/// `scripts/apns-emulator`: Apple's provider API over HTTP/2 and TLS (h2 in ALPN only); PyJWT
+/// verifies each provider token against the `.p8` key's public half; control over HTTP/1.1.
+final class APNsEmulator: @unchecked Sendable {
+    let peer: PeerProcess
+    let port: Int
+    let controlPort: Int
+    let caFile: String
+
+    init(directory: URL, keyFile: String, keyId: String, teamId: String, topic: String) throws {
+        peer = try PeerProcess(["python3", Repo.root.appendingPathComponent("scripts/apns-emulator").path, "--dir", directory.path,
+                                "--key", keyFile, "--key-id", keyId, "--team-id", teamId, "--topic", topic])
+        let ready = try peer.line("ready ", timeout: 300)
+        guard let port = Int(ready), let control = Int(try peer.line("control ")) else { throw TestFailure("apns-emulator: \(ready)") }
+        self.port = port
+        controlPort = control
+        caFile = try peer.line("ca ")
+    }
+
+    deinit { peer.kill() }
+
+    func answer(_ body: JSONValue) throws {
+        let r = try HTTPClient().send(.json(method: .post, url: "http://127.0.0.1:\(controlPort)/_answer", body: JSONSerializer.string(body)))
+        guard r.status == 204 else { throw TestFailure("apns-emulator /_answer: \(r.status)") }
+    }
+
+    /// Each request: the device token, its status, the emulator's objection, headers and body.
+    func messages() throws -> [(token: String, status: Int, error: String?, headers: JSONObject, body: String)] {
+        let r = try HTTPClient().send(HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(controlPort)/_messages"))
+        guard case .array(let all) = try JSONParser.parse(r.body) else { throw TestFailure("apns-emulator /_messages") }
+        return all.compactMap { v in
+            guard case .object(let o) = v, case .string(let token)? = o["token"], case .number(let status)? = o["status"],
+                  case .object(let headers)? = o["headers"], case .string(let body)? = o["body"] else { return nil }
+            var error: String?
+            if case .string(let e)? = o["error"] { error = e }
+            return (token, Int(status), error, headers, body)
+        }
+    }
+}
