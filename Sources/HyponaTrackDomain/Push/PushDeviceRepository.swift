@@ -30,6 +30,11 @@ enum PushDeviceRepository {
         try db.query("\(select) WHERE patient_id = ? ORDER BY registered_at, id", [patientId]).map(decode)
     }
 
+    /// The patients with at least one active device (the board's "no reminder channel").
+    static func patientsWithActiveDevice(_ db: Connection) throws -> Set<Int64> {
+        Set(try db.query("SELECT DISTINCT patient_id FROM push_devices WHERE state = 'active'").map { try $0.int64(0) })
+    }
+
     static func count(_ db: Connection, patientId: Int64) throws -> Int {
         Int(try db.queryOne("SELECT COUNT(*) FROM push_devices WHERE patient_id = ?", [patientId])?.int64(0) ?? 0)
     }
