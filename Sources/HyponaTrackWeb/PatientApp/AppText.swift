@@ -44,8 +44,7 @@ struct AppText: Sendable, Bilingual {
         let de = ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"]
         return s(en[index], de[index])
     }
-    var yourStudyId: String { s("Your study ID", "Ihre Studien-ID") }
-    var showStudyId: String { s("Tell the clinic this study ID or show them this page.", "Nennen Sie der Klinik diese Studien-ID oder zeigen Sie diese Seite.") }
+    var showStudyId: String { s("Tell the clinic your study ID or show them this page:", "Nennen Sie der Klinik Ihre Studien-ID oder zeigen Sie diese Seite:") }
     var clinicPhone: String { s("Clinic", "Klinik") }
     var emergencyNumber: String { s("Emergency", "Notruf") }
     var vomiting: String { s("How many times have you vomited today? (0 if not at all)", "Wie oft haben Sie sich heute übergeben? (0, wenn gar nicht)") }

@@ -1,3 +1,4 @@
+import Foundation
 import HTJSON
 import HTML
 import HyponaTrackCore
@@ -88,7 +89,7 @@ struct CheckForm {
         // Every problem at once, each at its field; the summary links to them in form order.
         let summary: HTML = errors.isEmpty ? HTML() : """
             <div class="error-summary" role="alert" id="error-summary"><p class="error">\(t.problems(errors.count))</p>\
-            <ul>\(fieldNames.filter { errors[$0] != nil }.map { f -> HTML in "<li><a href=\"#\(f)\">\(errors[f]!)</a></li>" })</ul></div>
+            <ul>\(fieldNames.filter { errors[$0] != nil }.map { f -> HTML in "<li><a href=\"#\(f)\">\(name(f)): \(errors[f]!)</a></li>" })</ul></div>
             """
         let numbers: [HTML] = numberFields.map { f in
             // The patient's own limit beside the fluid field, tied to it for screen readers.
@@ -119,6 +120,20 @@ struct CheckForm {
             <button type="submit">\(t.save)</button></form>
             <p><a href="/app/">\(t.today)</a></p>
             """)
+    }
+
+    /// A field's name as the error summary says it: its label up to the first bracket, comma or
+    /// question mark ("Weight this morning", "How well do you feel overall?").
+    private func name(_ field: String) -> String {
+        let label = numberFields.first { $0.name == field }?.label
+            ?? (field == "vas" ? texts?.vas[lang] : field == "emergencySymptoms" ? t.emergency : texts?.symptom(field, lang)) ?? field
+        var short = ""
+        for ch in label {
+            if ch == "(" || ch == "," { break }
+            short.append(ch)
+            if ch == "?" { break }
+        }
+        return short.trimmingCharacters(in: .whitespaces)
     }
 
     /// A 0…n scale as radio buttons with words, in a fieldset named by its legend.

@@ -37,7 +37,7 @@ struct InstructionBox {
             "<li id=\"clinic-phone\">\(t.clinicPhone): <a href=\"tel:\(dial(phone))\">\(phone)</a></li>"
         } ?? HTML()
         return """
-            <ul class="contact" id="contact"><li id="show-study-id">\(t.yourStudyId): <strong>\(studyId)</strong> — \(t.showStudyId)</li>\
+            <ul class="contact" id="contact"><li id="show-study-id">\(t.showStudyId) <strong>\(studyId)</strong></li>\
             \(clinic)<li id="emergency-number">\(t.emergencyNumber): <a href="tel:\(dial(emergencyNumber))">\(emergencyNumber)</a></li></ul>
             """
     }
