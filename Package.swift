@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layout (see README "Architecture"):
 // - C system libraries are wrapped one each (CSQLite, CCurl, CMicroHTTPD, COpenSSL) and only
-//   imported by their single Swift wrapper (SQLite, HTTPClient, HTTPServer, Crypto; CCairo → PDFCanvas).
+//   imported by their single Swift wrapper (SQLite, HTTPClient, HTTPServer, Crypto; CCairo → PDFCanvas;
+//   CQRencode → QRCode).
 // - C*Shims hold the typed C functions Swift cannot import (variadics, cast macros), one per library.
 // - HyponaTrackCore is the pure clinical core: no I/O, no clock, no C.
 // - HyponaTrackKit is the application layer shared by the daemon and the CLI.
@@ -26,12 +27,15 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // libqrencode (libqrencode-dev): the activation QR code.
+        .systemLibrary(name: "CQRencode", path: "Sources/CQRencode", pkgConfig: "libqrencode",
+                       providers: [.apt(["libqrencode-dev"])]),
         .target(name: "CSQLiteShims", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CMHDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
 
         // MARK: Thin wrappers, one per C library
-        .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
+        .target(name: "Crypto", dependencies: ["COpenSSL", "HTJSON"], swiftSettings: swift6),
         .target(name: "SQLite", dependencies: ["CSQLite", "CSQLiteShims"], swiftSettings: swift6),
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShims", "Crypto", "HTTPTypes"], swiftSettings: swift6),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMHDShims", "HTJSON", "HTTPTypes"], swiftSettings: swift6),
@@ -39,6 +43,8 @@ let package = Package(
         .target(name: "PDFCanvas", dependencies: ["CCairo"], swiftSettings: swift6),
         // Zip archives (central directory, streamed inflate of one entry) over zlib.
         .target(name: "Zip", dependencies: ["CZlib"], swiftSettings: swift6),
+        // QR codes over libqrencode: the module matrix, inline SVG (as `HTML`) and terminal half blocks.
+        .target(name: "QRCode", dependencies: ["CQRencode", "HTML"], swiftSettings: swift6),
 
         // MARK: Pure Swift
         // HTTP vocabulary (headers, method, status) shared by the server and the client wrappers.
@@ -98,6 +104,10 @@ let package = Package(
         .executableTarget(name: "bench-import", dependencies: ["Imports", "HyponaTrackCore"],
                           path: "Benchmarks/bench-import", swiftSettings: swift6),
 
+        // Reading the stored reasons column: HTJSON beside Foundation's JSONDecoder (scripts/bench-reasons).
+        .executableTarget(name: "bench-reasons", dependencies: ["HyponaTrackDomain", "HyponaTrackCore"],
+                          path: "Benchmarks/bench-reasons", swiftSettings: swift6),
+
         .executableTarget(name: "bench-ingest", dependencies: ["SQLite", "HTJSON", "Crypto"],
                           path: "Benchmarks/bench-ingest", swiftSettings: swift6),
 
@@ -127,6 +137,14 @@ let package = Package(
         .testTarget(name: "ImportsTests", dependencies: ["Imports", "Zip", "HyponaTrackCore", "HTJSON"], swiftSettings: swift6),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: swift6),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestPolling"], swiftSettings: swift6),
+        // Running the third-party checkers (Python libraries, openssl, rsvg-convert, zbarimg) from tests.
+        .target(name: "TestCommands", path: "Tests/Commands", swiftSettings: swift6),
+        // The crypto wrapper: base64, and the push keys, JWTs (ES256, RS256), Web Push encryption
+        // and VAPID checked by third-party Python libraries (cryptography, PyJWT, py_vapid, http_ece)
+        // in a cached venv (scripts/push-crypto-peer).
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestCommands"], swiftSettings: swift6),
+        // QR codes decoded by a real reader (zbarimg) from the SVG as librsvg renders it.
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "HTML", "TestCommands"], swiftSettings: swift6),
         .testTarget(name: "WrapperSmokeTests", dependencies: ["SQLite", "HTTPClient", "HTTPServer", "Crypto", "PDFCanvas"],
                     swiftSettings: swift6),
     ]

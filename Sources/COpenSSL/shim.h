@@ -5,3 +5,8 @@
 #include <openssl/sha.h>
 #include <openssl/err.h>
 #include <openssl/params.h>
+#include <openssl/bio.h>
+#include <openssl/pem.h>
+#include <openssl/ec.h>
+#include <openssl/bn.h>
+#include <openssl/core_names.h>

@@ -1,7 +1,10 @@
 import COpenSSL
 
 /// The project's only door to OpenSSL's libcrypto: hashes, HMAC, the CSPRNG and a
-/// constant-time comparison. Nothing else imports `COpenSSL`.
+/// constant-time comparison here; beside it the push providers' cryptography: P-256 and RSA
+/// private keys from PEM (`P256PrivateKey`, `RSAPrivateKey`), JWTs signed ES256/RS256 (`JWT`),
+/// Web Push message encryption (`WebPush`, `WebPushSubscription`) and VAPID (`VAPID`).
+/// Nothing else imports `COpenSSL`.
 public enum Crypto {
     /// Initialises libcrypto without its atexit handler. OpenSSL's atexit cleanup races Swift's
     /// runtime teardown on libdispatch threads (double free at exit); swift-corelibs-foundation
@@ -45,7 +48,7 @@ public enum Crypto {
 
     /// `count` bytes from OpenSSL's CSPRNG (seeded from the OS). Throws if the generator fails,
     /// which must never be papered over with a weaker source.
-    public static func randomBytes(_ count: Int) throws -> [UInt8] {
+    public static func randomBytes(_ count: Int) throws(CryptoError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let ok = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(count)) }
         guard ok == 1 else { throw CryptoError(operation: "RAND_bytes", code: ERR_get_error()) }
@@ -105,7 +108,7 @@ public enum Crypto {
 }
 
 /// A libcrypto call that failed, with OpenSSL's error code.
-public struct CryptoError: Error, CustomStringConvertible {
+public struct CryptoError: Error, Equatable, CustomStringConvertible {
     public let operation: String
     public let code: UInt
     public var description: String { "\(operation) failed (OpenSSL error \(code))" }

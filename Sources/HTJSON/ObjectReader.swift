@@ -106,3 +106,13 @@ public enum Presence<T> {
 
 extension Presence: Sendable where T: Sendable {}
 extension Presence: Equatable where T: Equatable {}
+
+extension ObjectReader {
+    /// The elements of the JSON array `text`, a reader for each object (nil for an element that is
+    /// not one); nil when `text` is not a JSON array. For JSON text a row stores, read back into
+    /// typed values field by field without a JSON value leaving this module.
+    public static func elements(ofArray text: String) -> [ObjectReader?]? {
+        guard case .array(let items)? = try? JSONParser.parse(text) else { return nil }
+        return items.map { try? ObjectReader($0) }
+    }
+}

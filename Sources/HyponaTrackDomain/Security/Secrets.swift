@@ -21,7 +21,7 @@ public enum Secrets {
     /// A new token: the kind's prefix followed by 32 CSPRNG bytes in base64url without padding
     /// (RFC 4648 §5), e.g. `hts_q3V…` (47 characters).
     public static func newToken(_ kind: TokenKind) throws -> String {
-        kind.rawValue + base64URL(try Crypto.randomBytes(tokenByteCount))
+        kind.rawValue + Base64.url.encode(try Crypto.randomBytes(tokenByteCount))
     }
 
     /// The kind of a well-formed token (prefix, then exactly 43 base64url characters), or nil
@@ -99,27 +99,6 @@ public enum Secrets {
     }
 
     // MARK: Base64url
-
-    private static let base64URLAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
-    /// RFC 4648 §5 base64url without `=` padding.
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index < bytes.count {
-            let chunk = Array(bytes[index..<min(index + 3, bytes.count)])
-            let b0 = UInt32(chunk[0]), b1 = chunk.count > 1 ? UInt32(chunk[1]) : 0
-            let b2 = chunk.count > 2 ? UInt32(chunk[2]) : 0
-            let group = b0 << 16 | b1 << 8 | b2
-            // n input bytes give n + 1 output characters when padding is omitted.
-            for i in 0...chunk.count {
-                out.append(base64URLAlphabet[Int((group >> UInt32(18 - 6 * i)) & 0x3f)])
-            }
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 
     private static func isBase64URLByte(_ byte: UInt8) -> Bool {
         switch byte {

@@ -1,4 +1,3 @@
-import Foundation
 import HTJSON
 import HyponaTrackCore
 
@@ -44,30 +43,37 @@ public struct StoredReason: Sendable, Equatable {
 
 /// The `reasons` column: a JSON array of `{code, level, value, threshold}` at full precision.
 /// Rows written before reasons were stored unrounded hold 6-decimal values; both read the same way.
-enum StoredReasonsColumn {
-    /// One element as stored; read leniently (an element that is not a reason is skipped).
-    private struct Element: Codable {
+/// `package`: scripts/bench-reasons measures the reading.
+package enum StoredReasonsColumn {
+    /// One element as stored.
+    private struct Element: Encodable {
         let code: String
         let level: String
         let value: Double?
         let threshold: Double?
     }
 
-    private struct Lenient: Decodable {
-        let element: Element?
-        init(from decoder: any Decoder) throws { element = try? Element(from: decoder) }
-    }
-
-    static func encode(_ reasons: [StoredReason]) -> String {
+    package static func encode(_ reasons: [StoredReason]) -> String {
         let elements = reasons.map { Element(code: $0.code, level: $0.level.rawValue, value: $0.value, threshold: $0.threshold) }
         return (try? JSONTextEncoder.string(elements)) ?? "[]"
     }
 
-    static func decode(_ text: String) -> [StoredReason] {
-        guard let items = try? JSONDecoder().decode([Lenient].self, from: Data(text.utf8)) else { return [] }
-        return items.compactMap { item in
-            guard let e = item.element, let level = Level(rawValue: e.level) else { return nil }
-            return StoredReason(code: e.code, level: level, value: e.value, threshold: e.threshold)
+    /// Read leniently: an element that is not a reason (not an object, a member missing or of
+    /// another type, an unknown level) is skipped; text that is not a JSON array reads as none.
+    /// HTJSON's reader, not Foundation's JSONDecoder: every evaluation and alert read passes
+    /// here, and the decoder cost several times as much (scripts/bench-reasons).
+    package static func decode(_ text: String) -> [StoredReason] {
+        guard let elements = ObjectReader.elements(ofArray: text) else { return [] }
+        let string = JSONRead<String>.string(length: 0...Int.max), number = JSONRead<Double>.number(-.infinity ... .infinity)
+        return elements.compactMap { r -> StoredReason? in
+            guard let r else { return nil }
+            do throws(FieldError) {
+                guard let level = Level(rawValue: try r.required("level", string)) else { return nil }
+                return StoredReason(code: try r.required("code", string), level: level, value: try r.optional("value", number),
+                                    threshold: try r.optional("threshold", number))
+            } catch {
+                return nil
+            }
         }
     }
 }

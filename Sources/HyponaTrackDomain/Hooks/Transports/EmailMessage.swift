@@ -80,12 +80,12 @@ struct EmailMessage {
         for character in line {
             let bytes = Array(String(character).utf8)
             if chunk.count + bytes.count > 45 {
-                words.append("=?UTF-8?B?" + StandardBase64.encode(chunk) + "?=")
+                words.append("=?UTF-8?B?" + Base64.standard.encode(chunk) + "?=")
                 chunk = []
             }
             chunk += bytes
         }
-        if !chunk.isEmpty { words.append("=?UTF-8?B?" + StandardBase64.encode(chunk) + "?=") }
+        if !chunk.isEmpty { words.append("=?UTF-8?B?" + Base64.standard.encode(chunk) + "?=") }
         return words.joined(separator: " ")
     }
 

@@ -13,7 +13,7 @@ public enum WebhookSignature {
     public static func decodeSecret(_ secret: String) -> [UInt8]? {
         let trimmed = trimmed(secret)
         guard trimmed.hasPrefix(secretPrefix) else { return nil }
-        guard let key = StandardBase64.decode(String(trimmed.dropFirst(secretPrefix.count))), key.count >= 16 else {
+        guard let key = Base64.standard.decode(String(trimmed.dropFirst(secretPrefix.count))), key.count >= 16 else {
             return nil
         }
         return key
@@ -21,13 +21,13 @@ public enum WebhookSignature {
 
     /// A new secret: `whsec_` and the base64 of 32 CSPRNG bytes (the spec asks for 24–64).
     public static func generateSecret() throws -> String {
-        secretPrefix + StandardBase64.encode(try Crypto.randomBytes(32))
+        secretPrefix + Base64.standard.encode(try Crypto.randomBytes(32))
     }
 
     /// The `webhook-signature` value for one attempt: `v1,` and the base64 HMAC-SHA256 of
     /// `"{id}.{timestamp}.{body}"` (the body exactly as sent).
     public static func sign(key: [UInt8], id: String, timestamp: Int64, body: [UInt8]) -> String {
-        "v1," + StandardBase64.encode(mac(key: key, id: id, timestamp: timestamp, body: body))
+        "v1," + Base64.standard.encode(mac(key: key, id: id, timestamp: timestamp, body: body))
     }
 
     /// Whether any `v1,…` entry of a space-separated `webhook-signature` header (several
@@ -38,7 +38,7 @@ public enum WebhookSignature {
         let expected = mac(key: key, id: id, timestamp: timestamp, body: body)
         var matched = false
         for entry in signatureHeader.split(separator: " ", omittingEmptySubsequences: true) {
-            guard entry.hasPrefix("v1,"), let candidate = StandardBase64.decode(String(entry.dropFirst(3))) else { continue }
+            guard entry.hasPrefix("v1,"), let candidate = Base64.standard.decode(String(entry.dropFirst(3))) else { continue }
             // No early exit: every entry is compared, so timing does not reveal which matched.
             if Crypto.constantTimeEquals(candidate, expected) { matched = true }
         }
