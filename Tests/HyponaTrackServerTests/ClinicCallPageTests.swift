@@ -32,7 +32,7 @@ import Testing
 
     @Test func onASaturdayAt0530TheClinicCallsOnTheNextWorkingDay() throws {
         let html = try Self.yellowPage(on: "2026-12-05", at: "05:30")
-        #expect(html.contains("Die Klinik ruft Sie am nächsten Werktag an, Montag 7.12.2026, ab 08:00 Uhr — rufen Sie die Klinik an, wenn es Ihnen schlechter geht."),
+        #expect(html.contains("Die Klinik ruft Sie am nächsten Werktag an (Montag, 7.12.2026, ab 08:00 Uhr) — rufen Sie die Klinik an, wenn es Ihnen schlechter geht."),
                 "\(html)")
         #expect(!html.contains("ruft Sie heute"))
     }

@@ -44,7 +44,11 @@ class Daemon:
             # Not the default 112: every emergency text must name the configured number.
             json.dump({"listen": "127.0.0.1:0", "dataDirectory": os.path.join(work, "data"),
                        "app": {"emergencyNumber": EMERGENCY_NUMBER, "clinicPhone": CLINIC_PHONE,
-                               "clinicHours": "Mo-Fr 08:00-16:00", "publicURL": self.base}}, f)
+                               "clinicHours": "Mo-Fr 08:00-16:00", "publicURL": self.base},
+                       # A yellow tier, so a yellow light on the check-in promises the clinic's call.
+                       "hooks": [{"name": "ward", "type": "command", "path": "/bin/true", "events": []}],
+                       "escalation": {"yellow": [{"afterMinutes": 0, "hooks": ["ward"]}],
+                                      "red": [{"afterMinutes": 0, "hooks": ["ward"]}]}}, f)
         binary = os.path.join(os.environ.get("HYPONATRACK_BIN_DIR", os.path.join(ROOT, ".build", "debug")), "hyponatrackd")
         self.log = open(os.path.join(work, "daemon.log"), "w")
         self.proc = subprocess.Popen([binary, "--config", self.config, "--listen", f"127.0.0.1:{self.port}"],

@@ -149,7 +149,7 @@ def run(t):
             date = f"{int(today[8:10])}.{int(today[5:7])}.{today[:4]}" if german else today
             c.check(f"webapp: yellow ({lang}, {width} px) names the study ID, the clinic, the emergency number and the call",
                     "BR-WY" in light and CLINIC_PHONE in light and EMERGENCY_NUMBER in light
-                    and ("Klinik" in light if german else "clinic" in light), light)
+                    and ("Die Klinik ruft Sie" in light if german else "The clinic will call you" in light), light)
             day_line = page.locator("#day").text_content()
             c.check(f"webapp: plain words and the language's date ({lang})", words in day_line and date in day_line, day_line)
             layout_holds(t, page, f"the yellow today page ({lang})", width)

@@ -45,6 +45,7 @@ enum AppAssets {
         .hint { margin: 0 0 6px; color: var(--muted); }
         .contact { list-style: none; padding: 8px 0 0; margin: 8px 0 0; border-top: 2px solid currentColor; }
         .contact li { padding: 4px 0; overflow-wrap: anywhere; }
+        .contact strong, .contact a { white-space: nowrap; }
         .light-red a, .light-green a { color: #fff; font-weight: bold; }
         .light-yellow a, .light-none a { color: #1a1a1a; font-weight: bold; }
         .error-summary { border: 3px solid #8a0017; border-radius: 8px; padding: 8px 12px; margin: 12px 0; }

@@ -25,7 +25,8 @@ struct InstructionBox {
         case .clinicCalls(.laterToday(let from, let until)):
             return texts.clinicCall("laterToday", lang, ["from": from.description, "until": until.description])
         case .clinicCalls(.nextWorkingDay(let day, let from)):
-            let words = "\(t.weekday(ClinicHours.weekday(day))) \(Vocabulary(language: t.language).date(day))"
+            let weekday = t.weekday(ClinicHours.weekday(day)), date = Vocabulary(language: t.language).date(day)
+            let words = t.s("\(weekday) \(date)", "\(weekday), \(date)")
             return texts.clinicCall("nextWorkingDay", lang, ["day": words, "from": from.description])
         }
     }
