@@ -76,6 +76,7 @@ def run(t):
     page.fill("#fluidIntakeMl", "600")
     page.check("#nausea-1")
     if screenshots:
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=os.path.join(screenshots, "app-morning.png"), full_page=False)
     with page.expect_navigation():
         page.click("form[action='/app/morning'] button[type=submit]")
