@@ -30,6 +30,28 @@ import Testing
         return html
     }
 
+    /// The same promise in the API's instructions (what the app shows), at the same moment.
+    @Test func theAppIsToldTheSameCallAsTheWebPage() throws {
+        let clock = SimulationClock(Berlin.at("2026-12-05", "05:30"))
+        let h = try InProcessApplication(clock: clock) { config in
+            config.app.clinicHours = { if case .success(let h) = ClinicHours.parse("Mo-Fr 08:00-16:00") { h } else { nil } }()
+            config.escalation.yellow = [.init(afterMinutes: 0, hooks: [])]
+        }
+        let token = try h.enrollAndActivate("CALL-2", surgeryDate: "2026-11-29")
+        let put = h.send(.put, "/v1/me/days/2026-12-05", body: ["weightMorningKg": 82.0], token: token)
+        guard case .object(let o) = put.json, case .object(let i)? = o["instructions"], case .string(let text)? = i["text"] else {
+            throw TestError("day: \(put.json)")
+        }
+        #expect(text.contains("The clinic will call you on the next working day (Monday 2026-12-07, from 08:00) — call the clinic if you feel worse."),
+                "\(text)")
+        #expect(text.hasSuffix("emergency services."), "the disclaimer stays last: \(text)")
+        clock.set(Berlin.at("2026-12-07", "09:00"))
+        _ = h.send(.put, "/v1/me/days/2026-12-07", body: ["weightMorningKg": 82.0], token: token)
+        guard case .object(let t) = h.send(.get, "/v1/me/today", token: token).json, case .object(let ti)? = t["instructions"],
+              case .string(let today)? = ti["text"] else { throw TestError("today") }
+        #expect(today.contains("The clinic will call you today, until 16:00."), "\(today)")
+    }
+
     @Test func onASaturdayAt0530TheClinicCallsOnTheNextWorkingDay() throws {
         let html = try Self.yellowPage(on: "2026-12-05", at: "05:30")
         #expect(html.contains("Die Klinik ruft Sie am nächsten Werktag an (Montag, 7.12.2026, ab 08:00 Uhr) — rufen Sie die Klinik an, wenn es Ihnen schlechter geht."),

@@ -82,7 +82,11 @@ import HTJSON
         let config = try ConfigDirectory(server: #"{"app": {"clinicPhone": "+49 30 1234 567", "emergencyNumber": "999"}}"#)
         let d = try TestDaemon(configFile: config.serverFile)
         let (yellow, _) = try App.activate(d, "WEB-Y", code: try App.enroll(d, "WEB-Y"))
-        #expect(try d.request(.put, "/v1/me/days/\(Study.date(0))", token: Self.token(yellow), body: ["weightMorningKg": 82.0]).status == 200)
+        let answer = try d.request(.put, "/v1/me/days/\(Study.date(0))", token: Self.token(yellow), body: ["weightMorningKg": 82.0])
+        #expect(answer.status == 200 && answer["level"] == "yellow")
+        // The app is told the same as the web page: no yellow tier, so the patient calls.
+        guard case .object(let told)? = answer["instructions"], case .string(let text)? = told["text"] else { throw TestFailure(answer.text) }
+        #expect(text.contains("Please call the clinic today.") && !text.contains("will call you"), "\(text)")
         let (red, _) = try App.activate(d, "WEB-R", code: try App.enroll(d, "WEB-R"))
         #expect(try d.request(.put, "/v1/me/days/\(Study.date(0))", token: Self.token(red), body: ["vomitingEpisodes": 3]).status == 200)
         for (c, id, level) in [(yellow, "WEB-Y", "yellow"), (red, "WEB-R", "red")] {

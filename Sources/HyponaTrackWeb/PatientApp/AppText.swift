@@ -38,12 +38,6 @@ struct AppText: Sendable, Bilingual {
     func dayAfterOperation(_ pod: Int) -> String {
         pod == 0 ? s("The day of your operation", "Der Tag Ihrer Operation") : s("Day \(pod) after your operation", "Tag \(pod) nach Ihrer Operation")
     }
-    /// "Monday", "Montag" (0 = Monday).
-    func weekday(_ index: Int) -> String {
-        let en = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-        let de = ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"]
-        return s(en[index], de[index])
-    }
     var showStudyId: String { s("Tell the clinic your study ID or show them this page:", "Nennen Sie der Klinik Ihre Studien-ID oder zeigen Sie diese Seite:") }
     var clinicPhone: String { s("Clinic", "Klinik") }
     var emergencyNumber: String { s("Emergency", "Notruf") }

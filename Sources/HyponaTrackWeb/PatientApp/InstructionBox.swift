@@ -13,23 +13,8 @@ struct InstructionBox {
     let call: ClinicCallPromise
     let texts: WebAppTexts?
 
-    var lang: String { t.language.rawValue }
-
     /// The sentence about the clinic's call for a yellow light; nil when no time can be named.
-    func callSentence() -> String? {
-        guard let texts else { return nil }
-        switch call {
-        case .unspecified: return nil
-        case .callTheClinic: return texts.clinicCall("callClinic", lang)
-        case .clinicCalls(.today(let until)): return texts.clinicCall("today", lang, ["until": until.description])
-        case .clinicCalls(.laterToday(let from, let until)):
-            return texts.clinicCall("laterToday", lang, ["from": from.description, "until": until.description])
-        case .clinicCalls(.nextWorkingDay(let day, let from)):
-            let weekday = t.weekday(ClinicHours.weekday(day)), date = Vocabulary(language: t.language).date(day)
-            let words = t.s("\(weekday) \(date)", "\(weekday), \(date)")
-            return texts.clinicCall("nextWorkingDay", lang, ["day": words, "from": from.description])
-        }
-    }
+    func callSentence() -> String? { ClinicCallWording.sentence(call, texts: texts, language: t.language) }
 
     /// The study ID and the numbers to call, below the instruction.
     func contacts() -> HTML {
