@@ -75,6 +75,11 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A profile field that dates the patient's data (`surgeryDate`, `timeZone`) cannot change
         /// once days or lab values are stored: they were dated with the old value.
         case fixedOnceDataExists(field: String)
+        /// The patient's app access ended on `lastDay` (`tokens.patientDaysAfterMonitoring` after
+        /// the monitoring period): a new activation code could not be used, so none is issued.
+        case accessEnded(lastDay: LocalDate)
+        /// Another patient (compared case-insensitively) already has the study ID.
+        case alreadyEnrolled(studyId: String)
     }
 
     /// What a `busy` refusal was bounding.

@@ -132,6 +132,46 @@ public struct Vocabulary: Bilingual, Sendable {
         }
     }
 
+    /// A Kat A histology code of the rules in words (an unknown code as it is).
+    public func histology(_ code: String) -> String {
+        switch code {
+        case "craniopharyngioma": return s("craniopharyngioma", "Kraniopharyngeom")
+        case "cushing": return s("Cushing's disease", "Morbus Cushing")
+        case "rathke_cleft_cyst": return s("Rathke's cleft cyst", "Rathke-Zyste")
+        case "macroadenoma": return s("macroadenoma", "Makroadenom")
+        case "microadenoma": return s("microadenoma", "Mikroadenom")
+        case "other": return s("other", "andere")
+        default: return code
+        }
+    }
+
+    /// A Kat A risk medication code in words.
+    public func medication(_ code: String) -> String {
+        switch code {
+        case "thiazide": return s("thiazide", "Thiazid")
+        case "carbamazepine": return s("carbamazepine", "Carbamazepin")
+        case "oxcarbazepine": return s("oxcarbazepine", "Oxcarbazepin")
+        case "antidepressant_recent": return s("antidepressant started < 13 weeks ago", "Antidepressivum seit < 13 Wochen")
+        case "antidepressant": return s("antidepressant", "Antidepressivum")
+        case "opioid": return s("opioid", "Opioid")
+        case "antipsychotic": return s("antipsychotic", "Antipsychotikum")
+        case "levetiracetam": return s("levetiracetam", "Levetiracetam")
+        case "valproate": return s("valproate", "Valproat")
+        case "spironolactone": return s("spironolactone", "Spironolacton")
+        default: return code
+        }
+    }
+
+    /// A Kat C postoperative-nausea code in words.
+    public func postopNausea(_ code: String) -> String {
+        switch code {
+        case "none": return s("none", "keine")
+        case "antiemetic": return s("needed an antiemetic", "Antiemetikum nötig")
+        case "vomiting": return s("vomiting", "Erbrechen")
+        default: return code
+        }
+    }
+
     public init(language: Language) {
         self.language = language
     }

@@ -154,3 +154,20 @@ enum DayJSON {
     /// The components this file declares.
     static let components = [result.component, storedDay.component, evaluation.component, storedReason.component, today.component]
 }
+
+/// A staff correction's body (`PATCH /v1/patients/{studyId}/days/{date}`): the day's members as
+/// the patient API takes them, and an optional `reason` for the audit row (the console requires
+/// one; docs/product.md, third round, C). Both front ends read it here.
+enum DayCorrectionBody {
+    static let reason = BodyField.text("reason", length: 1...500)
+
+    /// The patch and the reason; a problem with either names its field.
+    static func decode(_ body: JSONValue, date: LocalDate, rules: RuleSet) throws(FieldError) -> (patch: DayPatch, reason: String?) {
+        guard case .object(var members) = body, let given = members[reason.name] else {
+            return (try DayPatchDecoder.decode(body, date: date, rules: rules), nil)
+        }
+        members[reason.name] = nil
+        let text = try decodeBody(.object(JSONObject([(reason.name, given)]))) { r throws(FieldError) in try r.optional(reason) }
+        return (try DayPatchDecoder.decode(.object(members), date: date, rules: rules), text)
+    }
+}

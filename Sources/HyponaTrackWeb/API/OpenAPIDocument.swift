@@ -146,8 +146,13 @@ public enum OpenAPIDocument {
     static let tappingTest = S.object([item, time, ("taps", S.integer(0, 1000)), ("durationSeconds", S.number(1, 120))],
                                       required: ["id", "time", "taps", "durationSeconds"])
     static let dose = S.object([item, time, ("doseMcg", S.number(0, 1000))], required: ["id", "time", "doseMcg"])
-    static var dayPatch: JSONValue {
-        S.object([("weightMorningKg", S.nullable(S.number(25, 350))), ("weightEveningKg", S.nullable(S.number(25, 350))),
+    static var dayPatch: JSONValue { S.object(dayPatchProperties) }
+
+    /// A staff correction: the day's members and the reason its audit row keeps.
+    static var dayCorrection: JSONValue { S.object(dayPatchProperties + [(DayCorrectionBody.reason.name, DayCorrectionBody.reason.member.schema)]) }
+
+    static var dayPatchProperties: [(String, JSONValue)] {
+        [("weightMorningKg", S.nullable(S.number(25, 350))), ("weightEveningKg", S.nullable(S.number(25, 350))),
                   ("fluidIntakeMl", S.nullable(S.number(0, 10000))), ("urineSG", S.nullable(S.number(1.0, 1.04))),
                   ("vomitingEpisodes", S.nullable(S.integer(0, 50))),
                   ("emergencySymptoms", S.nullable(S.array(S.ruleCode("^[a-z0-9_]{1,32}$", "thresholds.json", "emergencySymptoms"),
@@ -156,7 +161,7 @@ public enum OpenAPIDocument {
                   ("tappingTests", S.nullable(S.array(tappingTest, max: 200))),
                   ("desmopressinDoses", S.nullable(S.array(dose, max: 200))),
                   ("steps", S.nullable(S.integer(0, 100000))), ("hrvSdnnMs", S.nullable(S.number(1, 300))),
-                  ("sleepMinutes", S.nullable(S.integer(0, 1440))), ("restingHeartRate", S.nullable(S.integer(20, 250)))])
+                  ("sleepMinutes", S.nullable(S.integer(0, 1440))), ("restingHeartRate", S.nullable(S.integer(20, 250)))]
     }
 
     static func profileProperties(required: Bool) -> [(String, JSONValue)] {
@@ -184,7 +189,7 @@ public enum OpenAPIDocument {
     /// The request bodies declared here, and every named response shape (`ResponseShape`): a
     /// response's schema is its encoder's declaration, so the two cannot disagree.
     static let components: JSONValue = {
-        var schemas = JSONObject([("DayPatch", dayPatch),
+        var schemas = JSONObject([("DayPatch", dayPatch), ("DayCorrection", dayCorrection),
                                   ("Profile", S.object(profileProperties(required: true),
                                                        required: ["studyId", "surgeryDate", "age", "sex", "bmi", "baselineWeightKg"])),
                                   ("ProfilePatch", S.object(profileProperties(required: false)))])

@@ -14,15 +14,15 @@ extension Routes {
         return [
             Route(.patch, "/v1/patients/{studyId}/days/{date}", access: .staff(.write), touches: .patient,
                   summary: "Correct a day's measurements (the patient's merge rules); re-evaluated, audited as a staff change",
-                  request: S.ref("DayPatch"),
+                  request: S.ref("DayCorrection"),
                   responses: with([200: ("stored and evaluated", DayJSON.result.reference),
                                    409: ("withdrawn, or limit_reached: a list would pass limits.itemsPerList", S.error)])) { ctx in
                 let date = try PathParameters.date(ctx, "date")
-                let patch: DayPatch
-                do throws(FieldError) { patch = try DayPatchDecoder.decode(ctx.body, date: date, rules: service.rules.snapshot.rules) }
+                let correction: (patch: DayPatch, reason: String?)
+                do throws(FieldError) { correction = try DayCorrectionBody.decode(ctx.body, date: date, rules: service.rules.snapshot.rules) }
                 catch { throw APIError.from(error) }
-                let result = try service.days.correct(CorrectDay(studyId: ctx.parameter("studyId"), date: date, patch: patch,
-                                                                 actor: ctx.actor))
+                let result = try service.days.correct(CorrectDay(studyId: ctx.parameter("studyId"), date: date, patch: correction.patch,
+                                                                 reason: correction.reason, actor: ctx.actor))
                 return .json(.ok, DayJSON.result.encode(DayAnswer(result, language: ctx.language,
                                                                    emergencyNumber: service.configuration.app.emergencyNumber)))
             },

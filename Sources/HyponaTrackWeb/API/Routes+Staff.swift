@@ -18,12 +18,7 @@ extension Routes {
             Route(.post, "/v1/patients", access: .staff(.write), touches: .enrolment, summary: "Enroll a patient; returns the one-time activation code",
                   request: S.ref("Profile"),
                   responses: with([201: ("enrolled", PatientJSON.enrollment.reference), 409: ("study ID already enrolled", S.error)])) { ctx in
-                // Without a time zone the patient lives in the study's default one (configuration).
-                var body = ctx.body
-                if case .object(var o) = body, o["timeZone"] == nil || o["timeZone"] == .null {
-                    o["timeZone"] = .string(service.configuration.defaultTimeZone)
-                    body = .object(o)
-                }
+                let body = PatientBodies.withDefaultTimeZone(ctx.body, service.configuration.defaultTimeZone)
                 let profile: PatientProfile
                 do throws(FieldError) { profile = try ProfileDecoder.decode(body, path: "", rules: service.rules.snapshot.rules) } catch {
                     throw APIError.from(error)
@@ -123,6 +118,20 @@ enum PatientBodies {
     /// A lab time: ISO 8601 with a UTC offset.
     static let time = BodyField.parsed("time", length: 16...40, schema: S.dateTime,
                                        refusal: "expected an ISO 8601 time with a UTC offset", Timestamp.init)
+
+    /// An enrolment body without a time zone: the patient lives in the study's default one
+    /// (`defaultTimeZone`). The console's enrolment form takes the same default.
+    static func withDefaultTimeZone(_ body: JSONValue, _ zone: String) -> JSONValue {
+        guard case .object(let o) = body else { return body }
+        return .object(withDefaultTimeZone(o, zone))
+    }
+
+    static func withDefaultTimeZone(_ body: JSONObject, _ zone: String) -> JSONObject {
+        guard body["timeZone"] == nil || body["timeZone"] == .null else { return body }
+        var o = body
+        o["timeZone"] = .string(zone)
+        return o
+    }
 
     /// A `{"reason"}` body.
     static func reason(_ ctx: RequestContext) throws -> String {

@@ -104,6 +104,7 @@ struct BoardPage {
             """, labelledBy: "board-caption")
         let toggle: HTML = all ? "<p><a href=\"/console/\">\(t.showActive)</a></p>"
             : (board.hidden > 0 ? "<p><a href=\"/console/?all=1\">\(t.showAll) (\(board.hidden))</a></p>" : HTML())
-        return layout.page(t.board, refreshSwitch + filterForm + table + toggle, documentTitle: documentTitle, head: refresh)
+        let enrol: HTML = layout.session?.role.canWrite == true ? "<p class=\"actions\"><a href=\"/console/enrolment\">\(t.enrol)</a></p>" : HTML()
+        return layout.page(t.board, enrol + refreshSwitch + filterForm + table + toggle, documentTitle: documentTitle, head: refresh)
     }
 }

@@ -13,6 +13,8 @@ struct Console: Sendable {
     let hooks: @Sendable () throws -> [(hook: HookConfiguration, summary: HookOutboxSummary)]
     /// The per-address bucket the sign-in form shares with activation.
     let signInLimit: AnonymousLimit
+    /// Activation codes on their way to the page that shows them once.
+    let codes = OneTimeCodes()
 
     static let prefix = "/console/"
 
@@ -28,6 +30,17 @@ struct Console: Sendable {
             Route(.get, "/console/patients/{studyId}", access: .staff(.read), touches: .patient) { ctx in try patient(ctx) },
             Route(.post, "/console/patients/{studyId}/labs", access: .staff(.write), touches: .patient) { ctx in try addLab(ctx) },
             Route(.post, "/console/patients/{studyId}/contacts", access: .staff(.write), touches: .patient) { ctx in try addContact(ctx) },
+            Route(.get, "/console/enrolment", access: .staff(.write), touches: .enrolment) { ctx in WebResponse.page(.ok, enrolPage(ctx)) },
+            Route(.post, "/console/enrolment", access: .staff(.write), touches: .enrolment) { ctx in try enrol(ctx) },
+            Route(.get, "/console/patients/{studyId}/manage", access: .staff(.write), touches: .patient) { ctx in
+                WebResponse.page(.ok, try managePage(ctx))
+            },
+            Route(.post, "/console/patients/{studyId}/profile", access: .staff(.write), touches: .patient) { ctx in try updateProfile(ctx) },
+            Route(.post, "/console/patients/{studyId}/activation", access: .staff(.write), touches: .patient) { ctx in try reissueCode(ctx) },
+            Route(.get, "/console/patients/{studyId}/code", access: .staff(.write), touches: .patient) { ctx in try codePage(ctx) },
+            Route(.post, "/console/patients/{studyId}/withdrawal", access: .staff(.write), touches: .patient) { ctx in try withdraw(ctx) },
+            Route(.post, "/console/patients/{studyId}/days", access: .staff(.write), touches: .patient) { ctx in try correctDay(ctx) },
+            Route(.post, "/console/patients/{studyId}/labs/deletion", access: .staff(.write), touches: .patient) { ctx in try deleteLab(ctx) },
             Route(.get, "/console/alerts", access: .staff(.read), touches: .list) { ctx in try inbox(ctx) },
             Route(.post, "/console/alerts/{alertId}/acknowledge", access: .staff(.write), touches: .alert) { ctx in try acknowledge(ctx) },
             Route(.post, "/console/alerts/{alertId}/resolve", access: .staff(.write), touches: .alert) { ctx in try resolve(ctx) },

@@ -54,6 +54,27 @@ enum ConsoleStylesheet {
         button { padding: 6px 14px; border: 1px solid #0b3d78; background: #0b4f9c; color: #fff; border-radius: 3px; cursor: pointer; }
         button.secondary { background: #fff; color: #0b3d78; }
         .field { margin-bottom: 10px; }
+        form.manage { max-width: 46em; }
+        form.manage input[type=text], form.manage input[type=date], form.manage select { width: 100%; max-width: 24em; min-width: 0; }
+        input[type=date] { padding: 6px 8px; border: 1px solid #6a6a6a; border-radius: 3px; }
+        fieldset.group { border: 1px solid var(--line); margin: 0 0 12px; padding: 4px 12px 8px; }
+        fieldset.group legend { font-weight: bold; padding: 0 4px; }
+        fieldset.checks { border: 0; padding: 0; margin: 8px 0 10px; }
+        fieldset.checks legend { font-weight: bold; padding: 0; }
+        .check { display: flex; gap: 8px; align-items: baseline; }
+        .check label { display: inline; font-weight: normal; margin: 0; }
+        fieldset.checks .check { margin: 2px 0; }
+        .field.check { margin: 6px 0 10px; }
+        .hint { display: block; color: var(--muted); font-size: 14px; }
+        .required { font-weight: normal; color: var(--muted); }
+        [aria-invalid=true] { border: 2px solid #8a0017 !important; }
+        .error-summary { border: 2px solid #8a0017; padding: 4px 12px; margin: 8px 0 12px; }
+        .error-summary ul { margin: 4px 0; padding-left: 1.2em; }
+        button.danger { background: #8a0017; border-color: #5c0010; }
+        nav.toc a { display: inline-block; margin: 0 12px 4px 0; }
+        code.activation-code { font-size: 28px; font-weight: bold; letter-spacing: 0.08em; white-space: nowrap; }
+        @media (max-width: 480px) { code.activation-code { font-size: 22px; letter-spacing: 0.04em; } }
+        ol.instructions li { margin: 4px 0; }
         .charts { display: flex; flex-wrap: wrap; gap: 16px; }
         .chart { border: 1px solid var(--line); padding: 8px; }
         .chart h3 { font-size: 16px; margin: 0 0 4px; }

@@ -10,7 +10,10 @@ import HyponaTrackDomain
 enum FormInput {
     enum Kind { case text, number }
 
-    static func body(_ form: HTTPQueryParameters, _ fields: [(String, Kind)]) -> JSONValue {
+    static func body(_ form: HTTPQueryParameters, _ fields: [(String, Kind)]) -> JSONValue { .object(object(form, fields)) }
+
+    /// The same as an object, to add members to.
+    static func object(_ form: HTTPQueryParameters, _ fields: [(String, Kind)]) -> JSONObject {
         var members: [(String, JSONValue)] = []
         for (name, kind) in fields {
             guard let raw = form[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { continue }
@@ -19,7 +22,7 @@ enum FormInput {
             case .number: members.append((name, number(raw)))
             }
         }
-        return .object(JSONObject(members))
+        return JSONObject(members)
     }
 
     /// A typed number (a decimal comma is read as a point); anything else stays text, which the

@@ -29,8 +29,8 @@ struct PatientPage {
         let contactLog = ContactForm(layout: layout, errors: errors)
         let report = "/console/patients/\(URLComponentEncoding.segment(studyId))/report.pdf"
         let content: HTML = """
-            \(profile())
-            <p><a href="\(report)" download>\(t.s("Clinical report (PDF)", "Klinischer Bericht (PDF)"))</a> <span class="muted">(\(t.s("audited", "protokolliert")))</span></p>
+            \(done())\(profile())
+            <p>\(manageLink())<a href="\(report)" download>\(t.s("Clinical report (PDF)", "Klinischer Bericht (PDF)"))</a> <span class="muted">(\(t.s("audited", "protokolliert")))</span></p>
             <h2 id="alerts">\(t.s("Alerts", "Alarme"))</h2>
             \(alertTable.render(alerts, showPatient: false))
             <h2 id="contacts">\(t.s("Contacts", "Kontakte"))</h2>
@@ -44,6 +44,24 @@ struct PatientPage {
             <p class="muted">\(t.s("Rules version", "Regelversion")) <code>\(rules.version)</code></p>
             """
         return layout.page("\(t.s("Patient", "Patient")) \(studyId)", content)
+    }
+
+    /// What a management form just did (its 303 lands here with `?done=`), said once at the top.
+    private func done() -> HTML {
+        let said: String
+        switch layout.request.http.query["done"] {
+        case "profile"?: said = t.s("Profile saved; the monitoring window was evaluated again.", "Profil gespeichert; der Beobachtungszeitraum wurde neu bewertet.")
+        case "day"?: said = t.s("Correction saved; the day was evaluated again.", "Korrektur gespeichert; der Tag wurde neu bewertet.")
+        case "lab-deleted"?: said = t.s("Lab value deleted (kept in the audit trail with the reason).", "Laborwert gelöscht (mit dem Grund im Audit-Protokoll festgehalten).")
+        case "withdrawn"?: said = t.s("The patient was withdrawn from the study.", "Der Patient wurde aus der Studie genommen.")
+        default: return HTML()
+        }
+        return "<p class=\"notice\" role=\"status\" id=\"done\">\(said)</p>"
+    }
+
+    private func manageLink() -> HTML {
+        guard let session = layout.session, session.role.canWrite, !detail.summary.patient.isWithdrawn else { return HTML() }
+        return "<a href=\"\(Console.patientPath(studyId, "/manage"))\">\(t.manage)</a> · "
     }
 
     private func profile() -> HTML {

@@ -172,9 +172,7 @@ extension Router {
     /// tokens, a third guard): the browser's fetch metadata and `Origin` must name this site.
     private func checkOrigin(_ web: WebRequest) throws {
         let http = web.http
-        let host = http.headers["x-forwarded-host"].flatMap { trustedProxies.contains(http.clientAddress) ? $0 : nil }
-            ?? http.headers["host"] ?? ""
-        if let refused = FormSource.refusal(origin: http.headers["origin"], fetchSite: http.headers["sec-fetch-site"], host: host) {
+        if let refused = FormSource.refusal(origin: http.headers["origin"], fetchSite: http.headers["sec-fetch-site"], host: web.host) {
             throw PageFailure(.forbidden, web.language.s("This form was sent from another site (\(refused.prefix(100))); nothing was changed.",
                                                          "Dieses Formular kam von einer anderen Website (\(refused.prefix(100))); es wurde nichts geändert."))
         }

@@ -107,6 +107,12 @@ struct FieldMessages: Bilingual {
             let what = field == "timeZone" ? s("time zone", "Zeitzone") : s("surgery date", "Operationsdatum")
             return s("The \(what) cannot change once the patient has data: their days were dated with it. Record the change in a note; nothing was changed.",
                      "\(language == .de && field == "timeZone" ? "Die" : "Das") \(what) kann nicht mehr geändert werden, weil schon Daten gespeichert sind: ihre Tage wurden damit datiert. Bitte die Änderung in einer Notiz festhalten; es wurde nichts geändert.")
+        case .accessEnded(let lastDay)?:
+            return s("The patient's app access ended on \(date(lastDay.description)); a new code could not be used, so none was issued.",
+                     "Der App-Zugang des Patienten endete am \(date(lastDay.description)); ein neuer Code wäre nicht nutzbar, daher wurde keiner ausgestellt.")
+        case .alreadyEnrolled(let studyId)?:
+            return s("A patient with study ID \(studyId) is already enrolled; nothing was saved.",
+                     "Ein Patient mit der Studien-ID \(studyId) ist bereits aufgenommen; es wurde nichts gespeichert.")
         case nil:
             return s("This does not fit the record's current state; nothing was changed. Reload the page and check it.",
                      "Das passt nicht zum aktuellen Stand der Daten; es wurde nichts geändert. Bitte laden Sie die Seite neu und prüfen Sie sie.")

@@ -10,9 +10,13 @@ public struct WebRequest: Sendable {
     /// Over TLS: `X-Forwarded-Proto: https` from a trusted proxy (the daemon speaks plain HTTP).
     public let isSecure: Bool
     public let cookies: [String: String]
+    /// The authority the browser reached: `X-Forwarded-Host` from a trusted proxy, else `Host`.
+    public let host: String
 
     init(_ http: HTTPRequest, trustedProxies: Set<String>) {
         self.http = http
+        host = http.headers["x-forwarded-host"].flatMap { trustedProxies.contains(http.clientAddress) ? $0 : nil }
+            ?? http.headers["host"] ?? ""
         clientIP = ForwardedFor.client(peer: http.clientAddress, headerLines: http.headers.values(for: "x-forwarded-for"),
                                        trustedProxies: trustedProxies)
         isSecure = trustedProxies.contains(http.clientAddress)

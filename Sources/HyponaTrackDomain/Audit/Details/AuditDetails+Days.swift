@@ -9,6 +9,9 @@ extension AuditDetails {
         let changed: DayChanges
         let upserted: Upserted
         let replaced: [ReplacedItem]
+        /// Why staff corrected the day (required from the console, optional in the API); absent
+        /// for a patient's own submission.
+        @OmittedWhenNil var reason: String? = nil
         var evaluations: [EvaluationRecorded] = []
     }
 

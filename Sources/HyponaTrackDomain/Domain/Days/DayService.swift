@@ -11,26 +11,32 @@ public struct SubmitDay: Sendable {
     public var date: LocalDate
     public var patch: DayPatch
     public var correctedBy: String? = nil
+    /// Why staff corrected the day, for the audit row (only with `correctedBy`).
+    public var reason: String? = nil
 
-    public init(patientId: Int64, date: LocalDate, patch: DayPatch, correctedBy: String? = nil) {
+    public init(patientId: Int64, date: LocalDate, patch: DayPatch, correctedBy: String? = nil, reason: String? = nil) {
         self.patientId = patientId
         self.date = date
         self.patch = patch
         self.correctedBy = correctedBy
+        self.reason = reason
     }
 }
 
-/// `PATCH /v1/patients/{studyId}/days/{date}`: a staff correction of a day.
+/// `PATCH /v1/patients/{studyId}/days/{date}`: a staff correction of a day, with the reason the
+/// audit row keeps (docs/product.md, third round, C: required from the console, optional in the API).
 public struct CorrectDay: Sendable {
     public var studyId: String
     public var date: LocalDate
     public var patch: DayPatch
+    public var reason: String?
     public var actor: String
 
-    public init(studyId: String, date: LocalDate, patch: DayPatch, actor: String) {
+    public init(studyId: String, date: LocalDate, patch: DayPatch, reason: String? = nil, actor: String) {
         self.studyId = studyId
         self.date = date
         self.patch = patch
+        self.reason = reason
         self.actor = actor
     }
 }
@@ -109,7 +115,8 @@ public final class DayService: Sendable {
         let patientId = try context.read { db in
             try context.activePatient(db, studyId: command.studyId, withdrawnMessage: "the patient is withdrawn").id
         }
-        return try submit(SubmitDay(patientId: patientId, date: command.date, patch: command.patch, correctedBy: command.actor))
+        return try submit(SubmitDay(patientId: patientId, date: command.date, patch: command.patch, correctedBy: command.actor,
+                                    reason: command.reason))
     }
 
     /// The patient's stored days with their latest evaluations.
@@ -254,7 +261,8 @@ extension DayService {
 /// What a submission changed, for the audit trail: every scalar before and after, and the ids
 /// of the items it upserted. Never secrets; only clinical values and ids.
 enum DayAudit {
-    static func changes(date: LocalDate, before: DailyEntry, after: DailyEntry, patch: DayPatch) -> AuditDetails.DaySubmitted {
+    static func changes(date: LocalDate, before: DailyEntry, after: DailyEntry, patch: DayPatch,
+                        reason: String? = nil) -> AuditDetails.DaySubmitted {
         typealias Change = AuditDetails.Change
         let changed = AuditDetails.DayChanges(
             weightMorningKg: Change.of(before.weightMorningKg, after.weightMorningKg),
@@ -284,6 +292,7 @@ enum DayAudit {
         upserted.tappingTests = record("tappingTests", patch.tappingTests, before.tappingTests, ModelText.tappingTest)
         upserted.desmopressinDoses = record("desmopressinDoses", patch.desmopressinDoses, before.desmopressinDoses,
                                             ModelText.desmopressinDose)
-        return AuditDetails.DaySubmitted(date: date.description, changed: changed, upserted: upserted, replaced: replaced)
+        return AuditDetails.DaySubmitted(date: date.description, changed: changed, upserted: upserted, replaced: replaced,
+                                         reason: reason)
     }
 }

@@ -74,7 +74,8 @@ struct SubmissionPlan: Sendable {
         let changedLater = later.isEmpty ? [] : try context.evaluations(db, patient, dates: later, snapshot: snapshot,
                                                                          onlyIfChanged: true, preloaded: days).filter(\.isNew)
         return SubmissionPlan(patient: patient, correctedBy: command.correctedBy, date: date, patch: patch, after: after,
-                              audit: DayAudit.changes(date: date, before: before, after: after, patch: patch),
+                              audit: DayAudit.changes(date: date, before: before, after: after, patch: patch,
+                                                      reason: command.correctedBy == nil ? nil : command.reason),
                               evaluations: forDate + changedLater, window: days, deletedIds: read.deletedIds)
     }
 

@@ -70,7 +70,8 @@ public final class EnrollmentService: Sendable {
         try checkConsent(profile, previous: nil, now: now)
         return try context.write { db in
             guard try !PatientRepository.exists(db, studyId: profile.studyId) else {
-                throw DomainError.conflict("study ID \(profile.studyId) is already enrolled", field: "studyId")
+                throw DomainError.conflict("study ID \(profile.studyId) is already enrolled", field: "studyId",
+                                           problem: .alreadyEnrolled(studyId: profile.studyId))
             }
             let id = try PatientRepository.insert(db, profile: profile, by: command.actor, at: ms)
             let issued = try Activation.issueCode(db, patientId: id, now: now, ttl: context.configuration.activation.codeTTLSeconds)
@@ -100,7 +101,8 @@ public final class EnrollmentService: Sendable {
             if let ended = try lifetime.ended(db, patient, now: now) {
                 throw DomainError.conflict("the app access of \(patient.studyId) ended on \(ended.lastDay), "
                     + "\(lifetime.daysAfterMonitoring) days after monitoring ended on \(ended.monitoringEnded) "
-                    + "(tokens.patientDaysAfterMonitoring); a new activation code could not be used, so none was issued")
+                    + "(tokens.patientDaysAfterMonitoring); a new activation code could not be used, so none was issued",
+                    problem: .accessEnded(lastDay: ended.lastDay))
             }
             let ttl = context.configuration.activation.codeTTLSeconds
             if addDevice {
@@ -163,7 +165,9 @@ public final class EnrollmentService: Sendable {
         return try context.write { db in
             let patient = try context.activePatient(db, studyId: command.studyId, withdrawnMessage: "the patient has already withdrawn")
             let today = context.today(patient.profile, now: now)
-            if let date = command.date, date > today { throw DomainError.invalid("date", "the withdrawal date is in the future") }
+            if let date = command.date, date > today {
+                throw DomainError.invalid("date", "the withdrawal date is in the future", problem: .dateInFuture)
+            }
             let date = command.date ?? today
             try PatientRepository.withdraw(db, id: patient.id, date: date, reason: command.reason, at: ms)
             try AuditLog.append(db, at: ms, actor: command.actor, action: .patientWithdraw, subject: patient.studyId,
@@ -182,16 +186,16 @@ public final class EnrollmentService: Sendable {
         if context.configuration.consentRequired {
             let message = "the study requires consent: give consentVersion and consentDate"
             if profile.consentVersion == nil && (previous == nil || previous?.consentVersion != nil) {
-                throw DomainError.invalid("consentVersion", message)
+                throw DomainError.invalid("consentVersion", message, problem: .required)
             }
             if profile.consentDate == nil && (previous == nil || previous?.consentDate != nil) {
-                throw DomainError.invalid("consentDate", message)
+                throw DomainError.invalid("consentDate", message, problem: .required)
             }
         }
         guard let date = profile.consentDate,
               date != previous?.consentDate || profile.surgeryDate != previous?.surgeryDate else { return }
         if date > context.today(profile, now: now) {
-            throw DomainError.invalid("consentDate", "the consent date \(date) is in the future")
+            throw DomainError.invalid("consentDate", "the consent date \(date) is in the future", problem: .dateInFuture)
         }
         let limit = ValueRanges.consentDateMaxDaysAfterSurgery
         if profile.surgeryDate.days(to: date) > limit {
@@ -212,10 +216,11 @@ public final class EnrollmentService: Sendable {
     func checkSurgeryDate(_ profile: PatientProfile, now: Double) throws {
         let today = context.today(profile, now: now)
         if profile.surgeryDate > today {
-            throw DomainError.invalid("surgeryDate", "the surgery date \(profile.surgeryDate) is in the future")
+            throw DomainError.invalid("surgeryDate", "the surgery date \(profile.surgeryDate) is in the future", problem: .dateInFuture)
         }
         if profile.surgeryDate.days(to: today) > ValueRanges.surgeryDateMaxDaysAgo {
-            throw DomainError.invalid("surgeryDate", "the surgery date is more than \(ValueRanges.surgeryDateMaxDaysAgo) days ago")
+            throw DomainError.invalid("surgeryDate", "the surgery date is more than \(ValueRanges.surgeryDateMaxDaysAgo) days ago",
+                                      problem: .dateBefore(first: today.adding(days: -ValueRanges.surgeryDateMaxDaysAgo).description))
         }
     }
 }
