@@ -8,9 +8,10 @@ public struct Activate: Sendable {
     public var code: String
     /// Refusals are counted per address (`ActivationRefusals`).
     public var clientIP: String
-    /// What this activation says about `PatientProfile.webOnly`: the last activation decides. The
-    /// web check-in sends true unless the patient ticked "I also use the HyponaTrack app"; the
-    /// app (`POST /v1/activate`) sends false; nil leaves the profile as it is.
+    /// What this activation says about `PatientProfile.webOnly`: the last web activation decides.
+    /// The web check-in sends true unless the patient ticked "I also use the HyponaTrack app"; the
+    /// app (`POST /v1/activate`) sends nil, leaving the profile as enrolment, the nurse
+    /// (`update --web-only`) or an earlier web activation set it.
     public var webOnly: Bool?
 
     public init(studyId: String, code: String, clientIP: String, webOnly: Bool? = nil) {
