@@ -1,4 +1,5 @@
 import HTJSON
+import HyponaTrackCore
 import HyponaTrackDomain
 
 /// The blocks of `hyponatrack.json` below the top level, each read from the top-level reader `r`
@@ -31,6 +32,19 @@ extension ServerConfiguration {
         let ar = try ObjectReader(a, path: "app")
         config.app.emergencyNumber = try ar.optional("emergencyNumber", JSONRead.string(length: 1...20,
             expected: "a telephone number of digits, spaces and a leading +", App.isEmergencyNumber)) ?? "112"
+        config.app.clinicPhone = try ar.optional("clinicPhone", JSONRead.string(length: 1...30,
+            expected: "a telephone number of digits, spaces and a leading +", App.isEmergencyNumber))
+        if let hours = try ar.optional("clinicHours", .string(length: 1...200)) {
+            switch ClinicHours.parse(hours) {
+            case .success(let parsed): config.app.clinicHours = parsed
+            case .failure(let e): throw FieldError.invalid("app.clinicHours", e.message)
+            }
+        }
+        if var url = try ar.optional("publicURL", .string(length: 8...500)) {
+            while url.hasSuffix("/") { url.removeLast() }
+            if let problem = App.publicURLProblem(url) { throw FieldError.invalid("app.publicURL", problem) }
+            config.app.publicURL = url
+        }
         try ar.finish()
     }
 

@@ -88,6 +88,8 @@ import HyponaTrackKit
         ("instructions.json", "Notruf ({emergencyNumber})", "Notruf ({emergencynumber})", "reasonOverrides.emergency_symptom.de"),
         ("instructions.json", "Please go to the emergency", "Call {emergencyNumber or go to the emergency", "levels.red.en"),
         ("instructions.json", "sofort {emergencyNumber} an", "sofort {112} an", "webApp.callNow.de"),
+        ("instructions.json", "heute an, bis {until} Uhr", "heute an, bis {bis} Uhr", "webApp.clinicCall.today.de"),
+        ("instructions.json", "Please call the clinic today.", "Please call the clinic on {clinicPhone}.", "webApp.clinicCall.callClinic.en"),
         ("instructions.json", "\"Übelkeit\"", "\"Übelkeit {emergencyNumber}\"", "webApp.symptoms.nausea.de"),
         ("thresholds.json", "\"drowsiness\"", "\"drowsiness\", \"chest_pain\"", "webApp.emergencySymptoms"),
         ("instructions.json", "\"seizure\": {", "\"fainting\": {\"en\": \"Fainting\", \"de\": \"Ohnmacht\"}, \"seizure\": {",

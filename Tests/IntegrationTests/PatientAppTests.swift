@@ -11,11 +11,12 @@ import HTJSON
         return code
     }
 
-    /// Activates through the form; returns the client holding `ht_patient`.
-    static func activate(_ d: TestDaemon, _ id: String, code: String, webOnly: Bool = false) throws -> (ConsoleClient, TestDaemon.Response) {
+    /// Activates through the form (web-only unless `alsoApp`: the box "I also use the
+    /// HyponaTrack app" ticked); returns the client holding `ht_patient`.
+    static func activate(_ d: TestDaemon, _ id: String, code: String, alsoApp: Bool = false) throws -> (ConsoleClient, TestDaemon.Response) {
         let c = ConsoleClient(d)
         var fields = ["studyId": id, "code": code]
-        if webOnly { fields["webOnly"] = "1" }
+        if alsoApp { fields["alsoApp"] = "1" }
         let r = try c.postSignIn("/app/activate", fields)
         guard r.status == 303, let set = r.headers["set-cookie"], set.hasPrefix("ht_patient=") else {
             throw TestFailure("activation: \(r.status) \(r.text.prefix(300))")
@@ -206,11 +207,12 @@ import HTJSON
         #expect(signedOut.status == 403, "no cookie, no check")
     }
 
-    @Test func choosingWebOnlyAtActivationHidesTheAppOnlyTasksAndIsAudited() throws {
+    @Test func activatingOnTheWebWithoutTheAppBoxHidesReactionAndTappingButKeepsDesmopressinAndIsAudited() throws {
         let d = try TestDaemon()
-        let (c, _) = try Self.activate(d, "APP-6", code: try Self.enroll(d, "APP-6", [("desmopressinPrescribed", true)]), webOnly: true)
+        let (c, _) = try Self.activate(d, "APP-6", code: try Self.enroll(d, "APP-6", [("desmopressinPrescribed", true)]))
         let page = try c.get("/app/")
-        for task in ["reaction_test", "tapping_test", "desmopressin"] { #expect(!page.text.contains("data-task=\"\(task)\""), "\(task) hidden") }
+        for task in ["reaction_test", "tapping_test"] { #expect(!page.text.contains("data-task=\"\(task)\""), "\(task) hidden") }
+        #expect(page.text.contains("data-task=\"desmopressin\""), "desmopressin stays for a patient it is prescribed to")
         #expect(page.text.contains("data-task=\"weight_morning\""))
         let patient = try d.request(.get, "/v1/patients/APP-6", token: d.adminToken)
         #expect(patient.text.contains("\"webOnly\":true"))

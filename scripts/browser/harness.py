@@ -14,6 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 CHROMIUM = os.environ.get("HYPONATRACK_CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 PASSWORD = "ward password 2026"
 EMERGENCY_NUMBER = "999"
+CLINIC_PHONE = "+49 30 555 0100"
 
 
 
@@ -37,12 +38,17 @@ class Daemon:
         for name in ("risk-model.json", "thresholds.json", "reminders.json", "instructions.json"):
             shutil.copy(os.path.join(ROOT, "config", name), cfg)
         self.config = os.path.join(cfg, "hyponatrack.json")
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
         with open(self.config, "w") as f:
             # Not the default 112: every emergency text must name the configured number.
             json.dump({"listen": "127.0.0.1:0", "dataDirectory": os.path.join(work, "data"),
-                       "app": {"emergencyNumber": EMERGENCY_NUMBER}}, f)
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
+                       "app": {"emergencyNumber": EMERGENCY_NUMBER, "clinicPhone": CLINIC_PHONE,
+                               "clinicHours": "Mo-Fr 08:00-16:00", "publicURL": self.base},
+                       # A yellow tier, so a yellow light on the check-in promises the clinic's call.
+                       "hooks": [{"name": "ward", "type": "command", "path": "/bin/true", "events": []}],
+                       "escalation": {"yellow": [{"afterMinutes": 0, "hooks": ["ward"]}],
+                                      "red": [{"afterMinutes": 0, "hooks": ["ward"]}]}}, f)
         binary = os.path.join(os.environ.get("HYPONATRACK_BIN_DIR", os.path.join(ROOT, ".build", "debug")), "hyponatrackd")
         self.log = open(os.path.join(work, "daemon.log"), "w")
         self.proc = subprocess.Popen([binary, "--config", self.config, "--listen", f"127.0.0.1:{self.port}"],

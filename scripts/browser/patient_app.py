@@ -28,7 +28,7 @@ def run(t):
             and page.get_attribute("#code", "aria-invalid") == "true")
     page.fill("#studyId", "BR-WEB")
     page.fill("#code", e["activationCode"])
-    page.check("#webOnly")
+    # Left unticked ("I also use the HyponaTrack app"): the patient is web-only.
     with page.expect_navigation():
         page.click("button[type=submit]")
     c.check("app: activated, today's page is shown", page.url.endswith("/app/") and page.locator("#light").is_visible(), page.url)
@@ -38,8 +38,8 @@ def run(t):
             and cookie["expires"] > time.time() + 7 * 86400, str(cookie))
     c.check("app: the token is not readable from script", "htp_" not in page.evaluate("document.cookie + JSON.stringify(localStorage) + JSON.stringify(sessionStorage)"))
     tasks = page.eval_on_selector_all("#tasks li", "ls => ls.map(l => l.dataset.task)")
-    c.check("app: web-only hides the reaction, tapping and desmopressin tasks",
-            tasks and not {"reaction_test", "tapping_test", "desmopressin"} & set(tasks), str(tasks))
+    c.check("app: web-only hides the reaction and tapping tasks; desmopressin (prescribed) stays",
+            tasks and not {"reaction_test", "tapping_test"} & set(tasks) and "desmopressin" in tasks, str(tasks))
     emergency = page.locator(".emergency").first.text_content()
     c.check("app: the emergency instruction names the configured emergency number, not 112",
             EMERGENCY_NUMBER in emergency and "112" not in emergency
@@ -76,6 +76,7 @@ def run(t):
     page.fill("#fluidIntakeMl", "600")
     page.check("#nausea-1")
     if screenshots:
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=os.path.join(screenshots, "app-morning.png"), full_page=False)
     with page.expect_navigation():
         page.click("form[action='/app/morning'] button[type=submit]")

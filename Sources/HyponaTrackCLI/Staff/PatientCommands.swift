@@ -18,7 +18,8 @@ enum PatientCommands {
         --consent-version (1-32 of A-Z a-z 0-9 . _ -) and --consent-date (not in the future, not
         more than 60 days after surgery) record the signed consent; a study configured with
         consentRequired refuses an enrolment without both. --web-only: the patient checks in
-        only through the web app (/app/); the reaction, tapping and desmopressin tasks are hidden.
+        only through the web app (/app/); the reaction and tapping tasks are hidden (the last
+        activation decides it again). With app.publicURL set the activation link is printed too.
         Needs a nurse or admin token.
         """, spec: .init(flags: ["stalk-deviation", "desmopressin-prescribed", "simplified", "web-only", "loan-device", "baseline-pre-op"],
                          options: ["study-id", "surgery-date", "age", "sex", "bmi", "baseline-weight", "time-zone", "histology",
@@ -32,6 +33,7 @@ enum PatientCommands {
                 io.out("Kat B pending: add POD sodium, operation minutes and CSF leak with `hyponatrack update \(f("studyId")) …`")
             }
             io.out("Activation code: \(f("activationCode"))  (single use, valid until \(f("activationExpiresAt")))")
+            if case .string(let url)? = Show.field(r, "activationURL") { io.out("Activation link: \(url)") }
             io.out("Monitoring until \(f("monitoringEnds"))")
         }
     }
@@ -139,16 +141,22 @@ enum PatientCommands {
         }
     }
 
-    static let reissue = StaffCommand(name: "reissue", usage: ["reissue ID [--json]"], about: """
+    static let reissue = StaffCommand(name: "reissue", usage: ["reissue ID [--add-device] [--json]"], about: """
         Issues a new one-time activation code (for a lost or reinstalled app). Every earlier
-        patient token and code of this patient stops working. Refused for a patient whose access
-        has ended (tokens.patientDaysAfterMonitoring days after monitoring): no code is printed.
-        """, operands: ["ID"], spec: .init()) { a, client in
+        patient token and code of this patient stops working. --add-device: a further code for a
+        second device (a patient who uses both the app and the web check-in); the tokens the
+        patient has keep working (audited as activation.add_device). With app.publicURL set the
+        activation link is printed too. Refused for a patient whose access has ended
+        (tokens.patientDaysAfterMonitoring days after monitoring): no code is printed.
+        """, operands: ["ID"], spec: .init(flags: ["add-device"])) { a, client in
         let id = a.positionals[0]
-        let r = try client.post("/v1/patients/\(DaemonClient.segment(id))/activation")
+        let addDevice = a.flag("add-device")
+        let body: JSONObject = addDevice ? JSONObject([("addDevice", .bool(true))]) : JSONObject()
+        let r = try client.post("/v1/patients/\(DaemonClient.segment(id))/activation", .object(body))
         return Reply(json: r) { io in
             io.out("New activation code for \(id): \(Show.text(r, "activationCode"))  (valid until \(Show.text(r, "activationExpiresAt")))")
-            io.out("Every earlier token of this patient has stopped working.")
+            if case .string(let url)? = Show.field(r, "activationURL") { io.out("Activation link: \(url)") }
+            io.out(addDevice ? "The tokens this patient already has keep working." : "Every earlier token of this patient has stopped working.")
         }
     }
 

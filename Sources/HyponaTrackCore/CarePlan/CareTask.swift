@@ -13,11 +13,13 @@ public enum CareTask: String, Sendable, CaseIterable, Comparable {
     private var order: Int { CareTask.allCases.firstIndex(of: self)! }
     public static func < (a: CareTask, b: CareTask) -> Bool { a.order < b.order }
 
-    /// Hidden tasks are not scheduled, not reminded and do not count for adherence.
+    /// Hidden tasks are not scheduled, not reminded and do not count for adherence. The web
+    /// check-in cannot run the reaction and tapping tests, so a web-only patient never sees them;
+    /// desmopressin doses stay, since the web form records them (an overdose causes hyponatremia).
     public func isHidden(for profile: PatientProfile) -> Bool {
         switch self {
         case .reactionTest, .tappingTest: return profile.simplifiedMode || profile.webOnly
-        case .desmopressin: return !profile.desmopressinPrescribed || profile.webOnly
+        case .desmopressin: return !profile.desmopressinPrescribed
         default: return false
         }
     }

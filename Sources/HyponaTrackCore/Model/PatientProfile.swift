@@ -28,7 +28,7 @@ public struct PatientProfile: Sendable, Equatable {
     public var diabetesInsipidusActive: Bool
     public var baselineReactionTimeMs: Double?
     public var simplifiedMode: Bool
-    /// Uses only the web check-in (`/app/`): the reaction, tapping and desmopressin tasks are
+    /// Uses only the web check-in (`/app/`): the reaction and tapping tasks are
     /// hidden as in simplified mode, so adherence and reminder intensity stay fair.
     public var webOnly: Bool = false
     public var desmopressinPrescribed: Bool

@@ -16,6 +16,21 @@ public struct WebAppTexts: Sendable, Equatable {
     public var emergencySymptoms: [String: [String: String]]
     /// language → text with `{emergencyNumber}`
     public var callNow: [String: String]
+    /// What a yellow light says about the clinic's call: `today` (`{until}`), `laterToday`
+    /// (`{from}`, `{until}`), `nextWorkingDay` (`{day}`, `{from}`), `callClinic` → language → text.
+    public var clinicCall: [String: [String: String]]
+
+    /// The `clinicCall` texts and the placeholders each may use.
+    public static let clinicCallPlaceholders: [(key: String, placeholders: Set<String>)] = [
+        ("today", ["until"]), ("laterToday", ["from", "until"]), ("nextWorkingDay", ["day", "from"]), ("callClinic", []),
+    ]
+
+    /// The `clinicCall` text `key` in `language`, its placeholders filled from `values`.
+    public func clinicCall(_ key: String, _ language: String, _ values: [String: String] = [:]) -> String {
+        var text = clinicCall[key]?[language] ?? ""
+        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        return text
+    }
 
     public func symptom(_ item: String, _ language: String) -> String { symptoms[item]?[language] ?? item }
     public func emergency(_ code: String, _ language: String) -> String { emergencySymptoms[code]?[language] ?? code }
@@ -61,7 +76,36 @@ public struct WebAppTexts: Sendable, Equatable {
         var emergency: [String: [String: String]] = [:]
         for code in e.object.keys { emergency[code] = try perLanguage(e.raw(code)!, e.fieldPath(code)) }
         let callNow = try perLanguage(try r.required("callNow", .any), r.fieldPath("callNow"), callNow: true)
+        let cc = try ObjectReader(try r.required("clinicCall", .any), path: r.fieldPath("clinicCall"))
+        var clinicCall: [String: [String: String]] = [:]
+        for (key, allowed) in clinicCallPlaceholders {
+            let o = try ObjectReader(try cc.required(key, .any), path: cc.fieldPath(key))
+            var texts: [String: String] = [:]
+            for lang in InstructionTexts.languages {
+                let text = try o.required(lang, .string(length: 1...500))
+                // A misspelt placeholder would reach the patient as written.
+                if let bad = placeholders(text).first(where: { !allowed.contains($0) }) ?? (unbalanced(text) ? "" : nil) {
+                    throw FieldError.invalid(o.fieldPath(lang), "unknown placeholder {\(bad)}; this text may use "
+                        + (allowed.isEmpty ? "none" : allowed.sorted().map { "{\($0)}" }.joined(separator: ", ")))
+                }
+                texts[lang] = text
+            }
+            try o.finish()
+            clinicCall[key] = texts
+        }
+        try cc.finish()
         try r.finish()
-        return WebAppTexts(symptoms: symptoms, scale: scale, vas: vas, emergencySymptoms: emergency, callNow: callNow)
+        return WebAppTexts(symptoms: symptoms, scale: scale, vas: vas, emergencySymptoms: emergency, callNow: callNow,
+                           clinicCall: clinicCall)
+    }
+
+    /// The names between braces in `text`.
+    static func placeholders(_ text: String) -> [String] {
+        text.split(separator: "{", omittingEmptySubsequences: false).dropFirst().map { String($0.prefix { $0 != "}" }) }
+    }
+
+    /// Braces that do not pair up (`{until`, `until}`).
+    static func unbalanced(_ text: String) -> Bool {
+        text.filter { $0 == "{" }.count != text.filter { $0 == "}" }.count
     }
 }

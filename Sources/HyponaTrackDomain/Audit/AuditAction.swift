@@ -21,6 +21,8 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case proposalReject = "proposal.reject"
     // Activation
     case activationReissue = "activation.reissue"
+    /// A further code for another device (`reissue --add-device`): existing tokens keep working.
+    case activationAddDevice = "activation.add_device"
     case activationSuccess = "activation.success"
     /// Written one row per refused attempt by earlier releases; now counted and summarised.
     case activationFailure = "activation.failure"

@@ -93,6 +93,38 @@ public struct ServerConfiguration: Sendable {
     public struct App: Sendable {
         /// Named in the web check-in's emergency instruction.
         public var emergencyNumber = "112"
+        /// The clinic's telephone number, shown with a yellow or red light (nil: not shown).
+        public var clinicPhone: String?
+        /// When the clinic calls patients back (nil: a yellow light names no time).
+        public var clinicHours: ClinicHours?
+        /// Where patients reach `/app/` (`https://…`, or `http://` on a loopback host), without a
+        /// trailing slash: enrolment and a new code then also answer the activation link.
+        public var publicURL: String?
+
+        /// `{publicURL}/app/activate?study=ID&code=CODE`, or nil without `publicURL`.
+        public func activationURL(studyId: String, code: String) -> String? {
+            publicURL.map { "\($0)/app/activate?study=\(Self.queryValue(studyId))&code=\(Self.queryValue(code))" }
+        }
+
+        /// Study IDs and codes are `[A-Za-z0-9_-]` (codes grouped with `-`): nothing to escape but
+        /// anything else is percent-encoded all the same.
+        static func queryValue(_ text: String) -> String {
+            text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_"))) ?? text
+        }
+
+        /// Why `url` cannot be `app.publicURL`, or nil: https, or http to a loopback host; no
+        /// query, fragment or user; no trailing slash needed.
+        public static func publicURLProblem(_ url: String) -> String? {
+            guard let c = URLComponents(string: url), let scheme = c.scheme?.lowercased(), let host = c.host, !host.isEmpty else {
+                return "expected an absolute URL such as https://checkin.example.org"
+            }
+            guard c.query == nil, c.fragment == nil, c.user == nil, c.password == nil else {
+                return "must not carry a query, a fragment or credentials"
+            }
+            let loopback = host == "localhost" || host.hasPrefix("127.") || host == "[::1]" || host == "::1"
+            if scheme == "https" || (scheme == "http" && loopback) { return nil }
+            return "must be an https:// URL (http:// only for a loopback host): the link carries the activation code"
+        }
 
         /// Digits, spaces and a leading `+`: what a phone dials, as the check-in shows it.
         public static func isEmergencyNumber(_ text: String) -> Bool {

@@ -8,10 +8,13 @@ public struct Activate: Sendable {
     public var code: String
     /// Refusals are counted per address (`ActivationRefusals`).
     public var clientIP: String
-    /// Chosen in the web app: the patient uses only `/app/` (`PatientProfile.webOnly`).
-    public var webOnly: Bool = false
+    /// What this activation says about `PatientProfile.webOnly`: the last web activation decides.
+    /// The web check-in sends true unless the patient ticked "I also use the HyponaTrack app"; the
+    /// app (`POST /v1/activate`) sends nil, leaving the profile as enrolment, the nurse
+    /// (`update --web-only`) or an earlier web activation set it.
+    public var webOnly: Bool?
 
-    public init(studyId: String, code: String, clientIP: String, webOnly: Bool = false) {
+    public init(studyId: String, code: String, clientIP: String, webOnly: Bool? = nil) {
         self.studyId = studyId
         self.code = code
         self.clientIP = clientIP
@@ -81,13 +84,13 @@ public final class ActivationService: Sendable {
             case .activated(let patientId, let sid, _):
                 // The client's address, as a lockout records it: who took over a study ID is traceable.
                 try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: .activationSuccess, subject: sid,
-                                    details: AuditDetails.Activated(ip: command.clientIP, webOnly: command.webOnly ? true : nil))
+                                    details: AuditDetails.Activated(ip: command.clientIP, webOnly: command.webOnly))
                 var patient = try PatientRepository.load(db, id: patientId)
-                if command.webOnly, var p = patient, !p.profile.webOnly {
-                    p.profile.webOnly = true
+                if let webOnly = command.webOnly, var p = patient, p.profile.webOnly != webOnly {
+                    p.profile.webOnly = webOnly
                     try PatientRepository.updateProfile(db, id: p.id, profile: p.profile, at: ms)
                     try AuditLog.append(db, at: ms, actor: "patient:\(sid)", action: .patientUpdate, subject: sid,
-                                        details: AuditDetails.BecameWebOnly())
+                                        details: AuditDetails.WebOnlyChanged(webOnly: .init(from: !webOnly, to: webOnly)))
                     patient = p
                 }
                 if let patient { try outbox?.enqueueBaseline(db, patient, snapshot: rules.snapshot, at: ms) }

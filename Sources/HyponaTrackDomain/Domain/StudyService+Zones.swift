@@ -18,4 +18,10 @@ extension StudyService {
     public func zone(patientId: Int64) throws -> ZoneRules? {
         try context.read { db in try PatientRepository.load(db, id: patientId) }.map { context.zone($0.profile) }
     }
+
+    /// One patient's profile and time zone by the internal id (one row read); nil for none. The
+    /// web check-in's forms show the fluid limit and the desmopressin field from it.
+    public func profileAndZone(patientId: Int64) throws -> (profile: PatientProfile, zone: ZoneRules)? {
+        try context.read { db in try PatientRepository.load(db, id: patientId) }.map { ($0.profile, context.zone($0.profile)) }
+    }
 }

@@ -22,6 +22,13 @@ public struct Vocabulary: Bilingual, Sendable {
         s(d.description, "\(d.day).\(d.month).\(d.year)")
     }
 
+    /// "Monday", "Montag" (0 = Monday, as `ClinicHours.weekday`).
+    public func weekday(_ index: Int) -> String {
+        let en = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+        let de = ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"]
+        return s(en[index], de[index])
+    }
+
     /// What a day that is not evaluated says instead of reasons (docs/clinical-rules.md §3).
     public var notEvaluated: String { s("not evaluated: no value a rule reads", "nicht bewertet: kein Wert, den eine Regel liest") }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import Synchronization
 import Crypto
 import HTTPServer
 import HyponaTrackKit
@@ -77,21 +78,19 @@ public enum DaemonMain {
             return 78
         }
 
-        let daemon: Daemon
-        let started = Date()
-        do { daemon = try Daemon(configuration: configuration, logger: logger) } catch {
-            logger.error("cannot start", ["error": "\(error)"])
-            return 1
-        }
         // Signals are handled on a queue, not in a C handler: only async-signal-safe work there.
         // A parent may have started us with them blocked (Foundation's Process on a libdispatch
-        // thread passes its mask on); unblock them or a stop request would never arrive.
+        // thread passes its mask on); unblock them or a stop request would never arrive. They are
+        // taken before the daemon binds its port: the listener answers as soon as it exists, so a
+        // SIGHUP or SIGTERM sent on the first answer must already have its handler (a reload asked
+        // for during the start runs once the daemon is there).
         var unblock = sigset_t()
         sigemptyset(&unblock)
         for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, s); signal(s, SIG_IGN) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         let queue = DispatchQueue(label: "hyponatrackd.signals")
         let stopRequested = DispatchSemaphore(value: 0)
+        let starting = StartingDaemon()
         var sources: [DispatchSourceSignal] = []
         for s in [SIGTERM, SIGINT] {
             let source = DispatchSource.makeSignalSource(signal: s, queue: queue)
@@ -100,9 +99,17 @@ public enum DaemonMain {
             sources.append(source)
         }
         let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
-        hup.setEventHandler { daemon.reloadRules() }
+        hup.setEventHandler { starting.reloadWhenStarted() }
         hup.resume()
         sources.append(hup)
+
+        let daemon: Daemon
+        let started = Date()
+        do { daemon = try Daemon(configuration: configuration, logger: logger) } catch {
+            logger.error("cannot start", ["error": "\(error)"])
+            return 1
+        }
+        starting.started(daemon)
 
         daemon.startWorkers()
         logger.notice("ready", ["address": daemon.address, "data_dir": configuration.dataDirectory.path,
@@ -132,4 +139,27 @@ public enum DaemonMain {
 func printError(_ text: String) {
     let bytes = Array(text.utf8)
     _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
+/// The daemon as the SIGHUP handler sees it while the start is under way: a reload asked for
+/// before the daemon exists is remembered and run once it does (never lost, never run twice).
+final class StartingDaemon: Sendable {
+    private let state = Mutex<(daemon: Daemon?, reloadAsked: Bool)>((nil, false))
+
+    func reloadWhenStarted() {
+        let daemon = state.withLock { s -> Daemon? in
+            if s.daemon == nil { s.reloadAsked = true }
+            return s.daemon
+        }
+        daemon?.reloadRules()
+    }
+
+    func started(_ daemon: Daemon) {
+        let asked = state.withLock { s -> Bool in
+            s.daemon = daemon
+            defer { s.reloadAsked = false }
+            return s.reloadAsked
+        }
+        if asked { daemon.reloadRules() }
+    }
 }

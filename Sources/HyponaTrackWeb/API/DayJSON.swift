@@ -4,17 +4,26 @@ import HyponaTrackKit
 import HyponaTrackDomain
 
 /// The instructions a patient reads for a level, in the language they were found in. The texts
-/// name `emergencyNumber` (`app.emergencyNumber`) where the rules' texts say `{emergencyNumber}`.
+/// name `emergencyNumber` (`app.emergencyNumber`) where the rules' texts say `{emergencyNumber}`;
+/// a yellow one shown to the patient also says when the clinic will call (`call`, as the web
+/// check-in does), before the disclaimer.
 struct ShownInstructions: Sendable {
     let level: Level
     let text: String
     let language: String
 
-    init(level: Level, reasonCodes: [String], rules: RuleSet, language: String?, emergencyNumber: String) {
+    init(level: Level, reasonCodes: [String], rules: RuleSet, language: String?, emergencyNumber: String,
+         call: ClinicCallPromise? = nil) {
         let found = rules.instructions.text(level: level, reasonCodes: reasonCodes, language: language, emergencyNumber: emergencyNumber)
         self.level = level
-        text = found.text
         self.language = found.language
+        guard level == .yellow, let call, let lang = Language(rawValue: found.language),
+              let sentence = ClinicCallWording.sentence(call, texts: rules.instructions.webApp, language: lang) else {
+            text = found.text
+            return
+        }
+        let body = rules.instructions.body(level: level, reasonCodes: reasonCodes, language: found.language, emergencyNumber: emergencyNumber)
+        text = body + " " + sentence + " " + rules.instructions.disclaimer(found.language, emergencyNumber: emergencyNumber)
     }
 }
 
@@ -24,11 +33,12 @@ struct DayAnswer: Sendable {
     /// Nil for a day that is not evaluated (no rule had its data).
     let instructions: ShownInstructions?
 
-    init(_ r: DayResult, language: String?, emergencyNumber: String) {
+    /// `call`: what a yellow light promises the patient (nil for the nurse's correction).
+    init(_ r: DayResult, language: String?, emergencyNumber: String, call: ClinicCallPromise? = nil) {
         result = r
         instructions = r.evaluation.level.map {
             ShownInstructions(level: $0, reasonCodes: r.evaluation.reasonCodes, rules: r.rulesSnapshot.rules, language: language,
-                              emergencyNumber: emergencyNumber)
+                              emergencyNumber: emergencyNumber, call: call)
         }
     }
 }
@@ -38,11 +48,11 @@ struct TodayAnswer: Sendable {
     let today: TodayView
     let instructions: ShownInstructions?
 
-    init(_ t: TodayView, language: String?, emergencyNumber: String) {
+    init(_ t: TodayView, language: String?, emergencyNumber: String, call: ClinicCallPromise? = nil) {
         today = t
         instructions = t.shown.map {
             ShownInstructions(level: $0.level, reasonCodes: $0.reasonCodes, rules: t.rulesSnapshot.rules, language: language,
-                              emergencyNumber: emergencyNumber)
+                              emergencyNumber: emergencyNumber, call: call)
         }
     }
 }

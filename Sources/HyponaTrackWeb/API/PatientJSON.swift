@@ -47,20 +47,23 @@ enum PatientJSON {
         .member("reason", .nullable(.string)) { $0.withdrawalReason },
     ])
 
-    /// `POST /v1/patients`: the activation code appears here once.
-    static let enrollment = ResponseShape<Enrollment>("Enrollment", [
-        .member("studyId", .string(S.studyId)) { $0.patient.studyId },
-    ], risk.embedded { $0.risk }, [
-        .member("activationCode", .string) { Secrets.groupedActivationCode($0.activationCode) },
-        .member("activationExpiresAt", .instant) { $0.activationExpiresAt },
-        .member("monitoringEnds", .date) { $0.monitoringEnds },
+    /// `POST /v1/patients`: the activation code appears here once (and the link that carries it,
+    /// with `app.publicURL`).
+    static let enrollment = ResponseShape<EnrollmentAnswer>("Enrollment", [
+        .member("studyId", .string(S.studyId)) { $0.enrollment.patient.studyId },
+    ], risk.embedded { $0.enrollment.risk }, [
+        .member("activationCode", .string) { $0.code },
+        .member("activationExpiresAt", .instant) { $0.enrollment.activationExpiresAt },
+        .member("activationURL", .nullable(.string)) { $0.app.activationURL(studyId: $0.enrollment.patient.studyId, code: $0.code) },
+        .member("monitoringEnds", .date) { $0.enrollment.monitoringEnds },
     ])
 
-    /// `POST /v1/patients/{studyId}/activation`: a reissued code, shown once.
-    static let issuedCode = ResponseShape<(code: IssuedActivationCode, studyId: String)>(nil, [
+    /// `POST /v1/patients/{studyId}/activation`: a reissued code, shown once, with its link.
+    static let issuedCode = ResponseShape<IssuedCodeAnswer>(nil, [
         .member("studyId", .string(S.studyId)) { $0.studyId },
-        .member("activationCode", .string) { Secrets.groupedActivationCode($0.code.code) },
+        .member("activationCode", .string) { $0.grouped },
         .member("activationExpiresAt", .instant) { $0.code.expiresAt },
+        .member("activationURL", .nullable(.string)) { $0.app.activationURL(studyId: $0.studyId, code: $0.grouped) },
     ])
 
     /// `POST /v1/patients/{studyId}/labs`: the value stored and the evaluation it caused.
@@ -112,4 +115,20 @@ enum ActivationJSON {
         .member("timeZone", .string) { $0.timeZone },
         .member("monitoringEnds", .date) { $0.monitoringEnds },
     ])
+}
+
+/// An enrolment as answered: the code grouped for reading, and the activation link when
+/// `app.publicURL` is set (docs/product.md, W "QR activation").
+struct EnrollmentAnswer {
+    let enrollment: Enrollment
+    let app: ServerConfiguration.App
+    var code: String { Secrets.groupedActivationCode(enrollment.activationCode) }
+}
+
+/// A new code as answered (`reissue`, `reissue --add-device`).
+struct IssuedCodeAnswer {
+    let code: IssuedActivationCode
+    let studyId: String
+    let app: ServerConfiguration.App
+    var grouped: String { Secrets.groupedActivationCode(code.code) }
 }

@@ -19,7 +19,7 @@ extension Routes {
                                     S.error)]) { ctx in
                 let command = try decodeBody(ctx.body) { r throws(FieldError) in
                     Activate(studyId: try r.required(ActivationBodies.studyId.required), code: try r.required(ActivationBodies.code.required),
-                             clientIP: ctx.clientIP)
+                             clientIP: ctx.clientIP)   // the app's activation leaves webOnly as the nurse or the web set it
                 }
                 return .json(.ok, ActivationJSON.activated.encode(try service.activate(command)))
             },

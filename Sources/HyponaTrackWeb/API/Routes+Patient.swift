@@ -26,7 +26,10 @@ extension Routes {
                 return .later(DeferredAnswer(start: { committed in
                     service.days.submit(SubmitDay(patientId: id, date: date, patch: patch), completion: committed)
                 }, answer: { committed in
-                    .json(.ok, DayJSON.result.encode(DayAnswer(try committed.result(), language: language, emergencyNumber: emergencyNumber)))
+                    // A yellow answer says when the clinic will call, as the web check-in does (only then is the clock read).
+                    let result = try committed.result()
+                    let call = result.evaluation.level == .yellow ? service.configuration.clinicCall(atEpochSeconds: service.clock.now()) : nil
+                    return .json(.ok, DayJSON.result.encode(DayAnswer(result, language: language, emergencyNumber: emergencyNumber, call: call)))
                 }))
             },
             Route(.get, "/v1/me/days", access: .patient, touches: .ownRecord, summary: "The patient's stored days with their evaluations",
@@ -40,7 +43,8 @@ extension Routes {
                   responses: [200: ("today", DayJSON.today.reference), 401: ("token missing or revoked", S.error),
                               403: ("not a patient token", S.error)]) { ctx in
                 .json(.ok, DayJSON.today.encode(TodayAnswer(try service.days.today(patientId: try ctx.patientId()), language: ctx.language,
-                                                            emergencyNumber: service.configuration.app.emergencyNumber)))
+                                                            emergencyNumber: service.configuration.app.emergencyNumber,
+                                                            call: service.configuration.clinicCall(atEpochSeconds: service.clock.now()))))
             },
         ]
     }

@@ -23,7 +23,8 @@ extension Routes {
                 do throws(FieldError) { profile = try ProfileDecoder.decode(body, path: "", rules: service.rules.snapshot.rules) } catch {
                     throw APIError.from(error)
                 }
-                return .json(.created, PatientJSON.enrollment.encode(try service.enrollment.enroll(Enroll(profile: profile, actor: ctx.actor))))
+                let enrolled = try service.enrollment.enroll(Enroll(profile: profile, actor: ctx.actor))
+                return .json(.created, PatientJSON.enrollment.encode(EnrollmentAnswer(enrollment: enrolled, app: service.configuration.app)))
             },
             Route(.get, "/v1/patients", access: .staff(.read), touches: .list, summary: "Every patient with risk class and current level",
                   responses: with([200: ("patients", S.array(PatientJSON.summary.reference))])) { _ in
@@ -55,12 +56,16 @@ extension Routes {
                 return .json(.ok, PatientJSON.summary.encode(try service.enrollment.withdraw(command)))
             },
             Route(.post, "/v1/patients/{studyId}/activation", access: .staff(.write), touches: .patient,
-                  summary: "Reissue the activation code; every earlier patient token stops working",
-                  responses: with([200: ("new code", PatientJSON.issuedCode.reference),
+                  summary: "Reissue the activation code; every earlier patient token stops working, unless addDevice "
+                           + "(a further code for a second device; existing tokens keep working)",
+                  request: S.body([PatientBodies.addDevice.member]),
+                  responses: with([200: ("new code (and activationURL when app.publicURL is set)", PatientJSON.issuedCode.reference),
                                    409: ("withdrawn, or the patient's access has ended (tokens.patientDaysAfterMonitoring): "
                                          + "no code is issued", S.error)])) { ctx in
-                let issued = try service.enrollment.reissueActivation(studyId: ctx.parameter("studyId"), actor: ctx.actor)
-                return .json(.ok, PatientJSON.issuedCode.encode((code: issued, studyId: ctx.parameter("studyId"))))
+                let addDevice = try decodeBody(ctx.body) { r throws(FieldError) in try r.optional(PatientBodies.addDevice) ?? false }
+                let issued = try service.enrollment.reissueActivation(studyId: ctx.parameter("studyId"), actor: ctx.actor, addDevice: addDevice)
+                return .json(.ok, PatientJSON.issuedCode.encode(IssuedCodeAnswer(code: issued, studyId: ctx.parameter("studyId"),
+                                                                                  app: service.configuration.app)))
             },
             Route(.post, "/v1/patients/{studyId}/labs", access: .staff(.write), touches: .patient, summary: "Enter a lab sodium value",
                   request: S.body([PatientBodies.sodium.required.member, PatientBodies.time.member]),
@@ -104,6 +109,8 @@ extension Routes {
 
 /// The patient routes' body members, declared once for the decoder and the spec.
 enum PatientBodies {
+    /// `POST …/activation`: a further code for a second device, existing tokens kept.
+    static let addDevice = BodyField.bool("addDevice")
     static let reason = BodyField.text("reason", length: 1...500)
     static let sodium = BodyField.number("sodium", ValueRanges.sodium)
     /// The withdrawal date; an impossible calendar date is refused with the field named.

@@ -16,7 +16,7 @@ enum AppAssets {
         header { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: 4px 8px; padding: 8px 12px;
                  border-bottom: 2px solid #c8c8c8; background: #f4f6f8; }
         header strong { font-size: 20px; }
-        header .who { font-weight: bold; font-size: 16px; white-space: nowrap; }
+        header .who { font-weight: bold; font-size: 16px; }
         main { padding: 8px 12px 24px; max-width: 640px; margin: 0 auto; }
         footer { padding: 12px; color: var(--muted); font-size: 15px; border-top: 1px solid #c8c8c8; max-width: 640px; margin: 0 auto; }
         h1 { font-size: 26px; margin: 12px 0; }
@@ -40,14 +40,26 @@ enum AppAssets {
         .done { color: #1b6e35; font-weight: bold; }
         .open { color: #8a0017; font-weight: bold; }
         .field { margin: 16px 0; }
-        label, legend { display: block; font-weight: bold; margin-bottom: 6px; }
+        label, legend { display: block; font-weight: bold; margin-bottom: 6px; overflow-wrap: anywhere; }
+        legend { max-width: 100%; white-space: normal; }
+        .hint { margin: 0 0 6px; color: var(--muted); }
+        .contact { list-style: none; padding: 8px 0 0; margin: 8px 0 0; border-top: 2px solid currentColor; }
+        .contact li { padding: 4px 0; overflow-wrap: anywhere; }
+        .contact strong, .contact a { white-space: nowrap; }
+        .light-red a, .light-green a { color: #fff; font-weight: bold; }
+        .light-yellow a, .light-none a { color: #1a1a1a; font-weight: bold; }
+        .error-summary { border: 3px solid #8a0017; border-radius: 8px; padding: 8px 12px; margin: 12px 0; }
+        .error-summary ul { margin: 4px 0 0; padding-left: 20px; }
+        .error-summary a { color: #8a0017; }
         input[type=text], input[type=number] { width: 100%; min-height: 52px; font: inherit; font-size: 22px; padding: 8px 12px;
                                                border: 2px solid #6a6a6a; border-radius: 8px; }
         fieldset { border: 2px solid #c8c8c8; border-radius: 8px; padding: 10px 12px; margin: 16px 0; }
         .choices { display: flex; flex-wrap: wrap; gap: 8px; }
         .choices label { display: flex; align-items: center; gap: 8px; font-weight: normal; min-height: 48px; padding: 6px 12px;
-                         border: 2px solid #9a9a9a; border-radius: 8px; margin: 0; }
-        .choices input { width: 24px; height: 24px; }
+                         border: 2px solid #9a9a9a; border-radius: 8px; margin: 0; max-width: 100%; }
+        /* A wrapped label must not squeeze its box: the control keeps its 28 px whatever the text's length. */
+        .choices input { flex: 0 0 auto; width: 28px; height: 28px; min-width: 28px; margin: 0; }
+        .choices .hint { flex-basis: 100%; }
         .error { color: #8a0017; font-weight: bold; margin: 6px 0; }
         .notice { background: #eef6ee; border: 2px solid #1b6e35; border-radius: 8px; padding: 10px 12px; }
         .notice.warn { background: #fff8e1; border-color: #8a6d00; }

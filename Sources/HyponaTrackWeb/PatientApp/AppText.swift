@@ -28,7 +28,26 @@ struct AppText: Sendable, Bilingual {
           "Bitte bestätigen Sie mit dem Häkchen, oder gehen Sie zurück zur heutigen Seite.")
     }
     var code: String { s("Activation code (from the study nurse)", "Aktivierungscode (von der Studienschwester)") }
-    var webOnly: String { s("I will use only this web page, not the HyponaTrack app", "Ich nutze nur diese Webseite, nicht die HyponaTrack-App") }
+    /// Unticked (the default) the patient is web-only: the reaction and tapping tests are not asked.
+    var alsoApp: String { s("I also use the HyponaTrack app", "Ich nutze auch die HyponaTrack-App") }
+    var alsoAppHint: String {
+        s("Leave this empty if you use only this web page: then the app's reaction and tapping tests are not asked of you.",
+          "Lassen Sie das Feld leer, wenn Sie nur diese Webseite nutzen: dann werden die Reaktions- und Tipptests der App nicht verlangt.")
+    }
+    /// The day after surgery in plain words (POD in an `abbr` for staff who ask).
+    func dayAfterOperation(_ pod: Int) -> String {
+        pod == 0 ? s("The day of your operation", "Der Tag Ihrer Operation") : s("Day \(pod) after your operation", "Tag \(pod) nach Ihrer Operation")
+    }
+    var showStudyId: String { s("Tell the clinic your study ID or show them this page:", "Nennen Sie der Klinik Ihre Studien-ID oder zeigen Sie diese Seite:") }
+    var clinicPhone: String { s("Clinic", "Klinik") }
+    var emergencyNumber: String { s("Emergency", "Notruf") }
+    var vomiting: String { s("How many times have you vomited today? (0 if not at all)", "Wie oft haben Sie sich heute übergeben? (0, wenn gar nicht)") }
+    var desmopressinDose: String { s("Desmopressin taken now (µg, as prescribed; optional)", "Desmopressin jetzt eingenommen (µg, wie verordnet; optional)") }
+    func fluidLimit(_ ml: String) -> String { s("Your limit: \(ml) ml a day", "Ihre Grenze: \(ml) ml am Tag") }
+    func problems(_ count: Int) -> String {
+        count == 1 ? s("1 answer needs checking; it is marked below. Nothing was saved.", "1 Angabe muss geprüft werden; sie ist unten markiert. Es wurde nichts gespeichert.")
+                   : s("\(count) answers need checking; each is marked below. Nothing was saved.", "\(count) Angaben müssen geprüft werden; jede ist unten markiert. Es wurde nichts gespeichert.")
+    }
     var start: String { s("Start", "Starten") }
     var morningCheck: String { s("Morning check", "Morgen-Check") }
     var eveningCheck: String { s("Evening check", "Abend-Check") }

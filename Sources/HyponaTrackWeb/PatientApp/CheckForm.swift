@@ -1,3 +1,4 @@
+import Foundation
 import HTJSON
 import HTML
 import HyponaTrackCore
@@ -16,6 +17,10 @@ struct CheckForm {
     let texts: WebAppTexts?
     let emergencyCodes: [String]
     let emergencyNumber: String
+    /// The patient's own fluid limit, shown beside the fluid field (nil: none set).
+    var fluidLimitMl: Double? = nil
+    /// Desmopressin doses are asked only of patients it is prescribed to.
+    var desmopressinPrescribed = false
     var values: [String: String] = [:]
     var checked: Set<String> = []
     var errors: [String: String] = [:]
@@ -24,14 +29,25 @@ struct CheckForm {
     var lang: String { t.language.rawValue }
 
     static func entryId(_ slot: Slot, _ date: LocalDate) -> String { "web-\(slot.rawValue)-\(date)" }
+    /// The desmopressin dose entered with this slot's form (one per slot and day, updated when resent).
+    static func doseId(_ slot: Slot, _ date: LocalDate) -> String { "web-desmopressin-\(slot.rawValue)-\(date)" }
     var weightField: String { slot == .morning ? "weightMorningKg" : "weightEveningKg" }
+    /// The form field of a desmopressin dose (`desmopressinDoses[0].doseMcg` in the day API).
+    static let doseField = "doseMcg"
     /// The slot's fields besides the symptom items, in form order; `decimals`: how their range
-    /// is written in a message.
+    /// is written in a message. Vomiting episodes are the day's total (set, not added), on both forms.
     var numberFields: [(name: String, label: String, required: Bool, decimals: Int)] {
-        slot == .morning
-            ? [(weightField, t.weightMorning, true, 0), ("urineSG", t.urineSG, false, 3), ("fluidIntakeMl", t.fluidIntakeSoFar, false, 0)]
-            : [(weightField, t.weightEvening, true, 0), ("fluidIntakeMl", t.fluidIntake, true, 0)]
+        let dose: [(name: String, label: String, required: Bool, decimals: Int)] =
+            desmopressinPrescribed ? [(Self.doseField, t.desmopressinDose, false, 0)] : []
+        let vomiting = ("vomitingEpisodes", t.vomiting, false, 0)
+        return slot == .morning
+            ? [(weightField, t.weightMorning, true, 0), ("urineSG", t.urineSG, false, 3), ("fluidIntakeMl", t.fluidIntakeSoFar, false, 0),
+               vomiting] + dose
+            : [(weightField, t.weightEvening, true, 0), ("fluidIntakeMl", t.fluidIntake, true, 0), vomiting] + dose
     }
+
+    /// Every field a refusal can be shown at, in form order.
+    var fieldNames: [String] { numberFields.map(\.name) + WebAppTexts.items + ["vas", "emergencySymptoms"] }
 
     /// Shows a refusal of the day API's decoder (or of the submission: the date) at its field,
     /// worded in the page's language (`FieldMessages`).
@@ -57,8 +73,7 @@ struct CheckForm {
     /// field) when the form has none for it, so a refusal is never only "check the marked fields".
     func errorSlot(_ field: String?) -> String {
         guard let field else { return weightField }
-        let fields = numberFields.map(\.name) + WebAppTexts.items + ["vas", "emergencySymptoms"]
-        return fields.contains(field) ? field : weightField
+        return fieldNames.contains(field) ? field : weightField
     }
 
     /// The form field a refusal's JSON path names: `symptoms[0].nausea` → `nausea`,
@@ -71,12 +86,21 @@ struct CheckForm {
 
     func render() -> HTML {
         guard let session = layout.patient else { return HTML() }
-        let summary: HTML = errors.isEmpty ? HTML() : "<p class=\"error\" role=\"alert\">\(t.fixFields)</p>"
-        let numbers: [HTML] = numberFields.map { f in
+        // Every problem at once, each at its field; the summary links to them in form order.
+        let summary: HTML = errors.isEmpty ? HTML() : """
+            <div class="error-summary" role="alert" id="error-summary"><p class="error">\(t.problems(errors.count))</p>\
+            <ul>\(fieldNames.filter { errors[$0] != nil }.map { f -> HTML in "<li><a href=\"#\(f)\">\(name(f)): \(errors[f]!)</a></li>" })</ul></div>
             """
-            <div class="field"><label for="\(f.name)">\(f.label)</label>\
-            <input type="text" inputmode="decimal" id="\(f.name)" name="\(f.name)" value="\(values[f.name] ?? "")"\
-            \(f.required ? " required" as HTML : HTML())\(AppLayout.invalid(errors, f.name))>\(AppLayout.error(errors, f.name))</div>
+        let numbers: [HTML] = numberFields.map { f in
+            // The patient's own limit beside the fluid field, tied to it for screen readers.
+            let limit = f.name == "fluidIntakeMl" ? fluidLimitMl.map { t.fluidLimit(PatientApp.number($0)) } : nil
+            let hint: HTML = limit.map { "<p class=\"hint\" id=\"\(f.name)-hint\">\($0)</p>" } ?? HTML()
+            let described: HTML = limit != nil && errors[f.name] == nil ? " aria-describedby=\"\(f.name)-hint\"" : HTML()
+            let mode: HTML = f.name == "vomitingEpisodes" || f.name == "fluidIntakeMl" ? "numeric" : "decimal"
+            return """
+            <div class="field"><label for="\(f.name)">\(f.label)</label>\(hint)\
+            <input type="text" inputmode="\(mode)" id="\(f.name)" name="\(f.name)" value="\(values[f.name] ?? "")"\
+            \(f.required ? " required" as HTML : HTML())\(described)\(AppLayout.invalid(errors, f.name))>\(AppLayout.error(errors, f.name))</div>
             """
         }
         let items: [HTML] = WebAppTexts.items.map { item in
@@ -86,7 +110,7 @@ struct CheckForm {
         let vas = choice("vas", legend: texts?.vas[lang] ?? "VAS 0–10", range: ValueRanges.vas, word: { String($0) })
         let title = slot == .morning ? t.morningCheck : t.eveningCheck
         return layout.page(title, """
-            <p class="muted">\(date.description)</p>\(summary)
+            <p class="muted">\(Vocabulary(language: t.language).date(date))</p>\(summary)
             <form method="post" action="/app/\(slot.rawValue)" novalidate>\(AppLayout.csrf(session))
             <input type="hidden" name="date" value="\(date.description)"><input type="hidden" name="entryId" value="\(Self.entryId(slot, date))">
             \(numbers[0])
@@ -96,6 +120,20 @@ struct CheckForm {
             <button type="submit">\(t.save)</button></form>
             <p><a href="/app/">\(t.today)</a></p>
             """)
+    }
+
+    /// A field's name as the error summary says it: its label up to the first bracket, comma or
+    /// question mark ("Weight this morning", "How well do you feel overall?").
+    private func name(_ field: String) -> String {
+        let label = numberFields.first { $0.name == field }?.label
+            ?? (field == "vas" ? texts?.vas[lang] : field == "emergencySymptoms" ? t.emergency : texts?.symptom(field, lang)) ?? field
+        var short = ""
+        for ch in label {
+            if ch == "(" || ch == "," { break }
+            short.append(ch)
+            if ch == "?" { break }
+        }
+        return short.trimmingCharacters(in: .whitespaces)
     }
 
     /// A 0…n scale as radio buttons with words, in a fieldset named by its legend.

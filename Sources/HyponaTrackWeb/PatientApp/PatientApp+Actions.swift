@@ -10,7 +10,7 @@ extension PatientApp {
     func activate(_ ctx: PageContext) throws -> HTTPResponse {
         let t = AppText(ctx.language)
         var page = ActivatePage(layout: layout(ctx.request, nil), formToken: ctx.signInFormToken, studyId: ctx.form["studyId"] ?? "",
-                                webOnly: ctx.form["webOnly"] == "1")
+                                alsoApp: ctx.form["alsoApp"] == "1")
         let studyId = ctx.field("studyId") ?? ""
         let code = ctx.field("code") ?? ""
         if !ValueRanges.isValidStudyId(studyId) { page.errors["studyId"] = t.s("Enter the study ID from your card.", "Bitte die Studien-ID von Ihrer Karte eingeben.") }
@@ -28,7 +28,7 @@ extension PatientApp {
         guard page.errors.isEmpty else { return WebResponse.page(.badRequest, page.render()) }
         do {
             let activated = try activation.activate(Activate(studyId: studyId, code: code, clientIP: ctx.request.clientIP,
-                                                             webOnly: page.webOnly))
+                                                             webOnly: !page.alsoApp))
             guard let session = try patients.session(token: activated.token) else { throw PageFailure(.internalServerError, "activation") }
             if let old = ctx.patient { try patients.signOut(old, ip: ctx.request.clientIP, switchedTo: activated.studyId) }
             let maxAge = try patients.secondsLeft(patientId: session.patientId)
@@ -58,19 +58,26 @@ extension PatientApp {
 
     func submit(_ ctx: PageContext, _ slot: CheckForm.Slot) throws -> HTTPResponse {
         let p = ctx.patient!
-        let zone = try self.zone(p)
+        guard let (profile, zone) = try study.profileAndZone(patientId: p.patientId) else { throw DomainError.unauthenticated }
         let now = study.clock.now()
         let today = zone.localDate(atEpochSeconds: now)
         // The form's own date (a form opened before midnight still belongs to its day), never a later one.
         let posted = ctx.field("date").flatMap(LocalDate.init) ?? today
         let date = posted <= today && posted >= today.adding(days: -1) ? posted : today
-        var page = form(ctx, slot, date: date)
+        var page = form(ctx, slot, date: date, profile: profile)
         for name in page.numberFields.map(\.name) + WebAppTexts.items + ["vas"] { page.values[name] = ctx.form[name] ?? "" }
         page.checked = Set(ctx.form.values(for: "emergencySymptoms"))
-        let body = Self.body(ctx.form, slot: slot, date: date, fields: page.numberFields.map(\.name),
-                             time: zone.timestamp(atEpochSeconds: (now * 1000).rounded() / 1000))
+        let form = CheckFormBody(form: ctx.form, slot: slot, date: date, fields: page.numberFields.map(\.name),
+                                 time: zone.timestamp(atEpochSeconds: (now * 1000).rounded() / 1000))
+        let rules = study.rules.snapshot.rules
+        // Every problem at once, each at its field: each part of the form is read on its own by the
+        // day API's decoder (its ranges and messages are the only ones); nothing is stored unless all pass.
+        for part in form.parts() {
+            do throws(FieldError) { _ = try DayPatchDecoder.decode(part, date: date, rules: rules) } catch { page.refuse(error) }
+        }
+        guard page.errors.isEmpty else { return WebResponse.page(.badRequest, page.render()) }
         do {
-            let patch = try DayPatchDecoder.decode(body, date: date, rules: study.rules.snapshot.rules)
+            let patch = try DayPatchDecoder.decode(form.body(), date: date, rules: rules)
             _ = try study.days.submit(SubmitDay(patientId: p.patientId, date: date, patch: patch))
             return WebResponse.redirect("/app/?saved=\(slot.rawValue)")
         } catch let e as FieldError {
@@ -83,22 +90,5 @@ extension PatientApp {
             page.errors[page.weightField] = FieldMessages(ctx.language).limitReached(field, limit)
             return WebResponse.page(.conflict, page.render())
         }
-    }
-
-    /// The JSON body the day API would get from the app for this form.
-    static func body(_ form: HTTPQueryParameters, slot: CheckForm.Slot, date: LocalDate, fields: [String], time: Timestamp) -> JSONValue {
-        var o = JSONObject()
-        func number(_ name: String) -> JSONValue? {
-            guard let raw = form[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
-            return FormInput.number(raw)
-        }
-        for name in fields { if let v = number(name) { o[name] = v } }
-        let emergency = form.values(for: "emergencySymptoms")
-        if !emergency.isEmpty { o["emergencySymptoms"] = .array(emergency.map { .string($0) }) }
-        var entry = JSONObject([("id", .string(CheckForm.entryId(slot, date))), ("time", .string(time.description)),
-                                ("slot", .string(slot.rawValue))])
-        for name in WebAppTexts.items + ["vas"] { if let v = number(name) { entry[name] = v } }
-        o["symptoms"] = .array([.object(entry)])
-        return .object(o)
     }
 }

@@ -30,8 +30,12 @@ struct PatientApp: Sendable {
             Route(.get, "/app/icon.svg", access: .anonymous, touches: .system) { _ in WebResponse.asset(AppAssets.icon, type: "image/svg+xml", immutable: false) },
             Route(.get, "/app/language", access: .anonymous, touches: .system) { ctx in WebResponse.languageSwitch(ctx, prefix: "/app", home: Self.prefix) },
             Route(.get, "/app/activate", access: .signIn, touches: .system) { ctx in
-                if ctx.patient != nil { return WebResponse.redirect(Self.prefix) }
-                return WebResponse.page(.ok, ActivatePage(layout: layout(ctx), formToken: ctx.signInFormToken).render())
+                // The activation link (`app.publicURL`) pre-fills the form; only the patient's POST
+                // uses the code, so a link preview or a prefetch never does.
+                let study = ctx.query("study").map { String($0.prefix(64)) } ?? ""
+                let code = ctx.query("code").map { String($0.prefix(40)) } ?? ""
+                if ctx.patient != nil && code.isEmpty { return WebResponse.redirect(Self.prefix) }
+                return WebResponse.page(.ok, ActivatePage(layout: layout(ctx), formToken: ctx.signInFormToken, studyId: study, code: code).render())
             },
             Route(.post, "/app/activate", access: .signIn, touches: .ownRecord, limit: activateLimit) { ctx in try activate(ctx) },
             Route(.get, "/app/", access: .patient, touches: .ownRecord) { ctx in try todayPage(ctx) },
@@ -67,9 +71,12 @@ struct PatientApp: Sendable {
         let p = ctx.patient!
         let today = try study.days.today(patientId: p.patientId)
         let zone = try zone(p)
-        return WebResponse.page(.ok, TodayPage(layout: layout(ctx), today: today, zone: zone,
-                                               emergencyNumber: study.configuration.app.emergencyNumber,
-                                               saved: ctx.query("saved") != nil).render())
+        let app = study.configuration.app
+        let box = InstructionBox(t: AppText(ctx.language), studyId: p.studyId, clinicPhone: app.clinicPhone, emergencyNumber: app.emergencyNumber,
+                                 call: study.configuration.clinicCall(atEpochSeconds: study.clock.now()),
+                                 texts: study.rules.snapshot.rules.instructions.webApp)
+        return WebResponse.page(.ok, TodayPage(layout: layout(ctx), today: today, zone: zone, emergencyNumber: app.emergencyNumber,
+                                               box: box, saved: ctx.query("saved") != nil).render())
     }
 
     /// The patient's time zone (one row read, not the whole timeline).
@@ -78,22 +85,28 @@ struct PatientApp: Sendable {
         return zone
     }
 
-    func form(_ ctx: PageContext, _ slot: CheckForm.Slot, date: LocalDate) -> CheckForm {
+    func form(_ ctx: PageContext, _ slot: CheckForm.Slot, date: LocalDate, profile: PatientProfile) -> CheckForm {
         let rules = study.rules.snapshot.rules
         return CheckForm(layout: layout(ctx), slot: slot, date: date, texts: rules.instructions.webApp,
-                         emergencyCodes: rules.thresholds.emergencySymptoms, emergencyNumber: study.configuration.app.emergencyNumber)
+                         emergencyCodes: rules.thresholds.emergencySymptoms, emergencyNumber: study.configuration.app.emergencyNumber,
+                         fluidLimitMl: profile.fluidLimitMl, desmopressinPrescribed: profile.desmopressinPrescribed)
     }
 
     private func checkPage(_ ctx: PageContext, _ slot: CheckForm.Slot) throws -> HTTPResponse {
         let p = ctx.patient!
-        let date = try zone(p).localDate(atEpochSeconds: study.clock.now())
-        var page = form(ctx, slot, date: date)
+        guard let (profile, zone) = try study.profileAndZone(patientId: p.patientId) else { throw DomainError.unauthenticated }
+        let date = zone.localDate(atEpochSeconds: study.clock.now())
+        var page = form(ctx, slot, date: date, profile: profile)
         // What this day's form already saved, to change rather than retype.
         if let day = try study.days.days(DaysQuery(patientId: p.patientId, from: date, to: date)).first?.day {
             let weight = slot == .morning ? day.weightMorningKg : day.weightEveningKg
             if let weight { page.values[page.weightField] = Self.number(weight) }
             if slot == .morning, let sg = day.urineSG { page.values["urineSG"] = Self.number(sg) }
-            if slot == .evening, let fluid = day.fluidIntakeMl { page.values["fluidIntakeMl"] = Self.number(fluid) }
+            if let fluid = day.fluidIntakeMl { page.values["fluidIntakeMl"] = Self.number(fluid) }
+            if let vomiting = day.vomitingEpisodes { page.values["vomitingEpisodes"] = String(vomiting) }
+            if let dose = day.desmopressinDoses.first(where: { $0.id == CheckForm.doseId(slot, date) }) {
+                page.values[CheckForm.doseField] = Self.number(dose.doseMcg)
+            }
             if let entry = day.symptoms.first(where: { $0.id == CheckForm.entryId(slot, date) }) {
                 for (name, v) in [("nausea", entry.nausea), ("headache", entry.headache), ("fatigue", entry.fatigue),
                                   ("confusion", entry.confusion), ("muscleCramps", entry.muscleCramps), ("vas", entry.vas)] {

@@ -10,6 +10,8 @@ struct TodayPage {
     let today: TodayView
     let zone: ZoneRules
     let emergencyNumber: String
+    /// The study ID, the clinic's number and the call promise a yellow or red light carries.
+    let box: InstructionBox
     let saved: Bool
 
     var t: AppText { layout.t }
@@ -21,11 +23,14 @@ struct TodayPage {
         let light: HTML
         if let shown = today.shown {
             // The disclaimer is in the page's footer.
-            let body = rules.instructions.body(level: shown.level, reasonCodes: shown.reasonCodes, language: lang,
+            var body = rules.instructions.body(level: shown.level, reasonCodes: shown.reasonCodes, language: lang,
                                                emergencyNumber: emergencyNumber)
+            // The call promise belongs to yellow only: red means "go now", not "wait for a call".
+            if shown.level == .yellow, let call = box.callSentence() { body += " " + call }
+            let contacts: HTML = shown.level == .yellow || shown.level == .red ? box.contacts() : HTML()
             light = """
                 <section class="light light-\(shown.level.rawValue)" id="light" data-level="\(shown.level.rawValue)" aria-labelledby="light-word">\
-                <span class="word" id="light-word">\(t.yourLight): \(t.levelWord(shown.level))</span><p id="instructions">\(body)</p></section>
+                <span class="word" id="light-word">\(t.yourLight): \(t.levelWord(shown.level))</span><p id="instructions">\(body)</p>\(contacts)</section>
                 """
         } else {
             // An evaluation without a level: today holds data, none of it read by a rule.
@@ -50,42 +55,10 @@ struct TodayPage {
             <h2>\(t.tasks)</h2><ul class="tasks" id="tasks">\(tasks)</ul>
             <h2>\(t.reminders)</h2><ul class="tasks" id="reminders">\(reminders)</ul>
             """ : "<p>\(t.monitoringOver)</p>"
-        return layout.page(t.today, "\(notice)\(light)\(emergency)<p class=\"muted\">\(today.date.description) · POD \(today.pod)</p>\(body)")
-    }
-}
-
-/// `/app/activate`: study ID and code, and the choice to use only the web check-in.
-struct ActivatePage {
-    let layout: AppLayout
-    /// The pre-session CSRF token (`SignInFormToken`).
-    let formToken: String?
-    var studyId = ""
-    var webOnly = false
-    /// Shown again only when the switch to another study ID is to be confirmed.
-    var code = ""
-    /// This browser is signed in already, for this study ID: activating another one asks first.
-    var signedInAs: String?
-    var errors: [String: String] = [:]
-
-    var t: AppText { layout.t }
-
-    func render() -> HTML {
-        let checked: HTML = webOnly ? " checked" : HTML()
-        // The confirmation a switch needs: the box, its question, and the problem beside it.
-        let confirm: HTML = signedInAs.map { current in
+        // Plain words: "Day 6 after your operation", the date as the language writes it (POD for staff who ask).
+        let day: HTML = """
+            <p class="muted" id="day"><abbr title="POD \(today.pod)">\(t.dayAfterOperation(today.pod))</abbr> · \(Vocabulary(language: t.language).date(today.date))</p>
             """
-            <div class="field choices"><p class="notice warn" id="switch-notice">\(t.signedInAs(current))</p>
-            <label for="switch"><input type="checkbox" id="switch" name="switch" value="1"\(AppLayout.invalid(errors, "switch"))>\(t.confirmSwitch(from: current))</label>\(AppLayout.error(errors, "switch"))</div>
-            """
-        } ?? HTML()
-        return layout.page(t.activate, """
-            <form method="post" action="/app/activate" novalidate>\(CSRFField.html(formToken))
-            <div class="field"><label for="studyId">\(t.studyId)</label>
-            <input type="text" id="studyId" name="studyId" autocomplete="username" autocapitalize="characters" required value="\(studyId)"\(AppLayout.invalid(errors, "studyId"))>\(AppLayout.error(errors, "studyId"))</div>
-            <div class="field"><label for="code">\(t.code)</label>
-            <input type="text" id="code" name="code" autocomplete="one-time-code" autocapitalize="characters" required value="\(code)"\(AppLayout.invalid(errors, "code"))>\(AppLayout.error(errors, "code"))</div>
-            <div class="field choices"><label for="webOnly"><input type="checkbox" id="webOnly" name="webOnly" value="1"\(checked)>\(t.webOnly)</label></div>
-            \(confirm)<button type="submit">\(t.start)</button></form>
-            """)
+        return layout.page(t.today, "\(notice)\(light)\(emergency)\(day)\(body)")
     }
 }

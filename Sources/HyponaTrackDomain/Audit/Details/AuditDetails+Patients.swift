@@ -16,13 +16,20 @@ extension AuditDetails {
         let changes: JSONText
     }
 
-    /// `patient.update` when a web-only activation marks the profile web-only.
-    struct BecameWebOnly: Encodable, Sendable {
+    /// `patient.update` when an activation changes `webOnly` (the last activation decides).
+    struct WebOnlyChanged: Encodable, Sendable {
         struct Change: Encodable, Sendable {
-            var from = false
-            var to = true
+            var from: Bool
+            var to: Bool
         }
-        var webOnly = Change()
+        var webOnly: Change
+    }
+
+    /// `activation.issue`: a further code for another device (`reissue --add-device`); the
+    /// patient's tokens keep working. When it expires, never the code.
+    struct AddedDevice: Encodable, Sendable {
+        let expiresAt: String
+        var addDevice = true
     }
 
     /// `patient.withdraw`.
@@ -36,7 +43,7 @@ extension AuditDetails {
         let expiresAt: String
     }
 
-    /// `activation.success`; `webOnly` only for the web check-in's activation.
+    /// `activation.success`; `webOnly`: what the activation said about it (nil: nothing).
     struct Activated: Encodable, Sendable {
         let ip: String
         @OmittedWhenNil var webOnly: Bool? = nil

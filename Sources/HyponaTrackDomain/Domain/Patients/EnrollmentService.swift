@@ -88,10 +88,12 @@ public final class EnrollmentService: Sendable {
         }
     }
 
-    /// A new code; every earlier patient token and code stops working. Refused, writing nothing,
-    /// for a patient whose tokens have outlived the monitoring period: that code could never be
-    /// used (activation would refuse it).
-    public func reissueActivation(studyId: String, actor: String) throws -> IssuedActivationCode {
+    /// A new code; every earlier patient token and code stops working — unless `addDevice`: a
+    /// patient who uses both the app and the web check-in gets a further code and keeps the
+    /// tokens they have (earlier unused codes are revoked either way; audited as
+    /// `activation.add_device`). Refused, writing nothing, for a patient whose tokens have
+    /// outlived the monitoring period: that code could never be used (activation would refuse it).
+    public func reissueActivation(studyId: String, actor: String, addDevice: Bool = false) throws -> IssuedActivationCode {
         let (now, ms) = context.nowMilliseconds()
         let lifetime = PatientTokenLifetime(configuration: context.configuration, rules: context.rules)
         return try context.write { db in
@@ -102,7 +104,14 @@ public final class EnrollmentService: Sendable {
                     + "(tokens.patientDaysAfterMonitoring); a new activation code could not be used, so none was issued",
                     problem: .accessEnded(lastDay: ended.lastDay))
             }
-            let issued = try Activation.reissue(db, patientId: patient.id, now: now, ttl: context.configuration.activation.codeTTLSeconds)
+            let ttl = context.configuration.activation.codeTTLSeconds
+            if addDevice {
+                let issued = try Activation.issueCode(db, patientId: patient.id, now: now, ttl: ttl)
+                try AuditLog.append(db, at: ms, actor: actor, action: .activationAddDevice, subject: patient.studyId,
+                                    details: AuditDetails.AddedDevice(expiresAt: iso8601UTC(milliseconds: issued.expiresAt)))
+                return issued
+            }
+            let issued = try Activation.reissue(db, patientId: patient.id, now: now, ttl: ttl)
             try AuditLog.append(db, at: ms, actor: actor, action: .activationReissue, subject: patient.studyId,
                                 details: AuditDetails.Reissued(expiresAt: iso8601UTC(milliseconds: issued.expiresAt)))
             return issued
