@@ -55,7 +55,8 @@ public final class Application: Sendable {
         let console = Console(study: service, sessions: sessions, sync: sync, hooks: { try domain.hookSummaries() },
                               signInLimit: anonymousLimit)
         let patientSessions = domain.patientSessions
-        let app = PatientApp(study: service, activation: activation, patients: patientSessions, activateLimit: anonymousLimit)
+        let app = PatientApp(study: service, activation: activation, patients: patientSessions, activateLimit: anonymousLimit,
+                             push: PushRegistration(devices: service.devices, vapidPublicKey: domain.pushKeys.vapid?.publicKeyBase64URL))
         let families = [
             PageFamily(prefix: Console.prefix, callers: .staff(sessions), signInPath: "/console/login", returnsAfterSignIn: true,
                        errorPage: console.errorPage),
