@@ -79,7 +79,7 @@ let package = Package(
         // data only through the domain's services, never SQLite.
         .target(name: "HyponaTrackWeb",
                 dependencies: ["HyponaTrackDomain", "HyponaTrackCore", "HyponaTrackKit", "Charts", "HTML", "HTJSON", "Crypto",
-                               "HTTPServer", "Imports"],
+                               "HTTPServer", "Imports", "QRCode"],
                 swiftSettings: swift6),
         // The daemon: the application assembled from configuration, the listener, lifecycle,
         // signals and systemd.
@@ -89,7 +89,7 @@ let package = Package(
                 swiftSettings: swift6),
         // The command line: offline evaluator and the staff commands (an HTTP client of the daemon).
         .target(name: "HyponaTrackCLI",
-                dependencies: ["HyponaTrackKit", "HyponaTrackCore", "HTJSON", "HTTPClient"],
+                dependencies: ["HyponaTrackKit", "HyponaTrackCore", "HTJSON", "HTTPClient", "QRCode"],
                 swiftSettings: swift6),
 
         // MARK: Executables
@@ -133,7 +133,7 @@ let package = Package(
         .target(name: "TestPolling", path: "Tests/Polling", swiftSettings: swift6),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "TestPolling"], swiftSettings: swift6),
         // Runs the real hyponatrackd and hyponatrack binaries (built first by scripts/test).
-        .testTarget(name: "IntegrationTests", dependencies: ["HTJSON", "HTTPClient", "Crypto"], swiftSettings: swift6),
+        .testTarget(name: "IntegrationTests", dependencies: ["HTJSON", "HTTPClient", "Crypto", "TestCommands"], swiftSettings: swift6),
         .testTarget(name: "ImportsTests", dependencies: ["Imports", "Zip", "HyponaTrackCore", "HTJSON"], swiftSettings: swift6),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: swift6),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestPolling"], swiftSettings: swift6),

@@ -4,6 +4,7 @@ withdraw; each with a refused value shown at its field (what was typed kept) and
 in English and German, at a 1,280 px ward PC and a 390 px phone; axe on every page; a German page
 without English words; a viewer sees no forms and is refused.
 Tooling, not product code."""
+import os
 import re
 
 from browser.harness import berlin_date
@@ -84,6 +85,20 @@ def run(t):
             c.check(f"manage: enrolled, the code page shows the code once, not cached ({tag})",
                     r.status == 200 and len(code) == 11 and r.headers.get("cache-control") == "no-store", f"{r.status} {code!r}")
             look("code page", "code")
+            qr = page.locator("#activation-qr svg")
+            box = qr.bounding_box() if qr.count() else None
+            c.check(f"manage: the code page draws the activation link as a QR code ({tag})",
+                    box is not None and box["width"] >= 150 and code in page.locator("#activation-url").inner_text(), str(box))
+            if width == 1280:
+                # Printed, the page is the patient's one-page handout: no navigation, no notes for staff.
+                page.emulate_media(media="print")
+                pdf = page.pdf(format="A4")
+                page.emulate_media(media="screen")
+                pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+                c.check(f"manage: the printed code page is one A4 page ({locale})", pages == 1, f"{pages} pages")
+                if t.screenshots:
+                    with open(os.path.join(t.screenshots, f"manage-handout-{locale[:2]}.pdf"), "wb") as fh:
+                        fh.write(pdf)
             again = page.goto(f"/console/patients/{sid}/code")
             c.check(f"manage: the code page shows nothing on a second look ({tag})",
                     again.status == 410 and page.locator("#activation-code").count() == 0, str(again.status))

@@ -1,4 +1,5 @@
 import HTJSON
+import QRCode
 
 /// enroll, update, reissue, patients, show.
 enum PatientCommands {
@@ -8,7 +9,7 @@ enum PatientCommands {
                           [--stalk-deviation] [--risk-med CODE]... [--fluid-limit ML]
                           [--baseline-rt MS] [--desmopressin-prescribed] [--simplified]
                           [--web-only] [--loan-device] [--baseline-pre-op]
-                          [--consent-version V --consent-date YYYY-MM-DD] [--json]
+                          [--consent-version V --consent-date YYYY-MM-DD] [--qr] [--json]
         """], about: """
         Enrolls a patient (pseudonymous study ID only) and prints the risk class and score,
         whether Kat B is still pending, and the one-time activation code with its expiry.
@@ -19,9 +20,10 @@ enum PatientCommands {
         more than 60 days after surgery) record the signed consent; a study configured with
         consentRequired refuses an enrolment without both. --web-only: the patient checks in
         only through the web app (/app/); the reaction and tapping tasks are hidden (the last
-        activation decides it again). With app.publicURL set the activation link is printed too.
-        Needs a nurse or admin token.
-        """, spec: .init(flags: ["stalk-deviation", "desmopressin-prescribed", "simplified", "web-only", "loan-device", "baseline-pre-op"],
+        activation decides it again). With app.publicURL set the activation link is printed too;
+        --qr also prints it as a QR code (UTF-8 half blocks) for the patient's phone to scan off
+        the screen. Needs a nurse or admin token.
+        """, spec: .init(flags: ["stalk-deviation", "desmopressin-prescribed", "simplified", "web-only", "loan-device", "baseline-pre-op", "qr"],
                          options: ["study-id", "surgery-date", "age", "sex", "bmi", "baseline-weight", "time-zone", "histology",
                                    "fluid-limit", "baseline-rt", "consent-version", "consent-date"],
                          repeatable: ["risk-med"])) { a, client in
@@ -35,6 +37,7 @@ enum PatientCommands {
             io.out("Activation code: \(f("activationCode"))  (single use, valid until \(f("activationExpiresAt")))")
             if case .string(let url)? = Show.field(r, "activationURL") { io.out("Activation link: \(url)") }
             io.out("Monitoring until \(f("monitoringEnds"))")
+            if a.flag("qr") { printQR(r, io) }
         }
     }
 
@@ -141,14 +144,14 @@ enum PatientCommands {
         }
     }
 
-    static let reissue = StaffCommand(name: "reissue", usage: ["reissue ID [--add-device] [--json]"], about: """
+    static let reissue = StaffCommand(name: "reissue", usage: ["reissue ID [--add-device] [--qr] [--json]"], about: """
         Issues a new one-time activation code (for a lost or reinstalled app). Every earlier
         patient token and code of this patient stops working. --add-device: a further code for a
         second device (a patient who uses both the app and the web check-in); the tokens the
         patient has keep working (audited as activation.add_device). With app.publicURL set the
-        activation link is printed too. Refused for a patient whose access has ended
+        activation link is printed too (--qr: as a QR code as well). Refused for a patient whose access has ended
         (tokens.patientDaysAfterMonitoring days after monitoring): no code is printed.
-        """, operands: ["ID"], spec: .init(flags: ["add-device"])) { a, client in
+        """, operands: ["ID"], spec: .init(flags: ["add-device", "qr"])) { a, client in
         let id = a.positionals[0]
         let addDevice = a.flag("add-device")
         let body: JSONObject = addDevice ? JSONObject([("addDevice", .bool(true))]) : JSONObject()
@@ -157,6 +160,7 @@ enum PatientCommands {
             io.out("New activation code for \(id): \(Show.text(r, "activationCode"))  (valid until \(Show.text(r, "activationExpiresAt")))")
             if case .string(let url)? = Show.field(r, "activationURL") { io.out("Activation link: \(url)") }
             io.out(addDevice ? "The tokens this patient already has keep working." : "Every earlier token of this patient has stopped working.")
+            if a.flag("qr") { printQR(r, io) }
         }
     }
 
@@ -205,5 +209,16 @@ enum PatientCommands {
     static func reasonCodes(_ v: JSONValue?) -> String {
         guard case .array(let items)? = v, !items.isEmpty else { return "-" }
         return items.map { Show.string(Show.field($0, "code")) }.joined(separator: ",")
+    }
+
+    /// `--qr`: the activation link as a terminal QR code (UTF-8 half blocks, light modules drawn
+    /// for the usual light-on-dark terminal) for the patient's phone camera. Without
+    /// `app.publicURL` the server answers no link: said on standard error (the code is printed).
+    static func printQR(_ r: JSONValue, _ io: CLIOutput) {
+        guard case .string(let url)? = Show.field(r, "activationURL") else {
+            io.error("--qr: the server answered no activation link (set app.publicURL in its configuration); use the code above")
+            return
+        }
+        do { io.out(try QRCode(text: url).terminalText()) } catch { io.error("--qr: the activation link cannot be drawn: \(error)") }
     }
 }

@@ -1,4 +1,5 @@
 import HTML
+import QRCode
 import HyponaTrackCore
 import HyponaTrackDomain
 
@@ -11,6 +12,11 @@ struct ActivationCodePage {
     let issued: OneTimeCodes.Issued?
     let studyId: String
     let zone: ZoneRules
+    /// `{app.publicURL}/app/activate?study=…&code=…` (nil without `app.publicURL`): drawn as a QR code.
+    var activationURL: String? = nil
+    var clinicPhone: String? = nil
+    /// `{app.publicURL}/app/`: where patients reach the check-in (else this request's host).
+    var publicAppURL: String? = nil
 
     var t: ConsoleText { layout.t }
 
@@ -28,8 +34,8 @@ struct ActivationCodePage {
             "<p class=\"notice\" role=\"status\">\(t.s("Patient \(issued.studyId) is enrolled; monitoring runs until \(t.date(ends)).", "Patient \(issued.studyId) ist aufgenommen; das Monitoring läuft bis \(t.date(ends))."))</p>"
         } ?? "<p class=\"notice\" role=\"status\">\(t.s("A new code was issued; every earlier code and the patient's earlier sign-ins no longer work.", "Ein neuer Code wurde ausgestellt; alle früheren Codes und Anmeldungen des Patienten gelten nicht mehr."))</p>"
         let content: HTML = """
-            \(enrolled)
-            <p class="error">\(t.s("Write the code down or hand it to the patient now: it is shown only this once.",
+            <div class="no-print">\(enrolled)</div>
+            <p class="error no-print">\(t.s("Write the code down or hand it to the patient now: it is shown only this once.",
                                   "Code jetzt notieren oder dem Patienten geben: er wird nur dieses eine Mal angezeigt."))</p>
             <dl class="profile code">
             <dt>\(t.studyId)</dt><dd id="code-study-id">\(issued.studyId)</dd>
@@ -39,7 +45,7 @@ struct ActivationCodePage {
             <h2>\(t.s("For the patient", "Für den Patienten"))</h2>
             \(instructions(issued))
             \(handout(issued))
-            <p><a href="\(patient)">\(t.s("Go to the patient's page", "Zur Seite des Patienten"))</a></p>
+            <p class="no-print"><a href="\(patient)">\(t.s("Go to the patient's page", "Zur Seite des Patienten"))</a></p>
             """
         return layout.page(t.s("Activation code", "Aktivierungscode"), content)
     }
@@ -47,7 +53,7 @@ struct ActivationCodePage {
     /// What the patient does with the code, in the page's language (hand the page over or read it out).
     private func instructions(_ issued: OneTimeCodes.Issued) -> HTML {
         let scheme = layout.request.isSecure ? "https" : "http"
-        let web = layout.request.host.isEmpty ? "/app/" : "\(scheme)://\(layout.request.host)/app/"
+        let web = publicAppURL ?? (layout.request.host.isEmpty ? "/app/" : "\(scheme)://\(layout.request.host)/app/")
         return """
             <ol class="instructions" id="activation-instructions">
             <li>\(t.s("Open the HyponaTrack app on your phone, or open \(web) in your phone's browser if you use it without the app.",
@@ -62,7 +68,26 @@ struct ActivationCodePage {
             """
     }
 
-    /// Issue 29 adds here the QR code of the activation link and the printable handout (docs/
-    /// product.md, W); until then the page carries the code and the instructions as text only.
-    func handout(_ issued: OneTimeCodes.Issued) -> HTML { HTML() }
+    /// The activation link as a QR code (inline SVG: the CSP blocks `data:` images) and the
+    /// clinic's number: printed, this page is the patient's one-page handout (docs/product.md, W;
+    /// the print stylesheet drops the navigation and the nurse's notes). The QR exists only here,
+    /// where the code does; the server keeps only the code's hash.
+    func handout(_ issued: OneTimeCodes.Issued) -> HTML {
+        let phone: HTML = clinicPhone.map {
+            "<p id=\"handout-phone\">\(t.s("Questions? Call the clinic:", "Fragen? Rufen Sie die Klinik an:")) <a href=\"tel:\(Telephone.dialable($0))\">\($0)</a></p>"
+        } ?? HTML()
+        guard let activationURL, let qr = try? QRCode(text: activationURL) else {
+            return phone + "<p class=\"no-print muted\">\(t.s("With app.publicURL set, this page also shows the activation link as a QR code to scan.", "Mit app.publicURL zeigt diese Seite den Aktivierungslink auch als QR-Code zum Scannen."))</p>"
+        }
+        let title = t.s("Activation link for \(issued.studyId)", "Aktivierungslink für \(issued.studyId)")
+        return """
+            <figure class="qr" id="activation-qr">\(qr.svg(moduleSize: 4, quietZone: 4, title: title))
+            <figcaption>\(t.s("Scan with the phone's camera: the check-in opens with the study ID and code filled in; then press Activate.",
+                               "Mit der Kamera des Telefons scannen: der Check-in öffnet sich mit Studien-ID und Code; dann auf Aktivieren tippen."))
+            <br><span class="activation-url" id="activation-url">\(activationURL)</span></figcaption></figure>
+            \(phone)
+            <p class="no-print muted">\(t.s("Print this page as the patient's handout: the printout leaves out the navigation and the notes for staff.",
+                                            "Diese Seite als Merkblatt für den Patienten drucken: der Ausdruck lässt Navigation und Hinweise für das Personal weg."))</p>
+            """
+    }
 }

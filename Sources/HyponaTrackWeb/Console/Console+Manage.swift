@@ -94,7 +94,10 @@ extension Console {
     func codePage(_ ctx: PageContext) throws -> HTTPResponse {
         let stored = try study.patients.show(studyId: ctx.parameter("studyId")).summary.patient
         let issued = ctx.session.flatMap { codes.take(session: $0.id, studyId: stored.studyId, now: study.clock.now()) }
-        let page = ActivationCodePage(layout: layout(ctx), issued: issued, studyId: stored.studyId, zone: study.zone(stored.profile))
+        let app = study.configuration.app
+        let page = ActivationCodePage(layout: layout(ctx), issued: issued, studyId: stored.studyId, zone: study.zone(stored.profile),
+                                      activationURL: issued.flatMap { app.activationURL(studyId: $0.studyId, code: $0.code) },
+                                      clinicPhone: app.clinicPhone, publicAppURL: app.publicURL.map { "\($0)/app/" })
         return WebResponse.page(issued == nil ? Self.gone : .ok, page.render())
     }
 

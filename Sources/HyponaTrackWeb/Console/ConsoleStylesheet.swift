@@ -118,8 +118,13 @@ enum ConsoleStylesheet {
             table.inbox td.act, table.inbox td.since, table.inbox td.patient, table.inbox td.why, table.inbox td.handling {
                 white-space: normal; width: 100%; }
         }
+        figure.qr { margin: 1rem 0; }
+        figure.qr svg { width: 180px; height: 180px; display: block; }
+        .activation-url { overflow-wrap: anywhere; font-size: 0.85rem; }
         @media print {
             @page { size: A4; margin: 12mm; }
+            .no-print { display: none !important; }
+            figure.qr svg { width: 50mm; height: 50mm; }
             body { font-size: 11pt; }
             header, footer, nav, form, button, details > summary, .skip, #refresh-switch { display: none !important; }
             details { display: block; }

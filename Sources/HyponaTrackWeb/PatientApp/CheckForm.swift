@@ -159,7 +159,7 @@ struct CheckForm {
             <fieldset class="emergency" id="emergencySymptoms"\(AppLayout.invalid(errors, "emergencySymptoms"))><legend>\(t.emergency)</legend>\
             <p>\(t.emergencyHint)</p><div class="choices">\(boxes)</div>\(AppLayout.error(errors, "emergencySymptoms"))
             <p><strong>\(texts?.callNow(lang, number: emergencyNumber) ?? emergencyNumber)</strong></p>
-            <a class="call" href="tel:\(emergencyNumber.filter { $0 != " " })">\(t.call) \(emergencyNumber)</a></fieldset>
+            <a class="call" href="tel:\(Telephone.dialable(emergencyNumber))">\(t.call) \(emergencyNumber)</a></fieldset>
             """
     }
 }

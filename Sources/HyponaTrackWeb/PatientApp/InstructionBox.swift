@@ -18,13 +18,12 @@ struct InstructionBox {
 
     /// The study ID and the numbers to call, below the instruction.
     func contacts() -> HTML {
-        func dial(_ number: String) -> String { number.filter { $0 != " " } }
         let clinic: HTML = clinicPhone.map { phone in
-            "<li id=\"clinic-phone\">\(t.clinicPhone): <a href=\"tel:\(dial(phone))\">\(phone)</a></li>"
+            "<li id=\"clinic-phone\">\(t.clinicPhone): <a href=\"tel:\(Telephone.dialable(phone))\">\(phone)</a></li>"
         } ?? HTML()
         return """
             <ul class="contact" id="contact"><li id="show-study-id">\(t.showStudyId) <strong>\(studyId)</strong></li>\
-            \(clinic)<li id="emergency-number">\(t.emergencyNumber): <a href="tel:\(dial(emergencyNumber))">\(emergencyNumber)</a></li></ul>
+            \(clinic)<li id="emergency-number">\(t.emergencyNumber): <a href="tel:\(Telephone.dialable(emergencyNumber))">\(emergencyNumber)</a></li></ul>
             """
     }
 }

@@ -43,7 +43,7 @@ struct TodayPage {
         let emergency: HTML = """
             <section class="emergency" aria-label="\(t.emergency)"><p><strong>\(texts?.callNow(lang, number: emergencyNumber) ?? emergencyNumber)</strong></p>\
             <p>\(rules.thresholds.emergencySymptoms.map { texts?.emergency($0, lang) ?? $0 }.joined(separator: " · "))</p>\
-            <a class="call" href="tel:\(emergencyNumber.filter { $0 != " " })">\(t.call) \(emergencyNumber)</a></section>
+            <a class="call" href="tel:\(Telephone.dialable(emergencyNumber))">\(t.call) \(emergencyNumber)</a></section>
             """
         let tasks: [HTML] = today.tasks.filter { $0.state != .hidden }.map { s in
             let state: HTML = s.state == .done ? "<span class=\"done\">✓ \(t.done)</span>" : "<span class=\"open\">\(t.open)</span>"
