@@ -122,6 +122,7 @@ public final class HTTPClient: Sendable {
         try handle.set(CURLOPT_WRITEDATA, pointer: context)
         try handle.set(CURLOPT_HEADERFUNCTION, callback: CurlCallbacks.header)
         try handle.set(CURLOPT_HEADERDATA, pointer: context)
+        if configuration.http2 { try handle.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)) }
         if state.cancellation != nil {
             // The progress callback only runs when CURLOPT_NOPROGRESS is 0.
             try handle.setProgressCallback(CurlCallbacks.progress)

@@ -43,6 +43,10 @@ public struct HTTPClientConfiguration: Sendable {
     /// Idle easy handles kept for reuse (each keeps its connections open for the next
     /// request to the same server).
     public var maxIdleHandles: Int
+    /// HTTP/2 over TLS (`CURL_HTTP_VERSION_2TLS`: "attempt HTTP/2 over TLS (HTTPS) only", falling
+    /// back to HTTP/1.1 when the server does not offer h2 in ALPN). Apple's push service
+    /// speaks only HTTP/2.
+    public var http2 = false
 
     /// Settings with safe defaults: system CAs, 30 s total and 10 s connect timeouts, no
     /// redirects, 16 MiB body cap, no proxy.

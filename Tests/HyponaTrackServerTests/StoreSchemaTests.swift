@@ -202,7 +202,7 @@ import SQLite
         let notes = try db.query("SELECT first_acknowledge_note FROM alerts ORDER BY id").map { try $0.optionalString(0) }
         #expect(notes == ["rang, no answer", nil], "the first acknowledgement's note, from the audit trail")
         #expect(try db.query("SELECT alert_id FROM alert_log_backfill ORDER BY alert_id").map { try $0.int64(0) } == [1, 2])
-        #expect(try Schema.migrator().migrate(db) == ["v17_alert_episodes"])
+        #expect(try Schema.migrator(through: "v17_alert_episodes").migrate(db) == ["v17_alert_episodes"])
         let entry = try #require(try AlertRepository.logEntry(db, id: 1))
         #expect(entry.acknowledgeNote == "rang, no answer" && entry.contactAttempts == 0 && entry.reachedAt == nil)
     }

@@ -25,6 +25,8 @@ import HTJSON
         ("post", "/v1/patients/{studyId}/imports/apple-health"), ("get", "/v1/proposals"),
         ("post", "/v1/proposals/{proposalId}/confirm"), ("post", "/v1/proposals/{proposalId}/reject"), ("get", "/healthz"),
         ("get", "/metrics"), ("get", "/openapi.json"),
+        ("put", "/v1/me/devices/{deviceId}"), ("get", "/v1/me/devices"), ("delete", "/v1/me/devices/{deviceId}"),
+        ("get", "/v1/patients/{studyId}/reminders"),
     ]
 
     func operations(_ spec: JSONValue) -> [(String, String)] {

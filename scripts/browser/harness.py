@@ -40,6 +40,10 @@ class Daemon:
         self.config = os.path.join(cfg, "hyponatrack.json")
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        # Web Push, so the check-in offers "Remind me on this phone" (scripts/browser/push.py).
+        vapid = os.path.join(cfg, "vapid.pem")
+        subprocess.run(["openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", vapid], check=True)
+        os.chmod(vapid, 0o600)
         with open(self.config, "w") as f:
             # Not the default 112: every emergency text must name the configured number.
             json.dump({"listen": "127.0.0.1:0", "dataDirectory": os.path.join(work, "data"),
@@ -48,7 +52,9 @@ class Daemon:
                        # A yellow tier, so a yellow light on the check-in promises the clinic's call.
                        "hooks": [{"name": "ward", "type": "command", "path": "/bin/true", "events": []}],
                        "escalation": {"yellow": [{"afterMinutes": 0, "hooks": ["ward"]}],
-                                      "red": [{"afterMinutes": 0, "hooks": ["ward"]}]}}, f)
+                                      "red": [{"afterMinutes": 0, "hooks": ["ward"]}]},
+                       "push": {"webPush": {"vapidKeyFile": vapid, "subject": "mailto:study@example.org",
+                                            "allowedHosts": ["push.browser.test"]}}}, f)
         binary = os.path.join(os.environ.get("HYPONATRACK_BIN_DIR", os.path.join(ROOT, ".build", "debug")), "hyponatrackd")
         self.log = open(os.path.join(work, "daemon.log"), "w")
         self.proc = subprocess.Popen([binary, "--config", self.config, "--listen", f"127.0.0.1:{self.port}"],

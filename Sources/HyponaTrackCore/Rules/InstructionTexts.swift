@@ -14,6 +14,16 @@ public struct InstructionTexts: Sendable, Equatable {
     /// The web check-in's wording; nil in a file without a `webApp` section (the form then
     /// shows the item names).
     public var webApp: WebAppTexts?
+    /// The push reminders' bodies (`push.morning`, `push.evening`, `push.task`, `push.missed`,
+    /// `push.catchUp`, `push.nudge`) → language → text; empty in a file without a `push` section.
+    /// Never a level, a reason or a measurement: a push can be read on a locked screen.
+    public var push: [String: [String: String]] = [:]
+    public static let pushKeys = ["morning", "evening", "task", "missed", "catchUp", "nudge"]
+
+    /// The push text `key` in `language` (else the default language), or nil.
+    public func pushText(_ key: String, language: String?) -> String? {
+        push[key]?[self.language(language)] ?? push[key]?[defaultLanguage]
+    }
 
     /// The text for a level and set of reasons, in `language` (falling back to the default), with
     /// the disclaimer: what the patient is told. `emergencyNumber` (`app.emergencyNumber`) fills
@@ -84,8 +94,16 @@ public struct InstructionTexts: Sendable, Equatable {
             throw FieldError.invalid(o.fieldPath(emergency), "is required: it tells a patient with an emergency sign to call {emergencyNumber}")
         }
         let webApp = try root.raw("webApp").flatMap { v throws(FieldError) in v.isNull ? nil : try WebAppTexts.parse(v, path: "webApp") }
+        var push: [String: [String: String]] = [:]
+        if let section = root.raw("push"), !section.isNull {
+            let pr = try ObjectReader(section, path: "push")
+            for key in pushKeys { push[key] = try perLanguage(try pr.required(key, .any), "push.\(key)") }
+            try pr.finish()
+        }
         try root.finish()
-        return InstructionTexts(levels: levels, reasonOverrides: overrides, disclaimer: disclaimer,
-                                defaultLanguage: defaultLanguage, webApp: webApp)
+        var texts = InstructionTexts(levels: levels, reasonOverrides: overrides, disclaimer: disclaimer,
+                                     defaultLanguage: defaultLanguage, webApp: webApp)
+        texts.push = push
+        return texts
     }
 }

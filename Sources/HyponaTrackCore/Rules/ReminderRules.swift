@@ -28,6 +28,9 @@ public struct ReminderRules: Sendable, Equatable {
     public var quietFrom: LocalTime
     public var quietTo: LocalTime
     public var dailyCap: Int
+    /// A push nudge after this many hours without a submission during monitoring (one per silent
+    /// stretch, held until quiet hours end, not counted toward `dailyCap`).
+    public var silenceNudgeHours: Double = 26
 
     // Missing data (§8)
     public var missingCheckinLevel: Level
@@ -101,6 +104,7 @@ public struct ReminderRules: Sendable, Equatable {
         let quietTo = try quiet.required("to", time)
         try quiet.finish()
         let cap = try root.required("dailyCap", .integer(2...100))
+        let nudgeHours = try root.optional("silenceNudgeHours", .number(1...336)) ?? 26
 
         let missing = try section("missingData")
         let checkin = try ObjectReader(try missing.required("missingCheckin", .any), path: "missingData.missingCheckin")
@@ -115,13 +119,14 @@ public struct ReminderRules: Sendable, Equatable {
         try missing.finish()
         try root.finish()
 
-        let rules = ReminderRules(
+        var rules = ReminderRules(
             monitoringPODs: from...to, extendedToPOD: extended, extendForHistologies: extendHistologies,
             extendWhenAlertFromPOD: extendFrom, taskDeadlines: taskDeadlines, adherenceDays: days,
             lowAdherenceBelow: low, minimalAdherenceAtLeast: minimal, checkTimes: checkTimes, deadlines: deadlines,
             taskTimes: taskTimes, catchUp: catchUp, quietFrom: quietFrom, quietTo: quietTo, dailyCap: cap,
             missingCheckinLevel: checkinLevel, missingCheckinCriticalWindowOnly: checkinWindowOnly,
             noDataDays: noDataDays, noDataLevel: noDataLevel)
+        rules.silenceNudgeHours = nudgeHours
         // A configured reminder time inside quiet hours is a configuration error (§7).
         for d in Deadline.allCases {
             if rules.isQuiet(checkTimes[d]!) { throw FieldError.invalid("checkTimes.\(d.rawValue)", "lies inside quiet hours") }

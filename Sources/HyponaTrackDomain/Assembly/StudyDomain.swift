@@ -26,8 +26,14 @@ public final class StudyDomain: Sendable {
     /// Bounds the console's password checks (PBKDF2) running at once.
     public let passwordChecks: AdmissionGate
     public let healthCheck: HealthCheck
+    /// The push services' keys (read and checked before anything else starts).
+    public let pushKeys: PushKeys
     let delivery: HookDelivery
     let scheduler: Scheduler
+    /// Sends the push reminders (nil: no push platform configured).
+    let push: PushDelivery?
+    /// The push deliveries' figures for `/metrics`.
+    public let pushMetrics: PushMetrics
     /// Writes the refused activation attempts' summaries to the audit trail (every minute, at stop).
     let refusalSummaries: RefusalSummaries
     /// Hook delivery, REDCap sync, scheduler, refusal summaries: started by the daemon in this
@@ -44,6 +50,7 @@ public final class StudyDomain: Sendable {
             throw DaemonError("invalid rules: \(error)")
         }
         self.rules = rules
+        pushKeys = try PushKeys.load(configuration.push)
         let auditKey = try AuditKeySource.load(configuration: configuration, logger: logger)
         let database = try Database(directory: configuration.dataDirectory, auditKey: auditKey,
                                     readers: Database.readerCount(handlerThreads: configuration.http.threads),
@@ -93,8 +100,14 @@ public final class StudyDomain: Sendable {
         self.service = service
         let refusals = ActivationRefusals()
         self.refusals = refusals
+        let pushMetrics = PushMetrics()
+        self.pushMetrics = pushMetrics
+        let push = PushDelivery.make(configuration: configuration.push, keys: pushKeys, database: database, rules: rules,
+                                     logger: logger, clock: clock, metrics: pushMetrics)
+        self.push = push
         scheduler = Scheduler(database: database, rules: rules, alerting: alerting, hooks: hooks, logger: logger,
                               interval: configuration.schedulerIntervalSeconds, clock: clock, checkpoints: service.audit.checkpoints,
+                              push: push.map { _ in PushQueue(database: database) }, onPushQueued: { push?.wake() },
                               onQueued: { delivery.wake() })
         activation = ActivationService(database: database, clock: clock, configuration: configuration, rules: rules,
                                            outbox: sync?.outbox, refusals: refusals)
@@ -112,7 +125,7 @@ public final class StudyDomain: Sendable {
         sessions = SessionService(transactions: service.context.transactions, clock: clock, lockout: activation.policy,
                                   passwordChecks: passwordChecks)
         patientSessions = PatientWebSessions(database: database, clock: clock, lifetime: activation.tokenLifetime)
-        workers = [delivery] + (sync.map { [$0.worker] } ?? []) + [scheduler, refusalSummaries]
+        workers = [delivery] + (sync.map { [$0.worker] } ?? []) + (push.map { [$0] } ?? []) + [scheduler, refusalSummaries]
     }
 
     /// Reloads and validates the rule files; invalid files are refused and the old kept, and so

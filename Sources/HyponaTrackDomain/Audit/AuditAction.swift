@@ -44,6 +44,13 @@ public enum AuditAction: String, Sendable, CaseIterable {
     /// A contact attempt logged (`POST /v1/patients/{studyId}/contacts`); one about an open
     /// alert is followed by that alert's `alert.acknowledge` row.
     case contactAdd = "contact.add"
+    // Push devices (never their tokens or subscriptions)
+    /// A patient registered or replaced a push device (`PUT /v1/me/devices/{deviceId}`).
+    case deviceRegister = "device.register"
+    /// A device removed: by its patient, or because another patient registered its token.
+    case deviceRemove = "device.remove"
+    /// A push service said a device's token or subscription no longer exists: it is disabled.
+    case deviceGone = "device.gone"
     // Staff
     case staffBootstrap = "staff.bootstrap"
     case staffAdd = "staff.add"

@@ -133,6 +133,8 @@ public struct ServerConfiguration: Sendable {
     }
     /// `imports.*` (ServerConfiguration+Imports.swift).
     public var imports = Imports()
+    /// Push reminders (`push.*`, ServerConfiguration+Push.swift); nothing configured: no push.
+    public var push = Push()
 
     /// The defaults with everything under `directory` (tests, `--config`-less starts).
     public init(baseDirectory directory: URL, dataDirectory: URL) {

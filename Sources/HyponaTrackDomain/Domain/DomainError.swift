@@ -18,6 +18,9 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The write would take the day's list `field` (`symptoms`, …) past `limit` items
     /// (`limits.itemsPerList`); nothing of it was stored.
     case limitReached(field: String, limit: Int)
+    /// The patient has `limit` push devices and this registration would add one more (the
+    /// field is `deviceId`); nothing was stored. Replacing a registered device is allowed.
+    case devicesFull(limit: Int)
     /// The caller's credential no longer identifies anyone (a patient withdrawn mid-request).
     case unauthenticated
     /// The caller is known but may not do this.
@@ -103,6 +106,7 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound(let m, _): return "not found: \(m)"
         case .conflict(let m, let field, _): return "conflict: \(m)\(field.map { " (\($0))" } ?? "")"
         case .limitReached(let field, let limit): return "limit reached: \(field) holds at most \(limit) items a day"
+        case .devicesFull(let limit): return "limit reached: at most \(limit) push devices"
         case .unauthenticated: return "unauthenticated"
         case .forbidden(let m): return "forbidden: \(m)"
         case .activation(let r): return "activation refused: \(r)"

@@ -21,6 +21,8 @@ public final class StudyService: Sendable {
     public let alerts: AlertService
     /// The contact log: contact attempts with patients.
     public let contacts: ContactService
+    /// The patients' push devices.
+    public let devices: PushDeviceService
     /// The audit trail: read a page, verify the chain, checkpoint its head.
     public let audit: AuditService
     /// Checked online copies of the database.
@@ -53,6 +55,7 @@ public final class StudyService: Sendable {
             try labs.addLabAtResolve(db, patientId: patientId, sodium: sodium, time: time, actor: actor, at: ms)
         }
         contacts = ContactService(context: context)
+        devices = PushDeviceService(context: context)
         audit = AuditService(transactions: context.transactions, key: database.auditKey,
                              checkpoints: AuditCheckpoints(hooks: configuration.hooks, zone: context.studyZone), clock: clock)
         backup = BackupService(transactions: context.transactions, clock: clock, dataDirectory: configuration.dataDirectory)

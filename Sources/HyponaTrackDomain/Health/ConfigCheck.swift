@@ -59,6 +59,9 @@ public enum ConfigCheck {
                 throw Failure(description: "\(file): \(error)")
             }
         }
+        do { _ = try PushKeys.load(configuration.push, environment: environment) } catch {
+            throw Failure(description: "\(file): \(error)")
+        }
         var tokenChecked = true
         if let redcap = configuration.redcap {
             if let problem = unreadable(redcap.caFile) { throw Failure(description: "\(file): redcap.caFile: \(problem)") }

@@ -21,6 +21,10 @@ final class Scheduler: BackgroundService {
     let hooks: [HookConfiguration]
     let logger: Logger
     let onQueued: @Sendable () -> Void
+    /// Push reminders (nil: no push platform configured).
+    let push: PushQueue?
+    /// Called when pushes were queued (wakes the push delivery).
+    let onPushQueued: @Sendable () -> Void
     /// The daily `audit.checkpoint`; nil: none (tests that count rows).
     let checkpoints: AuditCheckpoints?
     /// Seconds between ticks when running as a service.
@@ -33,7 +37,10 @@ final class Scheduler: BackgroundService {
 
     init(database: Database, rules: ActiveRules, alerting: Alerting, hooks: [HookConfiguration], logger: Logger,
          interval: Double = 15, clock: any ServerClock = SystemClock(), checkpoints: AuditCheckpoints? = nil,
+         push: PushQueue? = nil, onPushQueued: @escaping @Sendable () -> Void = {},
          onQueued: @escaping @Sendable () -> Void = {}) {
+        self.push = push
+        self.onPushQueued = onPushQueued
         self.database = database
         self.rules = rules
         self.alerting = alerting
@@ -130,6 +137,11 @@ final class Scheduler: BackgroundService {
                 }
                 date = date.adding(days: 1)
             }
+            if window.contains(today), let push,
+               try push.nudgeIfDue(db, patientId: patient.id, activatedAt: activatedMs, today: today, zone: zone,
+                                   rules: snapshot.rules.reminders, now: now) {
+                onPushQueued()
+            }
             if window.contains(today), try emitReminders(db, patient, today: today, days: days, window: window, zone: zone,
                                                           activation: activatedAt.localDate, now: now, snapshot: snapshot) {
                 queued = true
@@ -155,12 +167,18 @@ final class Scheduler: BackgroundService {
         let adherence = CarePlan.adherence(profile: patient.profile, days: days, today: today, activationDate: activation,
                                            window: window, rules: snapshot.rules.reminders)
         let plan = snapshot.planner.plan(date: today, pod: patient.profile.pod(at: today), adherence: adherence, tasks: tasks, zone: zone)
-        var queued = false
+        var queued = false, pushed = false
         let ms = epochMilliseconds(now)
+        defer { if pushed { onPushQueued() } }
         for reminder in plan.reminders where reminder.at.epochSeconds <= now {
             // A task reminder is one per task: two tasks configured at the same time are two reminders.
             let key = "reminder@\(reminder.localTime):\(reminder.kind.rawValue)"
                 + (reminder.kind == .task ? ":" + reminder.tasks.map(\.rawValue).joined(separator: ",") : "")
+            if let push, try push.enqueue(db, patientId: patient.id, PushReminder(reminder, date: today, key: key,
+                                                                                  rules: snapshot.rules.reminders, zone: zone),
+                                          now: ms) == .queued {
+                pushed = true
+            }
             guard try !marked(db, patient.id, today, key) else { continue }
             if now - reminder.at.epochSeconds > Self.reminderGraceSeconds || subscribers.isEmpty {
                 try mark(db, patient.id, today, key, subscribers.isEmpty ? "no_subscriber" : "skipped", ms)

@@ -12,4 +12,9 @@ extension DayRepository {
             SELECT date FROM days WHERE patient_id = ? AND date BETWEEN ? AND ? AND submitted_at IS NOT NULL
             """, [patientId, from.description, to.description]).compactMap { LocalDate(try $0.string(0)) })
     }
+
+    /// When the patient last submitted anything themself (ms), or nil.
+    static func lastSubmittedAt(_ db: Connection, patientId: Int64) throws -> Int64? {
+        try db.queryOne("SELECT MAX(submitted_at) FROM days WHERE patient_id = ?", [patientId])?.optionalInt64(0)
+    }
 }

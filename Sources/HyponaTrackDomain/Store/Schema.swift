@@ -45,6 +45,8 @@ enum Schema {
         // Alerts as episodes: the days an alert covers, one unresolved alert per patient and
         // kind, older duplicates merged into the newest (AlertEpisodesSchema).
         ("v17_alert_episodes", { try AlertEpisodesSchema.migrate($0) }),
+        // The patients' push devices (PushSchema.v1).
+        ("v18_push", { try $0.execute(PushSchema.v1) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

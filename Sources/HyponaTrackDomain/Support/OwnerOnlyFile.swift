@@ -5,13 +5,19 @@ import Foundation
 /// pass). Contents are trimmed of surrounding whitespace.
 enum OwnerOnlyFile {
     static func read(_ path: String, what: String) throws -> String {
+        try checkMode(path, what: what)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw DaemonError("\(what): cannot read \(path)") }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Refuses a file that does not exist or that its group or others may read (key files
+    /// read by other code, e.g. PEM keys through libcrypto's BIO).
+    static func checkMode(_ path: String, what: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else { throw DaemonError("\(what): \(path) does not exist or cannot be read") }
         guard info.st_mode & 0o077 == 0 else {
             throw DaemonError("\(what): \(path) must be readable by its owner only (chmod 600), it is \(String(info.st_mode & 0o777, radix: 8))")
         }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw DaemonError("\(what): cannot read \(path)") }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Writes `text` to `path` with mode 0600: a fresh temporary file, fsynced, then renamed

@@ -72,6 +72,11 @@ public enum DaemonMain {
         }
         if let dataDir { configuration.dataDirectory = URL(fileURLWithPath: dataDir).standardizedFileURL }
         if checkOnly { return checkConfig(configuration) }
+        // The push keys are part of the configuration: one that cannot be used is EX_CONFIG.
+        do { _ = try PushKeys.load(configuration.push) } catch {
+            logger.error("invalid configuration", ["error": "\(error)"])
+            return 78
+        }
 
         // Signals are handled on a queue, not in a C handler: only async-signal-safe work there.
         // A parent may have started us with them blocked (Foundation's Process on a libdispatch

@@ -16,6 +16,10 @@ extension APIError {
             self = APIError(status: 409, code: "limit_reached",
                             message: "a day holds at most \(limit) \(field) items and this request would add more, "
                                 + "so nothing of it was stored", field: field)
+        case .devicesFull(let limit):
+            self = APIError(status: 409, code: "limit_reached",
+                            message: "a patient has at most \(limit) devices: remove one (DELETE /v1/me/devices/{deviceId}) "
+                                + "or replace a registered deviceId", field: "deviceId")
         case .unauthenticated: self = .unauthenticated
         case .forbidden(let message): self = .forbidden(message)
         case .activation(.wrongCredentials):

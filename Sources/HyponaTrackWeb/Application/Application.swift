@@ -33,15 +33,17 @@ public final class Application: Sendable {
         let database = domain.database, refusals = domain.refusals, passwordChecks = domain.passwordChecks
         let healthCheck = domain.healthCheck
         let anonymousLimit = AnonymousLimit(limiter: domain.anonymousLimiter, refused: { ip in refusals.record(ip: ip, .rateLimited) })
-        let routes = Routes.patient(service, activation, anonymousLimit: anonymousLimit) + Routes.staff(service, activation)
+        let routes = Routes.patient(service, activation, anonymousLimit: anonymousLimit) + Routes.devices(service.devices)
+            + Routes.staff(service, activation)
             + Routes.sync(sync)
             + Routes.alerts(service.alerts, hooksStatus: { try domain.hookStatus() })
-        let syncMetrics = domain.syncMetrics
+        let syncMetrics = domain.syncMetrics, pushMetrics = domain.pushMetrics
         let renderMetrics: @Sendable (HTTPRequest) -> String = { request in
             metrics.render([.gauge("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",
                                    Double(database.writer.statistics.pendingJobs))] + refusals.families
                            + AdmissionMetrics.families(longReads: database.longReadAdmission, signIns: passwordChecks)
-                           + (request.transport.map(HTTPMetrics.families) ?? []) + (syncMetrics?.families ?? []))
+                           + (request.transport.map(HTTPMetrics.families) ?? []) + (syncMetrics?.families ?? [])
+                           + pushMetrics.families)
         }
         // The OpenAPI document describes every route, its own too: the system routes are drawn
         // once to be described, then built with the document.
@@ -53,7 +55,8 @@ public final class Application: Sendable {
         let console = Console(study: service, sessions: sessions, sync: sync, hooks: { try domain.hookSummaries() },
                               signInLimit: anonymousLimit)
         let patientSessions = domain.patientSessions
-        let app = PatientApp(study: service, activation: activation, patients: patientSessions, activateLimit: anonymousLimit)
+        let app = PatientApp(study: service, activation: activation, patients: patientSessions, activateLimit: anonymousLimit,
+                             push: PushRegistration(devices: service.devices, vapidPublicKey: domain.pushKeys.vapid?.publicKeyBase64URL))
         let families = [
             PageFamily(prefix: Console.prefix, callers: .staff(sessions), signInPath: "/console/login", returnsAfterSignIn: true,
                        errorPage: console.errorPage),

@@ -60,7 +60,10 @@ struct BoardRow {
         let r = row
         let last = r.lastSubmissionAt.map { t.age(seconds: at - Double($0) / 1000) } ?? t.never
         let missing = r.missingChecks.isEmpty ? t.none : r.missingChecks.map(t.missing).joined(separator: ", ")
-        let status: HTML = r.status == .activationOverdue ? "<span class=\"flag\">\(t.status(r.status))</span>" : "\(t.status(r.status))"
+        var status: HTML = r.status == .activationOverdue ? "<span class=\"flag\">\(t.status(r.status))</span>" : "\(t.status(r.status))"
+        if r.noReminderChannel {
+            status = "\(status)<br><span class=\"flag\" data-flag=\"no-reminder-channel\">\(t.s("no reminder channel", "kein Erinnerungskanal"))</span>"
+        }
         return """
             <tr class="row-\(r.level?.rawValue ?? "none")" data-study-id="\(r.patient.studyId)" data-level="\(r.level?.rawValue ?? "none")" \
             data-handling="\(r.handling?.rawValue ?? "")">\

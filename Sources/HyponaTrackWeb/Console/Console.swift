@@ -88,7 +88,8 @@ struct Console: Sendable {
         let detail = try study.patients.show(studyId: studyId)
         let zone = study.zone(detail.summary.patient.profile)
         return PatientPage(layout: layout(ctx), detail: detail, alerts: try study.alerts.alerts(studyId: studyId),
-                           contacts: try study.contacts.contacts(studyId: studyId), charts: try study.patients.trendCharts(studyId: studyId, language: ctx.language), zone: zone,
+                           contacts: try study.contacts.contacts(studyId: studyId),
+                           reminders: try study.devices.reminders(studyId: studyId, days: 14), charts: try study.patients.trendCharts(studyId: studyId, language: ctx.language), zone: zone,
                            rules: study.rules.snapshot.rules, errors: errors).render()
     }
 

@@ -14,6 +14,8 @@ struct PatientApp: Sendable {
     let activation: ActivationService
     let patients: PatientWebSessions
     let activateLimit: AnonymousLimit
+    /// "Remind me on this phone" (Web Push), with its routes.
+    let push: PushRegistration
 
     static let prefix = "/app/"
 
@@ -43,6 +45,7 @@ struct PatientApp: Sendable {
             Route(.post, "/app/morning", access: .patient, touches: .ownRecord) { ctx in try submit(ctx, .morning) },
             Route(.get, "/app/evening", access: .patient, touches: .ownRecord) { ctx in try checkPage(ctx, .evening) },
             Route(.post, "/app/evening", access: .patient, touches: .ownRecord) { ctx in try submit(ctx, .evening) },
+            ] + push.routes() + [
             Route(.post, "/app/signout", access: .patientSignOut, touches: .ownRecord) { ctx in
                 if let p = ctx.patient { try patients.signOut(p, ip: ctx.request.clientIP) }
                 return WebResponse.redirect("/app/activate", cookies: [WebResponse.cookie("ht_patient", "", path: Self.prefix, maxAge: 0,
@@ -75,8 +78,10 @@ struct PatientApp: Sendable {
         let box = InstructionBox(t: AppText(ctx.language), studyId: p.studyId, clinicPhone: app.clinicPhone, emergencyNumber: app.emergencyNumber,
                                  call: study.configuration.clinicCall(atEpochSeconds: study.clock.now()),
                                  texts: study.rules.snapshot.rules.instructions.webApp)
-        return WebResponse.page(.ok, TodayPage(layout: layout(ctx), today: today, zone: zone, emergencyNumber: app.emergencyNumber,
-                                               box: box, saved: ctx.query("saved") != nil).render())
+        var page = TodayPage(layout: layout(ctx), today: today, zone: zone, emergencyNumber: app.emergencyNumber,
+                             box: box, saved: ctx.query("saved") != nil)
+        page.remind = push.control(p, language: ctx.language)
+        return WebResponse.page(.ok, page.render())
     }
 
     /// The patient's time zone (one row read, not the whole timeline).

@@ -13,6 +13,8 @@ struct TodayPage {
     /// The study ID, the clinic's number and the call promise a yellow or red light carries.
     let box: InstructionBox
     let saved: Bool
+    /// "Remind me on this phone" (`PushRegistration.control`); empty without Web Push.
+    var remind = HTML()
 
     var t: AppText { layout.t }
     var lang: String { t.language.rawValue }
@@ -59,6 +61,6 @@ struct TodayPage {
         let day: HTML = """
             <p class="muted" id="day"><abbr title="POD \(today.pod)">\(t.dayAfterOperation(today.pod))</abbr> · \(Vocabulary(language: t.language).date(today.date))</p>
             """
-        return layout.page(t.today, "\(notice)\(light)\(emergency)\(day)\(body)")
+        return layout.page(t.today, "\(notice)\(light)\(emergency)\(day)\(body)\(remind)")
     }
 }

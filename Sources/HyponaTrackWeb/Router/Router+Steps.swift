@@ -160,7 +160,9 @@ extension Router {
         case .staff, .staffSignOut: exchange.session?.csrfToken
         }
         if let expected {
-            guard !expected.isEmpty, let token = form["csrf"], Crypto.constantTimeEquals(Array(token.utf8), Array(expected.utf8)) else {
+            // A page's script posting JSON (`POST /app/devices`) carries the token in `X-CSRF-Token`.
+            let token = form["csrf"] ?? (web.http.headers.mediaType == "application/json" ? web.http.headers["x-csrf-token"] : nil)
+            guard !expected.isEmpty, let token, Crypto.constantTimeEquals(Array(token.utf8), Array(expected.utf8)) else {
                 throw PageFailure(.forbidden, web.language.s("The form is missing its security token. Reload the page and try again.",
                                                              "Dem Formular fehlt das Sicherheitsmerkmal. Seite neu laden und erneut versuchen."))
             }

@@ -21,6 +21,8 @@ struct HookConfig {
     var schedulerInterval = 0.2
     /// Edits `reminders.json` before it is written (for reminder times near the real now).
     var reminders: ((inout JSONObject) -> Void)?
+    /// The `push` block, if any.
+    var push: JSONValue?
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hookcfg-\(UUID().uuidString)")
@@ -66,7 +68,7 @@ struct HookConfig {
         func ladder(_ l: Ladder) -> JSONValue {
             .array(l.map { ["afterMinutes": .number($0.afterMinutes), "hooks": .array($0.hooks.map { .string($0) })] })
         }
-        let config: JSONValue = [
+        var config: JSONValue = [
             "listen": "127.0.0.1:8750", "defaultTimeZone": "Europe/Berlin", "studyTimeZone": "Europe/Berlin",
             "rules": ["riskModel": "risk-model.json", "thresholds": "thresholds.json",
                       "reminders": "reminders.json", "instructions": "instructions.json"],
@@ -74,6 +76,10 @@ struct HookConfig {
             "escalation": ["red": ladder(red), "yellow": ladder(yellow)],
             "scheduler": ["intervalSeconds": .number(schedulerInterval)],
         ]
+        if let push, case .object(var o) = config {
+            o["push"] = push
+            config = .object(o)
+        }
         let file = directory.appendingPathComponent("hyponatrack.json")
         try JSONSerializer.string(config, pretty: true).write(to: file, atomically: true, encoding: .utf8)
         return file

@@ -21,6 +21,9 @@ public struct WardBoard: Sendable {
         /// Checks past their deadline and not complete, yesterday's and today's.
         public var missingChecks: [MissingCheck]
         public var status: Status
+        /// In monitoring, but nothing reminds them: no active push device and no hook subscribed
+        /// to `reminder.due` (docs/product.md, W, "Staff see it").
+        public var noReminderChannel = false
         /// The reasons of the current level, red first (`why` picks what the board shows).
         public var reasons: [StoredReason] = []
         /// The first day of the current run (`WardBoardRules.since`) and the patient's today.
@@ -87,6 +90,9 @@ extension PatientQueries {
             }
             let views = Dictionary(grouping: try AlertRepository.boardViews(db), by: \.studyId)
             let days = try EvaluationRepository.dailyLevels(db, patientIds: listed.map { patients[$0].id })
+            // A site gateway subscribed to reminder.due reminds everyone; else a patient needs a device.
+            let gateway = !HookOutbox.subscribers(context.configuration.hooks, type: .reminderDue).isEmpty
+            let reachable = gateway ? [] : try PushDeviceRepository.patientsWithActiveDevice(db)
             let rows = listed.map { i in
                 let patient = patients[i], open = alerts[patient.id] ?? []
                 let current = CurrentLevel.of(evaluations[patient.id], open)
@@ -96,6 +102,7 @@ extension PatientQueries {
                                         missingChecks: rules.missingChecks(of: facts[i], completed: checks[patient.id] ?? [:], now: now),
                                         status: statuses[i], reasons: current?.reasons ?? [], today: facts[i].today, zone: facts[i].zone)
                 row.handle(views[patient.studyId] ?? [], evaluated: days[patient.id] ?? [:])
+                row.noReminderChannel = !gateway && statuses[i] == .monitoring && !reachable.contains(patient.id)
                 return row
             }
             return WardBoard(rows: rows.sorted(by: WardBoard.urgency), hidden: patients.count - listed.count, at: now)

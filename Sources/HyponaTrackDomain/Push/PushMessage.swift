@@ -1,0 +1,59 @@
+import HyponaTrackCore
+
+/// What one push says (docs/product.md, W, "Content", and settled W "Formats"): the title
+/// "HyponaTrack", a body from `instructions.json` in the device's language, and the data
+/// `{kind, date, slot}` — never health data, a level, a reason or a measurement.
+struct PushMessage: Sendable, Equatable {
+    static let title = "HyponaTrack"
+
+    var body: String
+    var kind: String
+    /// The patient's local date (`YYYY-MM-DD`).
+    var date: String
+    var slot: String
+    /// The same for every attempt of one reminder to any of the patient's devices.
+    var collapseId: String
+    /// When the reminder's slot ends (epoch seconds): the push services drop it then.
+    var expiresAt: Int64
+
+    init(_ reminder: PushReminder, collapseId: String, language: Language?, texts: InstructionTexts) {
+        kind = reminder.kind
+        date = reminder.date.description
+        slot = reminder.slot.rawValue
+        self.collapseId = collapseId
+        expiresAt = reminder.expiresAt / 1000
+        body = texts.pushText(Self.textKey(kind: reminder.kind, slot: reminder.slot), language: (language ?? .en).rawValue)
+            ?? "Time for your HyponaTrack check."
+    }
+
+    /// `push.morning`/`push.evening` for the check reminders, else the kind's own text.
+    static func textKey(kind: String, slot: ReminderRules.Deadline) -> String {
+        switch kind {
+        case Reminder.Kind.check.rawValue: return slot == .morning ? "morning" : "evening"
+        case Reminder.Kind.catchUp.rawValue: return "catchUp"
+        default: return kind
+        }
+    }
+
+    /// Seconds the push service may hold it at `now` (at least 1: 0 means "now or never").
+    func ttl(now: Int64) -> Int64 { max(1, expiresAt - now) }
+}
+
+/// What a push service answered (docs/product.md, W, "Delivery").
+enum PushSendResult: Sendable, Equatable {
+    /// 2xx: the service took it.
+    case sent
+    /// The token or subscription no longer exists (APNs 410/BadDeviceToken/Unregistered, FCM
+    /// UNREGISTERED/404, Web Push 404/410): the device is disabled.
+    case gone(String)
+    /// 5xx, 429, a timeout or a network failure: try again, after `afterSeconds` when the
+    /// service said (`Retry-After`).
+    case retry(String, afterSeconds: Double?)
+    /// A 4xx the contract does not list, after the transport refreshed its token once: no retry.
+    case failed(String)
+}
+
+/// One push service.
+protocol PushTransport: Sendable {
+    func send(_ message: PushMessage, to address: PushAddress, now: Int64) -> PushSendResult
+}

@@ -1,0 +1,48 @@
+import Foundation
+import HTJSON
+import HTTPServer
+import Testing
+@testable import HyponaTrackDomain
+@testable import HyponaTrackTestSupport
+@testable import HyponaTrackWeb
+@testable import HyponaTrackServer
+
+/// Push reminders in the console (docs/product.md, W, "Staff see it"): the board flags a patient
+/// in monitoring whom nothing reminds, and the patient page lists the devices and the reminders
+/// pushed with each delivery's state.
+@Suite struct PushConsoleTests {
+    static func text(_ r: HTTPResponse) -> String { r.bodyText ?? "" }
+
+    @Test func theBoardFlagsAPatientInMonitoringWithoutAnyReminderChannel() throws {
+        let s = try PushDeliveryTests.Scene()
+        let session = try s.h.consoleSession()
+        // PD-0 has no device; the scene's patient PU-1 registered a browser.
+        _ = try s.h.enrollAndActivate("PD-0", surgeryDate: "2026-03-04")
+        let board = Self.text(s.h.console.send(.get, "/console/", headers: session))
+        let rows = board.components(separatedBy: "<tr").filter { $0.contains("PD-0") || $0.contains("PU-1") }
+        #expect(rows.count == 2)
+        #expect(rows.first { $0.contains("PD-0") }?.contains("no-reminder-channel") == true)
+        #expect(rows.first { $0.contains("PU-1") }?.contains("no-reminder-channel") == false)
+    }
+
+    @Test func aGatewaySubscribedToReminderDueIsAReminderChannel() throws {
+        let gateway = HookConfiguration(name: "gateway", kind: .command(path: "/bin/true", args: [], timeoutSeconds: 5),
+                                        events: [.reminderDue])
+        let h = try InProcessApplication(clock: SimulationClock(Berlin.at("2026-03-09", "09:00"))) { $0.hooks = [gateway] }
+        _ = try h.enrollAndActivate("PD-0", surgeryDate: "2026-03-04")
+        let board = Self.text(h.console.send(.get, "/console/", headers: try h.consoleSession()))
+        #expect(board.contains("PD-0") && !board.contains("no-reminder-channel"))
+    }
+
+    @Test func thePatientPageListsDevicesAndEachReminderWithItsDeliveries() throws {
+        let s = try PushDeliveryTests.Scene()
+        s.transport.answer(.retry("Web Push HTTP 503", afterSeconds: nil))
+        try s.at("08:00")
+        try s.delivery.deliverDue()
+        var german = try s.h.consoleSession()
+        german.add(name: "Accept-Language", value: "de")
+        let page = Self.text(s.h.console.send(.get, "/console/patients/PU-1", headers: german))
+        #expect(page.contains("id=\"push-devices\"") && page.contains("browser-01") && page.contains("Browser (Web Push)"))
+        #expect(page.contains("id=\"push-reminders\"") && page.contains("browser-01: fehlgeschlagen (1)"))
+    }
+}
