@@ -29,11 +29,11 @@ struct ReminderSection {
             <td>\(t.time(d.registeredAt, zone: zone))</td><td>\(t.time(d.lastSuccessAt, zone: zone))</td></tr>
             """
         }
-        return """
+        return ConsoleLayout.scrolling("""
             <table id="push-devices"><thead><tr><th scope="col">\(t.s("Device", "Gerät"))</th><th scope="col">\(t.s("Service", "Dienst"))</th>
             <th scope="col">\(t.s("State", "Zustand"))</th><th scope="col">\(t.s("Registered", "Registriert"))</th>
             <th scope="col">\(t.s("Last delivered", "Zuletzt zugestellt"))</th></tr></thead><tbody>\(rows)</tbody></table>
-            """
+            """, labelledBy: "reminders")
     }
 
     private func sent() -> HTML {
@@ -46,11 +46,11 @@ struct ReminderSection {
                 <tr><td>\(t.date(r.date))</td><td>\(r.kind)</td><td>\(r.slot)</td><td>\(t.time(r.dueAt, zone: zone))</td><td>\(deliveries)</td></tr>
                 """
         }
-        return """
+        return ConsoleLayout.scrolling("""
             <table id="push-reminders"><thead><tr><th scope="col">\(t.s("Day", "Tag"))</th><th scope="col">\(t.s("Kind", "Art"))</th>
             <th scope="col">\(t.s("Slot", "Zeitfenster"))</th><th scope="col">\(t.s("Due", "Fällig"))</th>
             <th scope="col">\(t.s("Deliveries (attempts)", "Zustellungen (Versuche)"))</th></tr></thead><tbody>\(rows)</tbody></table>
-            """
+            """, labelledBy: "reminders")
     }
 
     private func platform(_ p: PushPlatform) -> String {
