@@ -24,7 +24,6 @@ struct JSONTextKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt32, forKey key: Key) throws { start(key); writer.integer(value) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { start(key); writer.integer(value) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if let member = value as? any OmittableMember, member.isOmitted { return }
         start(key)
         try writer.value(value, depth: depth)
     }

@@ -23,6 +23,42 @@ public enum JSONTextEncoder {
     }
 }
 
+/// An object's leading members written ahead of time (e.g. before a lock is taken); the members
+/// known only later follow through `JSONTextEncoder.bytes(_:then:)`, giving the text one value
+/// with all the members would have given.
+public struct JSONObjectHead: Sendable, Equatable {
+    /// The object's text without its closing brace.
+    let open: [UInt8]
+
+    public init<T: Encodable>(_ value: T) throws {
+        var text = try JSONTextEncoder.bytes(value)
+        guard text.first == UInt8(ascii: "{"), text.last == UInt8(ascii: "}") else {
+            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: "\(T.self) is not written as an object"))
+        }
+        text.removeLast()
+        open = text
+    }
+}
+
+extension JSONTextEncoder {
+    /// One object: the head's members, then `tail`'s (an object too).
+    public static func bytes<T: Encodable>(_ head: JSONObjectHead, then tail: T) throws -> [UInt8] {
+        let rest = try bytes(tail)
+        guard rest.first == UInt8(ascii: "{"), rest.last == UInt8(ascii: "}") else {
+            throw EncodingError.invalidValue(tail, EncodingError.Context(codingPath: [], debugDescription: "\(T.self) is not written as an object"))
+        }
+        var out = head.open
+        out.reserveCapacity(out.count + rest.count)
+        if head.open.count > 1 && rest.count > 2 { out.append(UInt8(ascii: ",")) }
+        out.append(contentsOf: rest.dropFirst())
+        return out
+    }
+
+    public static func string<T: Encodable>(_ head: JSONObjectHead, then tail: T) throws -> String {
+        String(decoding: try bytes(head, then: tail), as: UTF8.self)
+    }
+}
+
 /// JSON text that is already written (e.g. a model's JSON form from `ModelJSON`), embedded as it
 /// is by `JSONTextEncoder`. Other encoders see it as a string.
 public struct JSONText: Sendable, Equatable, Encodable {
@@ -36,10 +72,18 @@ public struct JSONText: Sendable, Equatable, Encodable {
 }
 
 /// The output and the stack of open containers (`true`: an object) with their member counts.
+///
+/// A member's separator and key are held back (`pending`) until its value writes something, so
+/// a member whose value asks to be left out (`OmittedWhenNil` while nil) writes nothing at all,
+/// without the encoder casting every member to find out (a cast per member was most of what a
+/// day submission's audit row cost). The stored properties are only touched by the one encoding
+/// pass that owns the writer, so the runtime's exclusivity bookkeeping is switched off for them.
 final class JSONTextWriter {
-    var out: [UInt8] = []
-    private var open: [Bool] = []
-    private var counts: [Int] = []
+    @exclusivity(unchecked) var out: [UInt8] = []
+    @exclusivity(unchecked) private var open: [Bool] = []
+    @exclusivity(unchecked) private var counts: [Int] = []
+    /// The member started but not yet written: its container's depth and key (nil in an array).
+    @exclusivity(unchecked) private var pending: (depth: Int, key: String?)?
 
     init() { out.reserveCapacity(256) }
 
@@ -51,9 +95,17 @@ final class JSONTextWriter {
         }
     }
 
-    /// Starts a member of the container at `depth` (1 = outermost): the comma and the key.
+    /// Starts a member of the container at `depth` (1 = outermost): closes what the previous
+    /// member left open; the comma and the key follow with the member's first output.
     func member(depth: Int, key: String?) {
         close(above: depth)
+        pending = (depth, key)
+    }
+
+    /// Writes the pending member's comma and key.
+    @inline(__always) private func flush() {
+        guard let (depth, key) = pending else { return }
+        pending = nil
         if counts[depth - 1] > 0 { out.append(UInt8(ascii: ",")) }
         counts[depth - 1] += 1
         if let key {
@@ -62,7 +114,16 @@ final class JSONTextWriter {
         }
     }
 
+    /// Drops the pending member of an object (its value is to be left out); false when there is
+    /// none (a value at the top or in an array, which is written as null instead).
+    func omitPendingMember() -> Bool {
+        guard let p = pending, p.key != nil else { return false }
+        pending = nil
+        return true
+    }
+
     func push(object: Bool) {
+        flush()
         out.append(object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         open.append(object)
         counts.append(0)
@@ -70,27 +131,61 @@ final class JSONTextWriter {
 
     var depth: Int { open.count }
 
-    func null() { out.append(contentsOf: "null".utf8) }
-    func bool(_ b: Bool) { out.append(contentsOf: (b ? "true" : "false").utf8) }
-    func string(_ s: String) { JSONSerializer.writeString(s, into: &out) }
-    func integer<I: BinaryInteger>(_ i: I) { out.append(contentsOf: String(i).utf8) }
+    func null() { flush(); out.append(contentsOf: "null".utf8) }
+    func bool(_ b: Bool) { flush(); out.append(contentsOf: (b ? "true" : "false").utf8) }
+    func string(_ s: String) { flush(); JSONSerializer.writeString(s, into: &out) }
+    func integer<I: BinaryInteger>(_ i: I) { flush(); out.append(contentsOf: String(i).utf8) }
 
     func number(_ d: Double) throws {
         guard d.isFinite else {
             throw EncodingError.invalidValue(d, EncodingError.Context(codingPath: [], debugDescription: "\(d) is not a JSON number"))
         }
+        flush()
         out.append(contentsOf: JSONSerializer.format(d).utf8)
     }
 
-    /// Writes a value whose member prefix is already written; `depth` is its container's.
-    func value<T: Encodable>(_ value: T, depth: Int) throws {
-        if T.self == JSONText.self, let raw = value as? JSONText {
-            out.append(contentsOf: raw.text.utf8)
-            return
+    /// Writes the values that are most of a payload (strings, numbers, lists of strings, JSON
+    /// text) without going through `Encodable`: the generic path costs an encoder, a container
+    /// and a few dynamic dispatches per value. False for any other type.
+    @inline(__always) private func scalar<T: Encodable>(_ value: T) throws -> Bool {
+        if T.self == String.self {
+            string(unsafeBitCast(value, to: String.self))
+        } else if T.self == [String].self {
+            let list = unsafeBitCast(value, to: [String].self)
+            flush()
+            out.append(UInt8(ascii: "["))
+            for (i, s) in list.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONSerializer.writeString(s, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        } else if T.self == Int.self {
+            integer(unsafeBitCast(value, to: Int.self))
+        } else if T.self == Int64.self {
+            integer(unsafeBitCast(value, to: Int64.self))
+        } else if T.self == Double.self {
+            try number(unsafeBitCast(value, to: Double.self))
+        } else if T.self == Bool.self {
+            bool(unsafeBitCast(value, to: Bool.self))
+        } else if T.self == JSONText.self {
+            flush()
+            out.append(contentsOf: unsafeBitCast(value, to: JSONText.self).text.utf8)
+        } else {
+            return false
         }
+        return true
+    }
+
+    /// Writes a value whose member is already started; `depth` is its container's.
+    func value<T: Encodable>(_ value: T, depth: Int) throws {
+        if try scalar(value) { return }
         let start = out.count
-        try value.encode(to: JSONTextValueEncoder(self, depth: depth))
-        if out.count == start { out.append(contentsOf: "{}".utf8) }   // encoded nothing: an empty object
+        let encoder = JSONTextValueEncoder(self, depth: depth)
+        try value.encode(to: encoder)
+        if out.count == start && !encoder.omitted {   // encoded nothing: an empty object
+            flush()
+            out.append(contentsOf: "{}".utf8)
+        }
     }
 }
 
@@ -99,6 +194,8 @@ final class JSONTextValueEncoder: Encoder {
     let writer: JSONTextWriter
     let depth: Int
     private var opened = false
+    /// The value asked to be left out of its object (`OmittedWhenNil` while nil).
+    private(set) var omitted = false
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -113,6 +210,12 @@ final class JSONTextValueEncoder: Encoder {
         opened = true
         writer.close(above: depth)
         writer.push(object: object)
+    }
+
+    /// Leaves this value's member out of its object; false when it is not an object's member.
+    func omit() -> Bool {
+        omitted = writer.omitPendingMember()
+        return omitted
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -134,18 +237,15 @@ final class JSONTextValueEncoder: Encoder {
 /// where a payload has always carried a member only when there is something to say. Other
 /// encoders write the value or null.
 @propertyWrapper
-public struct OmittedWhenNil<Value: Encodable & Sendable>: Encodable, Sendable, OmittableMember {
+public struct OmittedWhenNil<Value: Encodable & Sendable>: Encodable, Sendable {
     public var wrappedValue: Value?
     public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
 
-    var isOmitted: Bool { wrappedValue == nil }
-
     public func encode(to encoder: any Encoder) throws {
+        if wrappedValue == nil, let text = encoder as? JSONTextValueEncoder, text.omit() { return }
         var container = encoder.singleValueContainer()
         if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
 }
-
-protocol OmittableMember { var isOmitted: Bool { get } }
 
 extension OmittedWhenNil: Equatable where Value: Equatable {}

@@ -25,6 +25,13 @@ public enum AuditLog {
     @discardableResult
     public static func append(_ db: Connection, at: Int64, actor: String, action auditAction: AuditAction,
                               subject: String?, details: some Encodable) throws -> AuditEntry {
+        try append(db, at: at, actor: actor, action: auditAction, subject: subject, detailsText: JSONTextEncoder.string(details))
+    }
+
+    /// Appends one entry whose details are already JSON text (written with `JSONTextEncoder`).
+    @discardableResult
+    public static func append(_ db: Connection, at: Int64, actor: String, action auditAction: AuditAction,
+                              subject: String?, detailsText: String) throws -> AuditEntry {
         guard let key = db.attachment(AuditKey.self) else {
             throw SQLiteError(extendedCode: SQLiteError.Code.misuse, message: "no audit key is attached to this connection: audit rows cannot be signed")
         }
@@ -34,7 +41,6 @@ public enum AuditLog {
         let head = try memo?.current(db) ?? AuditRepository.head(db)
         let seq = (head?.seq ?? 0) + 1
         let prevHash = head?.hash ?? AuditChain.genesisHash
-        let detailsText = try JSONTextEncoder.string(details)
         let hash = AuditChain.hash(.keyed(key), prevHash: prevHash, seq: seq, at: at, actor: actor, action: action,
                                    subject: subject, details: detailsText)
         do {

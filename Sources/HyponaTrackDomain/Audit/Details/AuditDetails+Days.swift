@@ -2,8 +2,10 @@ import HTJSON
 
 /// Rows of a patient's days, items, labs and evaluations.
 extension AuditDetails {
-    /// `day.submit`, `day.correct`: what the submission changed (`DayAudit.changes`) and what each
-    /// evaluation it caused concluded.
+    /// `day.submit`, `day.correct`: what the submission changed (`DayAudit.changes`), then
+    /// (`EvaluationsRecorded`) what each evaluation it caused concluded. The first part is
+    /// written as text before the single writer is reached (`SubmissionPlan.make`, a
+    /// `JSONObjectHead`); only the evaluations, whose ids the insert assigns, are written inside.
     struct DaySubmitted: Encodable, Sendable {
         let date: String
         let changed: DayChanges
@@ -12,7 +14,11 @@ extension AuditDetails {
         /// Why staff corrected the day (required from the console, optional in the API); absent
         /// for a patient's own submission.
         @OmittedWhenNil var reason: String? = nil
-        var evaluations: [EvaluationRecorded] = []
+    }
+
+    /// The last member of a `day.submit`/`day.correct` row (see `DaySubmitted`).
+    struct EvaluationsRecorded: Encodable, Sendable {
+        var evaluations: [EvaluationRecorded]
     }
 
     /// Every scalar of the day that changed, before and after; unchanged ones are left out.

@@ -1,3 +1,4 @@
+import HTJSON
 import HyponaTrackCore
 import SQLite
 
@@ -14,8 +15,9 @@ struct SubmissionPlan: Sendable {
     let date: LocalDate
     let patch: DayPatch
     let after: DailyEntry
-    /// The day's changes for its audit row (`DayAudit.changes`); `apply` adds the evaluations.
-    let audit: AuditDetails.DaySubmitted
+    /// The day's changes for its audit row (`DayAudit.changes`), already written as text so the
+    /// single writer does not spend its time on it; `apply` adds the evaluations.
+    let audit: JSONObjectHead
     /// D's evaluation first (always stored), then the later dates whose result changed.
     let evaluations: [ComputedEvaluation]
     /// D-2 … D+2 as read, D merged (the days the evaluations were computed from).
@@ -74,8 +76,8 @@ struct SubmissionPlan: Sendable {
         let changedLater = later.isEmpty ? [] : try context.evaluations(db, patient, dates: later, snapshot: snapshot,
                                                                          onlyIfChanged: true, preloaded: days).filter(\.isNew)
         return SubmissionPlan(patient: patient, correctedBy: command.correctedBy, date: date, patch: patch, after: after,
-                              audit: DayAudit.changes(date: date, before: before, after: after, patch: patch,
-                                                      reason: command.correctedBy == nil ? nil : command.reason),
+                              audit: try JSONObjectHead(DayAudit.changes(date: date, before: before, after: after, patch: patch,
+                                                                         reason: command.correctedBy == nil ? nil : command.reason)),
                               evaluations: forDate + changedLater, window: days, deletedIds: read.deletedIds)
     }
 
@@ -156,14 +158,14 @@ struct SubmissionPlan: Sendable {
     func apply(_ db: Connection, context: StudyContext, snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
         try DayRepository.save(db, patientId: patient.id, day: after, patch: patch, byPatient: correctedBy == nil, at: ms)
         let cause: EvaluationCause = correctedBy == nil ? .submission : .correction
-        var details = audit
-        details.evaluations.reserveCapacity(evaluations.count)
+        var recorded = AuditDetails.EvaluationsRecorded(evaluations: [])
+        recorded.evaluations.reserveCapacity(evaluations.count)
         for item in evaluations {
-            details.evaluations.append(try context.recordUnaudited(db, patient, item, cause: cause, snapshot: snapshot, at: ms))
+            recorded.evaluations.append(try context.recordUnaudited(db, patient, item, cause: cause, snapshot: snapshot, at: ms))
         }
         try AuditLog.append(db, at: ms, actor: correctedBy ?? "patient:\(patient.studyId)",
                             action: correctedBy == nil ? .daySubmit : .dayCorrect, subject: patient.studyId,
-                            details: details)
+                            detailsText: JSONTextEncoder.string(audit, then: recorded))
     }
 
     func result(_ snapshot: ActiveRules.Snapshot) -> DayResult {
