@@ -136,6 +136,13 @@ import Testing
         let update = s.audit("ED-1").first { $0["action"] == "patient.update" }
         #expect(update?["actor"] == "staff:nina")
         #expect(JSONSerializer.string(update.map(JSONValue.object) ?? .null).contains("\"podSodium\":133"), "the change is in the audit trail")
+        let saved = s.audit("ED-1").count
+        let again = s.post(from: "/console/patients/ED-1/manage", to: "/console/patients/ED-1/profile", [
+            "surgeryDate": "2026-03-04", "timeZone": "Europe/Berlin", "age": "50", "sex": "male", "bmi": "27", "baselineWeightKg": "80",
+            "katB.podSodium": "133", "katB.csfLeak": "true", "fluidLimitMl": "1200", "webOnly": "1", "consentVersion": "ICF-3",
+            "consentDate": "2026-03-01",
+        ])
+        #expect(again.status == .seeOther && s.audit("ED-1").count == saved, "saving the unchanged profile again writes no audit row")
     }
 
     @Test func aRefusedProfileEditShowsEachProblemAtItsFieldAndChangesNothing() throws {

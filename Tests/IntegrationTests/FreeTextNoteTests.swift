@@ -7,9 +7,12 @@ import Testing
 /// isolate characters with 400 `invalid_value` naming the field, changing nothing, and keeps
 /// line breaks (LF, CR LF) and tabs; a console form says so at its field in the page's language.
 @Suite struct FreeTextNoteTests {
-    /// NUL, CR alone, RIGHT-TO-LEFT OVERRIDE, LEFT-TO-RIGHT ISOLATE.
-    static let refused = ["called\u{0}back", "called\rback", "called \u{202E}kcab", "called \u{2066}back"]
-    static let accepted = "Called the patient.\nNa 131 on the ward\r\nrecheck\ttomorrow"
+    /// NUL, CR alone, RIGHT-TO-LEFT OVERRIDE, LEFT-TO-RIGHT ISOLATE, RIGHT-TO-LEFT MARK, LINE
+    /// SEPARATOR, ZERO WIDTH SPACE.
+    static let refused = ["called\u{0}back", "called\rback", "called \u{202E}kcab", "called \u{2066}back",
+                          "Na \u{200F}-131", "called\u{2028}back", "HT\u{200B}-7"]
+    /// Line breaks, tabs, and the joiners that scripts and emoji need (ZWNJ in Persian, ZWJ).
+    static let accepted = "Called the patient.\nNa 131 on the ward\r\nrecheck\ttomorrow می\u{200C}خواهم 👩\u{200D}⚕️"
 
     /// One free-text field of one route: the body it is sent in.
     struct Field: CustomStringConvertible {

@@ -129,6 +129,9 @@ public final class EnrollmentService: Sendable {
             do throws(FieldError) { profile = try command.patch.applied(to: patient.profile, rules: snapshot.rules) } catch {
                 throw DomainError.rejected(error)
             }
+            // A form saved without a change (the console sends every field) changes nothing, so
+            // it writes nothing: no audit row, no REDCap baseline, no evaluations.
+            if profile == patient.profile { return try context.summary(db, patient, snapshot: snapshot, now: now) }
             if profile.surgeryDate != patient.profile.surgeryDate {
                 guard try !hasClinicalRecord(db, patient.id) else {
                     throw DomainError.conflict("the surgery date cannot change once the patient has data (days, lab values or alerts)",
