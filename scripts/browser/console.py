@@ -159,6 +159,9 @@ def run(t):
     board = dp.locator("#board").text_content() or ""
     c.check("the German board says since and the handling in German", "seit " in board and "neu" in board
             and "since " not in board, board[:300])
+    dp.set_viewport_size({"width": 1280, "height": 800})
+    right = dp.evaluate("() => document.querySelector('#board thead th:last-child').getBoundingClientRect().right")
+    c.check("the German board's last column (status) is on a 1,280 px screen without scrolling", right <= 1280, f"right edge {right:.0f} px")
     if screenshots:
         dp.screenshot(path=os.path.join(screenshots, "console-board-de.png"), full_page=True)
         dp.set_viewport_size({"width": 390, "height": 844})

@@ -98,7 +98,7 @@ struct BoardPage {
             <thead><tr><th scope="col">\(t.studyId)</th><th scope="col">\(t.level)</th><th scope="col">\(t.s("Why", "Warum"))</th>
             <th scope="col">\(t.s("Since", "Seit"))</th><th scope="col">\(t.s("Handling", "Bearbeitung"))</th>
             <th scope="col"><abbr title="\(t.s("postoperative day", "postoperativer Tag"))">\(t.pod)</abbr></th>
-            <th scope="col">\(t.riskClass)</th><th scope="col">\(t.lastSubmission)</th><th scope="col">\(t.missingChecks)</th>
+            <th scope="col">\(t.s("Risk class", "Risiko"))</th><th scope="col">\(t.lastSubmission)</th><th scope="col">\(t.missingChecks)</th>
             <th scope="col" class="num">\(t.openAlerts)</th><th scope="col">\(t.status)</th></tr></thead>
             <tbody>\(rows)</tbody></table>
             """, labelledBy: "board-caption")

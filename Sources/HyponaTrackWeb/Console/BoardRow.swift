@@ -23,10 +23,11 @@ struct BoardRow {
         return "<ul class=\"reasons\">\(items)\(rest)</ul>"
     }
 
-    /// "since 4 Dec (3 days)" / "seit 4.12.2026 (3 Tage)".
+    /// "since 4 Dec (3 days)" / "seit 4.12.2026 (3 Tage)"; the count may go to a second line,
+    /// so the German board's last column stays on a 1,280 px screen.
     var since: HTML {
         guard let since = row.since, let days = row.sinceDays else { return "–" }
-        return "\(t.s("since", "seit")) \(t.day(since)) (\(t.vocabulary.days(days)))"
+        return "<span class=\"nowrap\">\(t.s("since", "seit")) \(t.day(since))</span> <span class=\"nowrap\">(\(t.vocabulary.days(days)))</span>"
     }
 
     /// The handling state in words, with who and when.
@@ -62,12 +63,12 @@ struct BoardRow {
         let missing = r.missingChecks.isEmpty ? t.none : r.missingChecks.map(t.missing).joined(separator: ", ")
         var status: HTML = r.status == .activationOverdue ? "<span class=\"flag\">\(t.status(r.status))</span>" : "\(t.status(r.status))"
         if r.noReminderChannel {
-            status = "\(status)<br><span class=\"flag\" data-flag=\"no-reminder-channel\">\(t.s("no reminder channel", "kein Erinnerungskanal"))</span>"
+            status = "\(status)<br><span class=\"flag\" data-flag=\"no-reminder-channel\">\(t.s("no reminder channel", "kein Erinnerungs\u{00AD}kanal"))</span>"
         }
         return """
             <tr class="row-\(r.level?.rawValue ?? "none")" data-study-id="\(r.patient.studyId)" data-level="\(r.level?.rawValue ?? "none")" \
             data-handling="\(r.handling?.rawValue ?? "")">\
-            <th scope="row">\(ConsoleLayout.patientLink(r.patient.studyId))</th><td>\(layout.badge(r.level))</td><td>\(why)</td><td class="nowrap">\(since)</td>\
+            <th scope="row">\(ConsoleLayout.patientLink(r.patient.studyId))</th><td>\(layout.badge(r.level))</td><td>\(why)</td><td>\(since)</td>\
             <td>\(handling)</td><td class="nowrap">\(t.s("day \(r.pod)", "Tag \(r.pod)"))</td>\
             <td>\(t.riskWord(r.riskClass))</td><td>\(last)</td>\
             <td\(r.missingChecks.isEmpty ? HTML() : " class=\"flag\"")>\(missing)</td><td class="num">\(r.openAlerts)</td><td>\(status)</td></tr>

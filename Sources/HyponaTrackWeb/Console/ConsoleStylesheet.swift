@@ -37,7 +37,7 @@ enum ConsoleStylesheet {
         ul.reasons { margin: 0; padding-left: 1.1em; }
         #board caption { text-align: left; }
         #board th[scope=row] { background: none; font-weight: normal; white-space: nowrap; }
-        #board td.nowrap { white-space: nowrap; }
+        #board td.nowrap, #board span.nowrap { white-space: nowrap; }
         form.board-filter label { margin-top: 0; }
         form.board-filter input[type=text], form.board-filter select { min-width: 10em; }
         tr.row-red th:first-child, tr.row-red td:first-child { border-left: 6px solid #a4001d; }
