@@ -3,67 +3,62 @@ import HTJSON
 import HTTPServer
 import HyponaTrackCore
 
-/// A posted check form as the JSON body the day API would get from the app, whole (`body`) or
-/// in parts that the decoder can judge one by one (`parts`), so that a refused form shows every
-/// problem at once, each at its field (docs/product.md, W). Blank fields are absent; numbers
-/// accept a decimal comma (`FormInput.number`).
+/// A posted check form: its answers as typed, one member per form field (`weightMorningKg`,
+/// `nausea`, `vas`, `emergencySymptoms`, `doseMcg`), and the JSON body the day API would get
+/// from the app for them. `FormCheck` judges the answers with the day API's own decoder, so a
+/// refused form shows every problem at once, each at its field (docs/product.md, W), the same
+/// way the console's forms do. Blank fields are absent; numbers accept a decimal comma
+/// (`FormInput.number`).
 struct CheckFormBody {
-    let form: HTTPQueryParameters
     let slot: CheckForm.Slot
     let date: LocalDate
-    /// The form's number fields (`CheckForm.numberFields`), `doseMcg` among them when asked.
-    let fields: [String]
     let time: Timestamp
+    /// The answers as typed.
+    let answers: JSONObject
+    /// Whether the form has the desmopressin dose field.
+    private let takesDose: Bool
 
-    private func number(_ name: String) -> JSONValue? {
-        guard let raw = form[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
-        return FormInput.number(raw)
-    }
-
-    /// The day's own fields (weights, fluid, urine SG, vomiting episodes) as typed.
-    private var dayFields: [(String, JSONValue)] {
-        fields.filter { $0 != CheckForm.doseField }.compactMap { name in number(name).map { (name, $0) } }
-    }
-
-    private var emergency: JSONValue? {
+    /// `fields`: the form's number fields (`CheckForm.numberFields`), `doseMcg` among them when asked.
+    init(form: HTTPQueryParameters, slot: CheckForm.Slot, date: LocalDate, fields: [String], time: Timestamp) {
+        self.slot = slot
+        self.date = date
+        self.time = time
+        takesDose = fields.contains(CheckForm.doseField)
+        var answers = JSONObject()
+        for name in fields + WebAppTexts.items + ["vas"] {
+            if let raw = form[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty { answers[name] = FormInput.number(raw) }
+        }
         let codes = form.values(for: "emergencySymptoms")
-        return codes.isEmpty ? nil : .array(codes.map { .string($0) })
+        if !codes.isEmpty { answers["emergencySymptoms"] = .array(codes.map { .string($0) }) }
+        self.answers = answers
     }
 
-    /// The slot's symptom entry as typed; with `checking`, only that item (or the VAS) as typed and
-    /// the others answered validly (0), so a part judges one answer.
-    private func entry(checking item: String? = nil) -> JSONValue {
+    /// What stands in for a refused answer while the others are judged: a symptom item or the VAS
+    /// answered 0; any other refused field is left out.
+    static let standIns = JSONObject((WebAppTexts.items + ["vas"]).map { ($0, JSONValue.int(0)) })
+
+    /// The form field a refusal of the day API names (`symptoms[0].nausea` → `nausea`,
+    /// `desmopressinDoses[0].doseMcg` → `doseMcg`).
+    static func formField(_ error: FieldError) -> String? { CheckForm.field(error.field) }
+
+    /// The day API's body for `answers` (the form's, or with stand-ins in place): the day's own
+    /// numbers, the emergency signs, the slot's symptom entry and the dose.
+    func body(_ answers: JSONObject) -> JSONValue {
+        var o = JSONObject()
         var entry = JSONObject([("id", .string(CheckForm.entryId(slot, date))), ("time", .string(time.description)),
                                 ("slot", .string(slot.rawValue))])
-        for name in WebAppTexts.items + ["vas"] {
-            if let v = item == nil || item == name ? number(name) : .int(0) { entry[name] = v }
+        for name in answers.keys {
+            guard let value = answers[name] else { continue }
+            switch name {
+            case _ where WebAppTexts.items.contains(name) || name == "vas": entry[name] = value
+            case CheckForm.doseField:
+                guard takesDose else { continue }
+                o["desmopressinDoses"] = .array([.object(JSONObject([("id", .string(CheckForm.doseId(slot, date))),
+                                                                     ("time", .string(time.description)), ("doseMcg", value)]))])
+            default: o[name] = value
+            }
         }
-        return .object(entry)
-    }
-
-    /// A desmopressin dose typed into the form, as the day API's list item.
-    private var dose: JSONValue? {
-        guard fields.contains(CheckForm.doseField), let v = number(CheckForm.doseField) else { return nil }
-        return .array([.object(JSONObject([("id", .string(CheckForm.doseId(slot, date))), ("time", .string(time.description)),
-                                           ("doseMcg", v)]))])
-    }
-
-    /// The whole form.
-    func body() -> JSONValue {
-        var o = JSONObject(dayFields)
-        if let emergency { o["emergencySymptoms"] = emergency }
-        o["symptoms"] = .array([entry()])
-        if let dose { o["desmopressinDoses"] = dose }
+        o["symptoms"] = .array([.object(entry)])
         return .object(o)
-    }
-
-    /// One body per field: each number, each symptom item and the VAS (the others answered
-    /// validly), the emergency signs, the dose.
-    func parts() -> [JSONValue] {
-        var parts: [JSONValue] = dayFields.map { .object(JSONObject([$0])) }
-        for name in WebAppTexts.items + ["vas"] { parts.append(.object(JSONObject([("symptoms", .array([entry(checking: name)]))]))) }
-        if let emergency { parts.append(.object(JSONObject([("emergencySymptoms", emergency)]))) }
-        if let dose { parts.append(.object(JSONObject([("desmopressinDoses", dose)]))) }
-        return parts
     }
 }

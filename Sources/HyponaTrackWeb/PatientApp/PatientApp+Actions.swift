@@ -70,14 +70,17 @@ extension PatientApp {
         let form = CheckFormBody(form: ctx.form, slot: slot, date: date, fields: page.numberFields.map(\.name),
                                  time: zone.timestamp(atEpochSeconds: (now * 1000).rounded() / 1000))
         let rules = study.rules.snapshot.rules
-        // Every problem at once, each at its field: each part of the form is read on its own by the
-        // day API's decoder (its ranges and messages are the only ones); nothing is stored unless all pass.
-        for part in form.parts() {
-            do throws(FieldError) { _ = try DayPatchDecoder.decode(part, date: date, rules: rules) } catch { page.refuse(error) }
+        // Every problem at once, each at its field, found by the day API's own decoder (its ranges
+        // and messages are the only ones); nothing is stored unless every answer passes.
+        var check = FormCheck()
+        let decoded = check.decode(form.answers, standIns: CheckFormBody.standIns, fallback: "date", fieldOf: CheckFormBody.formField) {
+            (answers: JSONValue) throws(FieldError) -> DayPatch in
+            guard case .object(let o) = answers else { throw FieldError.invalid("date", "the form could not be read") }
+            return try DayPatchDecoder.decode(form.body(o), date: date, rules: rules)
         }
-        guard page.errors.isEmpty else { return WebResponse.page(.badRequest, page.render()) }
+        for (_, refusal) in check.refusals { if case .error(let e) = refusal { page.refuse(e) } }
+        guard let patch = decoded, page.errors.isEmpty else { return WebResponse.page(.badRequest, page.render()) }
         do {
-            let patch = try DayPatchDecoder.decode(form.body(), date: date, rules: rules)
             _ = try study.days.submit(SubmitDay(patientId: p.patientId, date: date, patch: patch))
             return WebResponse.redirect("/app/?saved=\(slot.rawValue)")
         } catch let e as FieldError {
