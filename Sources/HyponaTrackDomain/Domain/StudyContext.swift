@@ -61,7 +61,7 @@ final class StudyContext: Sendable {
 
     func patient(_ db: Connection, studyId: String) throws -> PatientRecord {
         guard ValueRanges.isValidStudyId(studyId), let p = try PatientRepository.load(db, studyId: studyId) else {
-            throw DomainError.notFound("no patient with study ID \(studyId.prefix(64))", missing: .patient(studyId: String(studyId.prefix(64))))
+            throw DomainError.noPatient(studyId)
         }
         return p
     }

@@ -130,7 +130,7 @@ public final class ProposalService: Sendable {
     }
 
     private func pending(_ db: Connection, _ id: Int64) throws -> Proposal {
-        guard let p = try ProposalRepository.load(db, id: id) else { throw DomainError.notFound("no proposal \(id)", missing: .proposal(id: id)) }
+        guard let p = try ProposalRepository.load(db, id: id) else { throw DomainError.noProposal(id) }
         guard p.status == .pending else {
             throw DomainError.conflict("proposal \(id) is already \(p.status.rawValue)", problem: .proposalAlready(id: id, p.status))
         }
