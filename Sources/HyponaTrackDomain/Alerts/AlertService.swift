@@ -47,6 +47,8 @@ public struct AlertsQuery: Sendable, Equatable {
     public var levels: Set<Level>? = nil
     public var states: Set<AlertState>? = nil
     public var offset = 0
+    /// Only alerts of the patients this reaches.
+    public var scope: SiteScope = .allSites
 
     /// The page size of the list of all alerts when none is asked for.
     public static let defaultLimit = 500
@@ -91,7 +93,7 @@ public final class AlertService: Sendable {
         try transactions.read { db in
             var alerts = try AlertRepository.list(db, openOnly: query.openOnly, before: query.before,
                                                   limit: query.limit.map { $0 + 1 }, levels: query.levels,
-                                                  states: query.states, offset: query.offset)
+                                                  states: query.states, offset: query.offset, scope: query.scope)
             guard let limit = query.limit, alerts.count > limit else { return AlertPage(alerts: alerts, olderBefore: nil) }
             alerts.removeLast(alerts.count - limit)
             return AlertPage(alerts: alerts, olderBefore: alerts.last?.id)

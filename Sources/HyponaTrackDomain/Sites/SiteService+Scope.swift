@@ -51,3 +51,22 @@ extension SiteService {
         try transactions.read { db in scope.narrowed(to: try Self.site(db, code: code, field: "site", missing: false).id) }
     }
 }
+
+/// The numbers a patient is shown: their site's clinic phone and emergency number, else the
+/// study's (`app.clinicPhone`, `app.emergencyNumber`).
+public struct ContactNumbers: Sendable, Equatable {
+    public var clinicPhone: String?
+    public var emergencyNumber: String
+
+    public init(clinicPhone: String?, emergencyNumber: String) {
+        self.clinicPhone = clinicPhone
+        self.emergencyNumber = emergencyNumber
+    }
+}
+
+extension SiteService {
+    public func numbers(patientId: Int64, app: ServerConfiguration.App) throws -> ContactNumbers {
+        let site = try site(patientId: patientId)
+        return ContactNumbers(clinicPhone: site?.clinicPhone ?? app.clinicPhone, emergencyNumber: site?.emergencyNumber ?? app.emergencyNumber)
+    }
+}

@@ -43,6 +43,11 @@ enum PatientRepository {
         try db.query("SELECT \(columns) FROM \(joined) ORDER BY study_id_key").map(decode)
     }
 
+    /// The patients of the sites `scope` reaches.
+    static func all(_ db: Connection, scope: SiteScope) throws -> [PatientRecord] {
+        try db.query("SELECT \(columns) FROM \(joined) WHERE \(scope.condition("site_id")) ORDER BY study_id_key").map(decode)
+    }
+
     /// Patients enrolled and not withdrawn (for the daemon's status line).
     static func countEnrolled(_ db: Connection) throws -> Int {
         try db.queryOne("SELECT COUNT(*) FROM patients WHERE withdrawn_at IS NULL")?.int(0) ?? 0
