@@ -133,7 +133,10 @@ let package = Package(
         .target(name: "TestPolling", path: "Tests/Polling", swiftSettings: swift6),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer", "TestPolling"], swiftSettings: swift6),
         // Runs the real hyponatrackd and hyponatrack binaries (built first by scripts/test).
-        .testTarget(name: "IntegrationTests", dependencies: ["HTJSON", "HTTPClient", "Crypto", "TestCommands"], swiftSettings: swift6),
+        // HyponaTrackTestSupport and the web layer only for the route table the sites' authorisation
+        // matrix is generated from (SiteMatrixTests); every request goes to the real daemon.
+        .testTarget(name: "IntegrationTests", dependencies: ["HTJSON", "HTTPClient", "Crypto", "TestCommands", "HyponaTrackTestSupport",
+                                                            "HyponaTrackWeb", "HyponaTrackDomain"], swiftSettings: swift6),
         .testTarget(name: "ImportsTests", dependencies: ["Imports", "Zip", "HyponaTrackCore", "HTJSON"], swiftSettings: swift6),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: swift6),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestPolling"], swiftSettings: swift6),

@@ -112,7 +112,8 @@ public enum CLI {
     /// Every command, in the order of the help.
     static let commands: [any CLICommand] = [
         PatientCommands.enroll, PatientCommands.update, PatientCommands.reissue, OtherCommands.lab, OtherCommands.item,
-        PatientCommands.patients, PatientCommands.show, OtherCommands.staff, OtherCommands.audit, AlertCommands.alerts,
+        PatientCommands.patients, PatientCommands.show, OtherCommands.staff, SiteCommands.site, SiteCommands.transfer, OtherCommands.audit,
+        AlertCommands.alerts,
         AlertCommands.ack, AlertCommands.resolve, ContactCommands.contact, ContactCommands.contacts, AlertCommands.hooks, SyncCommand.group, OtherCommands.backup,
         ExportCommands.export, ReportCommand(), ExportCommands.stats, ImportCommands.group, ImportCommands.proposals,
         ImportCommands.confirm, ImportCommands.reject, EvaluateCommand(), VersionCommand(),

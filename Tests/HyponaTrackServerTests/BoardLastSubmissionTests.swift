@@ -43,7 +43,7 @@ import Testing
     }
 
     func lastSubmission(_ h: InProcessApplication, _ studyId: String) throws -> Int64?? {
-        try h.app.service.patients.board().rows.first { $0.patient.studyId == studyId }.map(\.lastSubmissionAt)
+        try h.app.service.patients.board(scope: .allSites).rows.first { $0.patient.studyId == studyId }.map(\.lastSubmissionAt)
     }
 
     @Test func aCorrectionOrAConfirmedImportAfterThePatientsSubmissionLeavesTheLastSubmissionAlone() throws {

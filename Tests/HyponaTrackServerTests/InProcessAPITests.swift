@@ -105,6 +105,13 @@ import Testing
 
     @Test func aResolutionWithoutANoteNamesTheFieldAndChangesNothing() throws {
         let h = try InProcessApplication()
+        // An alert to act on (one that does not exist is not found before its body is looked at).
+        let surgery = ISO8601DateFormatter.string(from: Date().addingTimeInterval(-6 * 86_400), timeZone: TimeZone(identifier: "Europe/Berlin")!,
+                                                  formatOptions: [.withFullDate])
+        #expect(h.send(.post, "/v1/patients", body: ["studyId": "HT-RES-1", "surgeryDate": .string(surgery),
+                                                     "timeZone": "Europe/Berlin", "age": 50, "sex": "male", "bmi": 27.0,
+                                                     "baselineWeightKg": 80.0]).status == 201)
+        #expect(h.send(.post, "/v1/patients/HT-RES-1/labs", body: ["sodium": 124]).status == 201)
         let before = h.send(.get, "/v1/audit/verify")
         let refused = h.send(.post, "/v1/alerts/1/resolution", body: ["sodium": 131])
         #expect(refused.status == 400)

@@ -64,7 +64,8 @@ import Testing
     @Test func anAddedMembersTokenIsShownOnceAndWorksUntilTheyAreRevoked() throws {
         let h = try Harness()
         let added = Self.object(h.send(.post, "/v1/staff", body: ["name": "viewer.c", "role": "viewer"]).json)
-        #expect(Array(added.keys) == ["name", "role", "token"])
+        #expect(Array(added.keys) == ["name", "role", "sites", "allSites", "token"])
+        #expect(added["sites"] == ["main"] && added["allSites"] == false, "the study's only site when none is named")
         #expect(added["role"] == "viewer")
         guard case .string(let token)? = added["token"] else {
             Issue.record("no token in \(added)")
@@ -74,7 +75,7 @@ import Testing
         #expect(send(h, .get, "/v1/staff", token: token) == 403, "only admins manage staff")
         let listed = Self.array(h.send(.get, "/v1/staff").json).map(Self.object)
         let viewer = try #require(listed.first { $0["name"] == "viewer.c" })
-        #expect(Array(viewer.keys) == ["name", "role", "active", "createdAt", "revokedAt"])
+        #expect(Array(viewer.keys) == ["name", "role", "active", "createdAt", "revokedAt", "sites", "allSites"])
         #expect(viewer["active"] == true)
         #expect(viewer["revokedAt"] == .null)
         #expect(listed.allSatisfy { $0["token"] == nil }, "a token is never listed")
@@ -89,7 +90,7 @@ import Testing
         let trail = Self.array(h.send(.get, "/v1/audit?subject=staff:viewer.c").json).map(Self.object)
         #expect(trail.map { $0["action"] } == ["staff.add", "staff.revoke"])
         #expect(trail.allSatisfy { $0["actor"] == "staff:bootstrap-admin" })
-        #expect(trail.map { $0["details"] } == [["role": "viewer"], ["role": "viewer", "sessionsEnded": 0]],
+        #expect(trail.map { $0["details"] } == [["role": "viewer", "sites": ["main"], "allSites": false], ["role": "viewer", "sessionsEnded": 0]],
                 "a revocation also ends the member's console sessions and says how many")
     }
 

@@ -113,7 +113,7 @@ import Testing
         var twin = Self.enrolment
         twin["studyId"] = "new-1"
         let taken = s.post(from: "/console/enrolment", to: "/console/enrolment", twin)
-        #expect(taken.status == .conflict && Self.body(taken).contains("id=\"enrol-studyId-error\">A patient with study ID new-1 is already enrolled"))
+        #expect(taken.status == .conflict && Self.body(taken).contains("id=\"enrol-studyId-error\">The study ID new-1 is already in use"))
     }
 
     @Test func aNurseEditsTheProfileAndTheChangeIsStoredAuditedAndEvaluatedAgain() throws {

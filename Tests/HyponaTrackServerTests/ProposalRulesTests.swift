@@ -32,7 +32,7 @@ import HyponaTrackCore
     }
 
     func fhir(_ sim: Simulation, _ doc: JSONValue) throws -> ImportReport {
-        try sim.service.imports.fhir(ImportFHIR(document: JSONSerializer.bytes(doc), actor: "staff:nurse"))
+        try sim.service.imports.fhir(ImportFHIR(document: JSONSerializer.bytes(doc), scope: .allSites, actor: "staff:nurse"))
     }
 
     func decide(_ sim: Simulation, _ id: Int64, confirm: Bool = true, override: Bool = false) throws -> ProposalView {

@@ -38,7 +38,7 @@ import HyponaTrackCore
         let alerts = try sim.alerts()
         #expect(alerts.count == 2, "\(alerts)")
 
-        let stats = try sim.service.statistics.statistics(StatisticsQuery(studyId: nil))
+        let stats = try sim.service.statistics.statistics(StatisticsQuery(studyId: nil, scope: .allSites))
         #expect(stats.generatedAt == Berlin.ms(Berlin.at("2026-03-08", "12:00")))
         let all = try #require(stats.cohorts.first)
         #expect(all.cohort == .all)

@@ -91,9 +91,10 @@ import HTJSON
     /// Turns the database back into release 4's form: the chain re-hashed with plain SHA-256,
     /// every migration after `v4_alert_log` undone and its record gone (a database that records
     /// later migrations without v5's is refused as a gap, see below). A migration added after
-    /// `v18_push` needs undoing here too.
+    /// `v19_sites` needs undoing here too.
     func downgradeToReleaseFour(_ trail: AuditTrailFile) throws {
         try trail.rehash(.sha256)
+        try trail.tamper(AuditTrailFile.undoSites)
         let revisionTriggers = ["days", "symptom_entries", "reaction_tests", "tapping_tests", "desmopressin_doses", "lab_values"]
             .flatMap { table in ["insert", "update", "delete"].map { "DROP TRIGGER \(table)_\($0)_revision;" } }
         try trail.tamper("""

@@ -11,8 +11,8 @@ import HTJSON
         let d = try TestDaemon()
         let patient = try Study.enrollAndActivate(d, "AUTH-1")
         let tokens: [Caller: String] = [.garbage: "hts_forged", .patient: patient,
-                                        .viewer: try Study.staff(d, "v.viewer", role: "viewer"),
-                                        .nurse: try Study.staff(d, "n.nurse", role: "nurse"), .admin: d.adminToken]
+                                        .viewer: try Study.staff(d, "v.viewer", role: "viewer", allSites: true),
+                                        .nurse: try Study.staff(d, "n.nurse", role: "nurse", allSites: true), .admin: d.adminToken]
         guard case .object(let spec) = try d.request(.get, "/openapi.json").json, case .object(let paths)? = spec["paths"] else {
             Issue.record("no spec"); return
         }

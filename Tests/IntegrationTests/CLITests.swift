@@ -45,7 +45,7 @@ import HTJSON
         #expect(ok.status == 0)
         let again = try CLIRunner.run(args, server: d.baseURL, token: d.adminToken)
         #expect(again.status == 1)
-        #expect(again.stderr.contains("studyId: study ID CLI-2 is already enrolled"))
+        #expect(again.stderr.contains("studyId: study ID already in use: CLI-2"))
         let young = try CLIRunner.run(["enroll", "--study-id", "CLI-3", "--surgery-date", Study.date(-5), "--age", "12",
                                        "--sex", "male", "--bmi", "27", "--baseline-weight", "80", "--time-zone", "Europe/Berlin"],
                                       server: d.baseURL, token: d.adminToken)

@@ -78,7 +78,7 @@ import HTTPClient
         let all = try s.download("/v1/export/contacts.csv", token: s.viewer)
         #expect(all.status == 200)
         let (header, rows) = try RFC4180.table(all.body)
-        #expect(header == ["record_id", "contact_id", "contact_at", "outcome", "alert_id", "staff", "note"])
+        #expect(header == ["record_id", "site", "contact_id", "contact_at", "outcome", "alert_id", "staff", "note"])
         let mine = rows.filter { $0["record_id"] == "CT-A" }
         #expect(mine.map { $0["outcome"] } == ["no_answer", "patient_called", "other"])
         for (row, contact) in zip(mine, s.contacts) {
@@ -131,7 +131,7 @@ import HTTPClient
         let viewer = try CLIRunner.run(["contact", "CT-C", "--outcome", "reached"], server: s.d.baseURL, token: s.viewer)
         #expect(viewer.status == 77)
         let csv = try cli(["export", "contacts", "--patient", "CT-C"])
-        #expect(csv.status == 0 && csv.stdout.hasPrefix("record_id,contact_id,contact_at,outcome,alert_id,staff,note\r\n"))
+        #expect(csv.status == 0 && csv.stdout.hasPrefix("record_id,site,contact_id,contact_at,outcome,alert_id,staff,note\r\n"))
         #expect(csv.stdout.contains(",voicemail,,anna.nurse,left a message\r\n"))
     }
 }

@@ -80,7 +80,7 @@ import HTTPClient
         let r = try s.download("/v1/export/days.csv?dialect=excel&lang=de")
         #expect(r.status == 200)
         #expect(Array(r.body.prefix(3)) == Self.bom)
-        #expect(String(decoding: r.body.dropFirst(3), as: UTF8.self).hasPrefix("record_id;dm_date;dm_pod;weight_morning_kg;"))
+        #expect(String(decoding: r.body.dropFirst(3), as: UTF8.self).hasPrefix("record_id;site;dm_date;dm_pod;weight_morning_kg;"))
         let (header, rows) = try Self.python(r.body, delimiter: ";")
         #expect(header.first == "record_id" && header.contains("rt_slowing_pct"))
         let day = try #require(rows.first)

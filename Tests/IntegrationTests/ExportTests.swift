@@ -16,7 +16,7 @@ import HTJSON
         #expect(r.headers["content-type"] == "text/csv; charset=utf-8; header=present")
         #expect(r.headers["content-disposition"] == "attachment; filename=\"hyponatrack-days-all.csv\"")
         let text = String(decoding: r.body, as: UTF8.self)
-        #expect(text.hasPrefix("record_id,dm_date,dm_pod,weight_morning_kg,"), "\(text.prefix(200))")
+        #expect(text.hasPrefix("record_id,site,dm_date,dm_pod,weight_morning_kg,"), "\(text.prefix(200))")
         #expect(text.hasSuffix("\r\n"))
         let (header, rows) = try RFC4180.table(r.body)
         #expect(header.contains("emergency_symptoms___drowsiness") && header.contains("sym_m_time")
@@ -60,7 +60,7 @@ import HTJSON
         let r = try s.download("/v1/export/alerts.csv")
         #expect(r.status == 200)
         let (header, rows) = try RFC4180.table(r.body)
-        #expect(header == ["record_id", "alert_id", "alert_kind", "alert_log_level", "alert_date", "alert_pod", "alert_log_reasons",
+        #expect(header == ["record_id", "site", "alert_id", "alert_kind", "alert_log_level", "alert_date", "alert_pod", "alert_log_reasons",
                            "alert_opened_at", "alert_ack_at", "alert_ack_role", "alert_resolved_at", "alert_resolution_na",
                            "alert_min_to_ack", "alert_min_to_resolve", "alert_ack_note", "alert_resolution_note", "alert_contact_attempts",
                            "alert_reached_at", "alert_last_date", "alert_log_complete", "alert_ack_by", "alert_resolved_by",

@@ -45,7 +45,7 @@ enum OtherCommands {
         Admin only, except `rotate` and `passwd`, which a member may also run for themself. `add`
         and `rotate` print the member's token once: hand it over securely.
         `hyponatrack staff SUBCOMMAND --help` describes one subcommand.
-        """, subcommands: [staffAdd, staffList, staffRevoke, staffRotate, staffPasswd])
+        """, subcommands: [staffAdd, staffList, staffRevoke, staffRotate, staffPasswd, SiteCommands.staffSites])
 
     static let staffPasswd = StaffCommand(name: "staff passwd", usage: ["staff passwd NAME [--json]"], about: """
         Sets NAME's password for the browser console (at least 12 characters). On a terminal it
@@ -63,13 +63,19 @@ enum OtherCommands {
         return Reply(json: r) { io in io.out("Password set for \(name); their console sessions have ended.") }
     }
 
-    static let staffAdd = StaffCommand(name: "staff add", usage: ["staff add NAME --role admin|nurse|viewer [--json]"], about: """
+    static let staffAdd = StaffCommand(name: "staff add", usage: ["staff add NAME --role admin|nurse|viewer [--site CODE]… [--all-sites] [--json]"],
+                                       about: """
         Adds a staff member (admin only) and prints their token once: hand it over securely.
-        Names are 1–64 characters of A-Z a-z 0-9 . _ - and are never reused.
-        """, operands: ["NAME"], spec: .init(options: ["role"])) { a, client in
-        let r = try client.post("/v1/staff", ["name": .string(a.positionals[0]), "role": .string(try a.required("role"))])
+        Names are 1–64 characters of A-Z a-z 0-9 . _ - and are never reused. A nurse or viewer
+        works for the sites given (--site, repeatable) or for all (--all-sites); with neither,
+        for the study's only site (refused when it has several). Admins work for every site.
+        """, operands: ["NAME"], spec: .init(flags: ["all-sites"], options: ["role"], repeatable: ["site"])) { a, client in
+        var body = SiteCommands.body(a)
+        body["name"] = .string(a.positionals[0])
+        body["role"] = .string(try a.required("role"))
+        let r = try client.post("/v1/staff", .object(body))
         return Reply(json: r) { io in
-            io.out("Added \(Show.text(r, "name")) (\(Show.text(r, "role"))). Token (shown once):")
+            io.out("Added \(Show.text(r, "name")) (\(Show.text(r, "role")), \(SiteCommands.sitesText(r))). Token (shown once):")
             io.out(Show.text(r, "token"))
         }
     }
@@ -80,8 +86,8 @@ enum OtherCommands {
         let r = try client.get("/v1/staff")
         return Reply(json: r) { io in
             guard case .array(let items) = r else { return }
-            io.out(Show.table(["NAME", "ROLE", "ACTIVE", "CREATED"], items.map { m in
-                ["name", "role", "active", "createdAt"].map { Show.text(m, $0) }
+            io.out(Show.table(["NAME", "ROLE", "SITES", "ACTIVE", "CREATED"], items.map { m in
+                [Show.text(m, "name"), Show.text(m, "role"), SiteCommands.sitesText(m), Show.text(m, "active"), Show.text(m, "createdAt")]
             }))
         }
     }

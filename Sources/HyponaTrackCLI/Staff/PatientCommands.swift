@@ -9,11 +9,13 @@ enum PatientCommands {
                           [--stalk-deviation] [--risk-med CODE]... [--fluid-limit ML]
                           [--baseline-rt MS] [--desmopressin-prescribed] [--simplified]
                           [--web-only] [--loan-device] [--baseline-pre-op]
-                          [--consent-version V --consent-date YYYY-MM-DD] [--qr] [--json]
+                          [--consent-version V --consent-date YYYY-MM-DD] [--site CODE] [--qr] [--json]
         """], about: """
         Enrolls a patient (pseudonymous study ID only) and prints the risk class and score,
         whether Kat B is still pending, and the one-time activation code with its expiry.
-        Without --time-zone the server's configured defaultTimeZone applies.
+        --site: the patient's site (required when the study has more than one; the member's
+        sites only). Without --time-zone the site's time zone applies, else the server's
+        configured defaultTimeZone. Study IDs are unique across all sites.
         --histology and --risk-med take the codes of the study's risk-model.json (shipped:
         craniopharyngioma, cushing, rathke_cleft_cyst, macroadenoma, microadenoma, other).
         --consent-version (1-32 of A-Z a-z 0-9 . _ -) and --consent-date (not in the future, not
@@ -25,7 +27,7 @@ enum PatientCommands {
         the screen. Needs a nurse or admin token.
         """, spec: .init(flags: ["stalk-deviation", "desmopressin-prescribed", "simplified", "web-only", "loan-device", "baseline-pre-op", "qr"],
                          options: ["study-id", "surgery-date", "age", "sex", "bmi", "baseline-weight", "time-zone", "histology",
-                                   "fluid-limit", "baseline-rt", "consent-version", "consent-date"],
+                                   "fluid-limit", "baseline-rt", "consent-version", "consent-date", "site"],
                          repeatable: ["risk-med"])) { a, client in
         let r = try client.post("/v1/patients", .object(try enrollment(a)))
         return Reply(json: r) { io in
@@ -55,6 +57,7 @@ enum PatientCommands {
         p["bmi"] = .number(bmi)
         p["baselineWeightKg"] = .number(weight)
         if let zone = a.value("time-zone") { p["timeZone"] = .string(zone) }
+        if let site = a.value("site") { p["site"] = .string(site) }
         if let h = a.value("histology") { p["histology"] = .string(h) }
         p["stalkDeviation"] = .bool(a.flag("stalk-deviation"))
         p["riskMedications"] = .array(a.all("risk-med").map { JSONValue.string($0) })

@@ -129,8 +129,10 @@ enum AlertRepository {
     /// `levels`, `states`: only those (nil: any); `offset`: skips that many. Every view carries
     /// its earlier acknowledgements (AlertRepository+History).
     static func list(_ db: Connection, openOnly: Bool, before: Int64? = nil, limit: Int? = nil,
-                     levels: Set<Level>? = nil, states: Set<AlertState>? = nil, offset: Int = 0) throws -> [AlertView] {
+                     levels: Set<Level>? = nil, states: Set<AlertState>? = nil, offset: Int = 0,
+                     scope: SiteScope = .allSites) throws -> [AlertView] {
         var filter: [String] = openOnly ? ["a.state != 'resolved'"] : []
+        if !scope.isAllSites { filter.append(scope.condition("p.site_id")) }
         var params: [(any SQLiteBindable)?] = []
         if let before { filter.append("a.id < ?"); params.append(before) }
         // Sorted, so the same filter is the same statement (the statement cache).

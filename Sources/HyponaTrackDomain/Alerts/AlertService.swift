@@ -47,6 +47,8 @@ public struct AlertsQuery: Sendable, Equatable {
     public var levels: Set<Level>? = nil
     public var states: Set<AlertState>? = nil
     public var offset = 0
+    /// Only alerts of the patients this reaches.
+    public var scope: SiteScope = .allSites
 
     /// The page size of the list of all alerts when none is asked for.
     public static let defaultLimit = 500
@@ -91,7 +93,7 @@ public final class AlertService: Sendable {
         try transactions.read { db in
             var alerts = try AlertRepository.list(db, openOnly: query.openOnly, before: query.before,
                                                   limit: query.limit.map { $0 + 1 }, levels: query.levels,
-                                                  states: query.states, offset: query.offset)
+                                                  states: query.states, offset: query.offset, scope: query.scope)
             guard let limit = query.limit, alerts.count > limit else { return AlertPage(alerts: alerts, olderBefore: nil) }
             alerts.removeLast(alerts.count - limit)
             return AlertPage(alerts: alerts, olderBefore: alerts.last?.id)
@@ -107,14 +109,14 @@ public final class AlertService: Sendable {
     public func alerts(studyId: String) throws -> [AlertView] {
         try transactions.read { db in
             guard let patient = try PatientRepository.load(db, studyId: studyId) else {
-                throw DomainError.notFound("no patient \(studyId)", missing: .patient(studyId: String(studyId.prefix(64))))
+                throw DomainError.noPatient(studyId)
             }
             return try AlertRepository.views(db, patientId: patient.id).reversed()
         }
     }
 
     public func acknowledge(_ command: AcknowledgeAlert) throws -> AlertView {
-        guard let alerting else { throw DomainError.notFound("no alert \(command.alertId)", missing: .alert(id: command.alertId)) }
+        guard let alerting else { throw DomainError.noAlert(command.alertId) }
         let ms = epochMilliseconds(clock.now())
         return try transactions.write { db in
             try alerting.acknowledge(db, id: command.alertId, by: command.actor, note: command.note, at: ms)
@@ -123,7 +125,7 @@ public final class AlertService: Sendable {
     }
 
     public func resolve(_ command: ResolveAlert) throws -> AlertView {
-        guard let alerting else { throw DomainError.notFound("no alert \(command.alertId)", missing: .alert(id: command.alertId)) }
+        guard let alerting else { throw DomainError.noAlert(command.alertId) }
         let ms = epochMilliseconds(clock.now())
         return try transactions.write { db in
             // The nurse's sodium is a lab value of the day it was taken: stored and evaluated
@@ -137,7 +139,7 @@ public final class AlertService: Sendable {
     }
 
     private func view(_ db: Connection, _ id: Int64) throws -> AlertView {
-        guard let view = try AlertRepository.view(db, id: id) else { throw DomainError.notFound("no alert \(id)", missing: .alert(id: id)) }
+        guard let view = try AlertRepository.view(db, id: id) else { throw DomainError.noAlert(id) }
         return view
     }
 }

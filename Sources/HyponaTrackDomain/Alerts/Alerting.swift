@@ -151,7 +151,7 @@ final class Alerting: Sendable {
     // MARK: staff transitions
 
     func acknowledge(_ db: Connection, id: Int64, by actor: String, note: String?, at ms: Int64) throws {
-        guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)", missing: .alert(id: id)) }
+        guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.noAlert(id) }
         // An acknowledged alert that a later day joined is acknowledged again (that clears "new
         // data since acknowledged"); otherwise only an open one.
         guard alert.state == .open || (alert.state == .acknowledged && alert.newDataAt != nil) else {
@@ -166,7 +166,7 @@ final class Alerting: Sendable {
     }
 
     func resolve(_ db: Connection, id: Int64, by actor: String, note: String, sodium: Double?, at ms: Int64) throws {
-        guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.notFound("no alert \(id)", missing: .alert(id: id)) }
+        guard let alert = try AlertRepository.load(db, id: id) else { throw DomainError.noAlert(id) }
         guard alert.state != .resolved else {
             throw DomainError.conflict("alert \(id) is already resolved", problem: .alertAlready(id: id, .resolved))
         }

@@ -5,6 +5,8 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case patientEnroll = "patient.enroll"
     case patientUpdate = "patient.update"
     case patientWithdraw = "patient.withdraw"
+    /// A patient moved to another site (`hyponatrack transfer`): days, alerts and contacts go along.
+    case patientTransfer = "patient.transfer"
     case daySubmit = "day.submit"
     /// A staff correction of a day (`PATCH /v1/patients/{studyId}/days/{date}`, a confirmed import).
     case dayCorrect = "day.correct"
@@ -57,6 +59,12 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case staffRevoke = "staff.revoke"
     case staffRotate = "staff.rotate"
     case staffPassword = "staff.password"
+    /// The sites a member works for changed (`hyponatrack staff sites`).
+    case staffSites = "staff.sites"
+    // Sites
+    case siteAdd = "site.add"
+    case siteUpdate = "site.update"
+    case siteRemove = "site.remove"
     case consoleSignIn = "console.sign_in"
     case consoleSignOut = "console.sign_out"
     case consoleLockout = "console.lockout"

@@ -59,8 +59,9 @@ public enum AuditLog {
     /// optionally only those whose subject equals `subject`, at most `limit` (clamped to
     /// 1...1000).
     public static func list(_ db: Connection, limit: Int = 100, afterSeq: Int64? = nil,
-                            subject: String? = nil) throws -> [AuditEntry] {
-        try AuditRepository.entries(db, after: afterSeq ?? 0, subject: subject, limit: min(max(limit, 1), 1000))
+                            subject: String? = nil, scope: SiteScope = .allSites, reader: String? = nil) throws -> [AuditEntry] {
+        try AuditRepository.entries(db, after: afterSeq ?? 0, subject: subject, limit: min(max(limit, 1), 1000),
+                                    scope: scope, reader: reader)
     }
 
     /// The newest entry, or nil for an empty trail. Its `seq` and `hash`, noted somewhere

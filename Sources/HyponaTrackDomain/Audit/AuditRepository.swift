@@ -26,15 +26,19 @@ enum AuditRepository {
         try db.forEachRow("SELECT * FROM audit_log ORDER BY seq") { row in try body(try AuditEntry(row: row)) }
     }
 
-    /// At most `limit` entries after `afterSeq` in chain order, only those about `subject` if given.
-    static func entries(_ db: Connection, after afterSeq: Int64, subject: String?, limit: Int) throws -> [AuditEntry] {
-        let rows: [Row]
-        if let subject {
-            rows = try db.query("SELECT * FROM audit_log WHERE subject = ? AND seq > ? ORDER BY seq LIMIT ?",
-                                [subject, afterSeq, limit])
-        } else {
-            rows = try db.query("SELECT * FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?", [afterSeq, limit])
+    /// At most `limit` entries after `afterSeq` in chain order, only those about `subject` if
+    /// given; for a site-bound `scope`, only rows about its patients (by study ID) and `reader`'s own.
+    static func entries(_ db: Connection, after afterSeq: Int64, subject: String?, limit: Int,
+                        scope: SiteScope = .allSites, reader: String? = nil) throws -> [AuditEntry] {
+        var filter = ["seq > ?"]
+        var params: [(any SQLiteBindable)?] = [afterSeq]
+        if let subject { filter.append("subject = ?"); params.append(subject) }
+        if !scope.isAllSites {
+            filter.append("(subject IN (SELECT study_id FROM patients WHERE \(scope.condition("site_id"))) OR actor = ?)")
+            params.append(reader ?? "")
         }
+        params.append(limit)
+        let rows = try db.query("SELECT * FROM audit_log WHERE \(filter.joined(separator: " AND ")) ORDER BY seq LIMIT ?", params)
         return try rows.map(AuditEntry.init(row:))
     }
 }

@@ -8,11 +8,17 @@ public struct AuditQuery: Sendable, Equatable {
     public var afterSeq: Int64?
     /// Only entries about this subject (a study ID, `staff:<name>`…).
     public var subject: String?
+    /// A site-bound reader (docs/product.md, settled S) sees only the rows about the patients of
+    /// their sites and their own actions (`reader`, an actor string); all-sites staff see every row.
+    public var scope: SiteScope = .allSites
+    public var reader: String? = nil
 
-    public init(limit: Int = 100, afterSeq: Int64? = nil, subject: String? = nil) {
+    public init(limit: Int = 100, afterSeq: Int64? = nil, subject: String? = nil, scope: SiteScope = .allSites, reader: String? = nil) {
         self.limit = limit
         self.afterSeq = afterSeq
         self.subject = subject
+        self.scope = scope
+        self.reader = reader
     }
 }
 
@@ -42,7 +48,8 @@ public final class AuditService: Sendable {
     }
 
     public func entries(_ query: AuditQuery) throws -> [AuditEntry] {
-        try transactions.longRead { db in try AuditLog.list(db, limit: query.limit, afterSeq: query.afterSeq, subject: query.subject) }
+        try transactions.longRead { db in try AuditLog.list(db, limit: query.limit, afterSeq: query.afterSeq, subject: query.subject,
+                                                                   scope: query.scope, reader: query.reader) }
     }
 
     /// Recomputes the chain in one read snapshot; with a checkpoint, also compares with it.

@@ -100,6 +100,18 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public static func from(_ error: FieldError) -> DomainError { .rejected(error) }
 
+    /// No patient with this study ID — or none the caller's sites reach: the two are one answer
+    /// (docs/product.md, third round, S), so this is the only place either is worded.
+    public static func noPatient(_ studyId: String) -> DomainError {
+        .notFound("no patient with study ID \(studyId.prefix(64))", missing: .patient(studyId: String(studyId.prefix(64))))
+    }
+
+    /// No alert with this id, or none of a patient the caller's sites reach.
+    public static func noAlert(_ id: Int64) -> DomainError { .notFound("no alert \(id)", missing: .alert(id: id)) }
+
+    /// No proposal with this id, or none of a patient the caller's sites reach.
+    public static func noProposal(_ id: Int64) -> DomainError { .notFound("no proposal \(id)", missing: .proposal(id: id)) }
+
     public var description: String {
         switch self {
         case .rejected(let e): return "rejected: \(e)"

@@ -59,9 +59,12 @@ final class StudyContext: Sendable {
     /// Today in the patient's time zone.
     func today(_ profile: PatientProfile, now: Double) -> LocalDate { zone(profile).localDate(atEpochSeconds: now) }
 
-    func patient(_ db: Connection, studyId: String) throws -> PatientRecord {
-        guard ValueRanges.isValidStudyId(studyId), let p = try PatientRepository.load(db, studyId: studyId) else {
-            throw DomainError.notFound("no patient with study ID \(studyId.prefix(64))", missing: .patient(studyId: String(studyId.prefix(64))))
+    /// The patient with this study ID within `scope` (a patient outside it is not told apart from
+    /// one that does not exist).
+    func patient(_ db: Connection, studyId: String, scope: SiteScope = .allSites) throws -> PatientRecord {
+        guard ValueRanges.isValidStudyId(studyId), let p = try PatientRepository.load(db, studyId: studyId),
+              scope.contains(site: p.siteId) else {
+            throw DomainError.noPatient(studyId)
         }
         return p
     }

@@ -33,6 +33,8 @@ public final class StudyService: Sendable {
     public let reports: ReportService
     /// Cohort figures: adherence, days per level, alert rates, times to acknowledgement.
     public let statistics: StatisticsService
+    /// The study's sites, staff members' sites, transfers and the scope rule.
+    public let sites: SiteService
 
     public var database: Database { context.database }
     public var rules: ActiveRules { context.rules }
@@ -62,5 +64,6 @@ public final class StudyService: Sendable {
         exports = ExportService(context: context)
         reports = ReportService(context: context)
         statistics = StatisticsService(context: context)
+        sites = SiteService(transactions: context.transactions, clock: clock)
     }
 }

@@ -6,14 +6,15 @@ import SQLite
 /// patient's time zone), `outcome` the code, `alert_id` blank for a contact about no alert,
 /// `staff` the member's name (without `staff:`), `note` as typed; the two ids are numbers, the rest text.
 enum ContactExport {
-    static let header = ["record_id", "contact_id", "contact_at", "outcome", "alert_id", "staff", "note"]
+    static let header = ["record_id", "site", "contact_id", "contact_at", "outcome", "alert_id", "staff", "note"]
 
     static func append(to csv: inout CSVDocument, _ db: Connection, patients: [PatientRecord], onePatient: Bool,
-                       mapper: (PatientRecord) -> REDCapMapper) throws {
+                       mapper: (PatientRecord) -> ExportRowMapper) throws {
         let byStudyId = Dictionary(patients.map { ($0.studyId, $0) }, uniquingKeysWith: { a, _ in a })
         for contact in try ContactRepository.export(db, patientId: onePatient ? patients.first?.id : nil) {
             guard let patient = byStudyId[contact.studyId] else { continue }
-            csv.append([.text(contact.studyId), .number(String(contact.id)), .text(mapper(patient).datetimeSeconds(milliseconds: contact.at)),
+            let m = mapper(patient)
+            csv.append([.text(contact.studyId), .text(m.site), .number(String(contact.id)), .text(m.mapper.datetimeSeconds(milliseconds: contact.at)),
                         .text(contact.outcome.rawValue), .number(contact.alertId.map { String($0) } ?? ""),
                         .text(Principal.displayName(ofActor: contact.by)), .text(contact.note ?? "")])
         }

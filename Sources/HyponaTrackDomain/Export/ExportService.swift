@@ -22,10 +22,13 @@ public struct ExportCSV: Sendable {
     public var studyId: String?
     public var actor: String
     public var dialect: CSVDialect
+    /// Only the rows of the patients this reaches.
+    public var scope: SiteScope
 
-    public init(kind: ExportKind, studyId: String?, actor: String, dialect: CSVDialect = .rfc4180) {
+    public init(kind: ExportKind, studyId: String?, scope: SiteScope, actor: String, dialect: CSVDialect = .rfc4180) {
         self.kind = kind
         self.studyId = studyId
+        self.scope = scope
         self.actor = actor
         self.dialect = dialect
     }
@@ -56,8 +59,13 @@ public final class ExportService: Sendable {
     public func export(_ command: ExportCSV) throws -> CSVExport {
         let rules = context.rules.snapshot.rules
         let (studyId, document) = try context.transactions.longRead { db -> (String?, CSVDocument) in
-            let patients = try command.studyId.map { [try context.patient(db, studyId: $0)] } ?? PatientRepository.all(db)
-            let mappers = { (p: PatientRecord) in REDCapMapper(studyZone: self.context.zone(p.profile), baselineEvent: nil, dailyEvent: nil) }
+            let patients = try command.studyId.map { [try context.patient(db, studyId: $0, scope: command.scope)] }
+                ?? PatientRepository.all(db, scope: command.scope)
+            let sites = Dictionary(uniqueKeysWithValues: try SiteRepository.all(db).map { ($0.id, $0.code) })
+            let mappers = { (p: PatientRecord) in
+                ExportRowMapper(mapper: REDCapMapper(studyZone: self.context.zone(p.profile), baselineEvent: nil, dailyEvent: nil),
+                                site: sites[p.siteId] ?? "")
+            }
             var document = CSVDocument(header: Self.header(command.kind, rules), dialect: command.dialect)
             // Data people read the codes; whoever opens the file in a spreadsheet reads the words,
             // in the spreadsheet's language (English in the RFC 4180 default).
@@ -101,11 +109,11 @@ public final class ExportService: Sendable {
 /// too, which REDCap's repeating instrument cannot hold).
 enum DayExport {
     static func header(_ rules: RuleSet) -> [String] {
-        ["record_id"] + REDCapFields.columns(REDCapFields(rules: rules).daily, form: REDCapFields.dailyForm) + ["reasons_text"]
+        ["record_id", "site"] + REDCapFields.columns(REDCapFields(rules: rules).daily, form: REDCapFields.dailyForm) + ["reasons_text"]
     }
 
     static func append(to csv: inout CSVDocument, _ db: Connection, patients: [PatientRecord], rules: RuleSet, wording: ReasonWording,
-                       mapper: (PatientRecord) -> REDCapMapper) throws {
+                       mapper: (PatientRecord) -> ExportRowMapper) throws {
         let columns = header(rules)
         let numeric = REDCapFields.numericColumns(REDCapFields(rules: rules).daily, form: REDCapFields.dailyForm)
         for patient in patients {
@@ -113,8 +121,9 @@ enum DayExport {
             let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
             let surgery = patient.profile.surgeryDate
             for day in try DayRepository.load(db, patientId: patient.id, from: surgery, to: surgery.adding(days: 400)) {
-                var v = m.dailyValues(patient, day: day, alert: evaluations[day.date].map(DailyAlert.init), rules: rules)
+                var v = m.mapper.dailyValues(patient, day: day, alert: evaluations[day.date].map(DailyAlert.init), rules: rules)
                 v["record_id"] = patient.studyId
+                v["site"] = m.site
                 v["reasons_text"] = wording.sentences(evaluations[day.date]?.reasons ?? []).joined(separator: "; ")
                 csv.append(ExportService.cells(columns, numeric: numeric, v))
             }
@@ -125,22 +134,31 @@ enum DayExport {
 /// The alerts CSV: `record_id`, the `alert_log` columns in dictionary order, then `alert_ack_by`
 /// and `alert_resolved_by` (staff names) and `reasons_text` (as in the days CSV).
 enum AlertExport {
-    static let header = ["record_id"] + REDCapFields.columns(REDCapFields.alertLog, form: REDCapFields.alertLogForm)
+    static let header = ["record_id", "site"] + REDCapFields.columns(REDCapFields.alertLog, form: REDCapFields.alertLogForm)
         + ["alert_ack_by", "alert_resolved_by", "reasons_text"]
 
     static let numeric = REDCapFields.numericColumns(REDCapFields.alertLog, form: REDCapFields.alertLogForm)
 
     static func append(to csv: inout CSVDocument, _ db: Connection, patients: [PatientRecord], onePatient: Bool, wording: ReasonWording,
-                       mapper: (PatientRecord) -> REDCapMapper) throws {
+                       mapper: (PatientRecord) -> ExportRowMapper) throws {
         let byId = Dictionary(uniqueKeysWithValues: patients.map { ($0.id, $0) })
         for entry in try AlertRepository.exportEntries(db, patientId: onePatient ? patients.first?.id : nil) {
             guard let patient = byId[entry.patientId] else { continue }
-            var v = mapper(patient).alertLogValues(entry.log)
+            let m = mapper(patient)
+            var v = m.mapper.alertLogValues(entry.log)
             v["record_id"] = entry.log.studyId
+            v["site"] = m.site
             v["alert_ack_by"] = entry.firstAcknowledgedBy ?? ""
             v["alert_resolved_by"] = entry.resolvedBy ?? ""
             v["reasons_text"] = wording.sentences(entry.reasons).joined(separator: "; ")
             csv.append(ExportService.cells(header, numeric: numeric, v))
         }
     }
+}
+
+/// What a CSV row of a patient is built with: the REDCap mapper in the patient's zone and the
+/// code of the patient's site (the `site` column after `record_id`).
+struct ExportRowMapper {
+    let mapper: REDCapMapper
+    let site: String
 }

@@ -10,6 +10,8 @@ public struct StaffMember: Sendable, Equatable {
     public let createdBy: String
     public let revokedAt: Int64?
     public let revokedBy: String?
+    /// Works for every site (`staff.all_sites`; an admin always does, whatever is stored).
+    public let allSites: Bool
 
     /// Whether the member may still authenticate.
     public var isActive: Bool { revokedAt == nil }
@@ -27,6 +29,7 @@ public struct StaffMember: Sendable, Equatable {
         createdBy = try row.string("created_by")
         revokedAt = try row.optionalInt64("revoked_at")
         revokedBy = try row.optionalString("revoked_by")
+        allSites = try role == .admin || row.int64("all_sites") != 0
     }
 }
 

@@ -6,11 +6,14 @@ import SQLite
 public struct AddStaff: Sendable {
     public var name: String
     public var role: Role
+    /// The sites they work for (none named: the study's one site, if it has one).
+    public var sites: StaffSites
     public var actor: String
 
-    public init(name: String, role: Role, actor: String) {
+    public init(name: String, role: Role, sites: StaffSites = StaffSites(), actor: String) {
         self.name = name
         self.role = role
+        self.sites = sites
         self.actor = actor
     }
 }
@@ -46,13 +49,19 @@ public struct StaffView: Sendable, Equatable {
     /// ms since the epoch.
     public var createdAt: Int64
     public var revokedAt: Int64?
+    /// The codes of the sites they work for (empty when `allSites`).
+    public var sites: [String]
+    /// Every site (always so for an admin).
+    public var allSites: Bool
 
-    init(_ member: StaffMember) {
+    init(_ member: StaffMember, sites: [String], allSites: Bool) {
         name = member.name
         role = member.role
         isActive = member.isActive
         createdAt = member.createdAt
         revokedAt = member.revokedAt
+        self.sites = member.role == .admin ? [] : sites
+        self.allSites = member.role == .admin || allSites
     }
 }
 
@@ -99,17 +108,25 @@ public final class StaffService: Sendable {
             guard try StaffDirectory.findStaff(db, name: command.name) == nil else {
                 throw DomainError.conflict("a staff member named \(command.name) exists", field: "name")
             }
+            guard StaffDirectory.isValidName(command.name) else { throw DomainError.invalid("name", StaffError.invalidName(command.name).description) }
+            let (allSites, ids, codes) = try SiteService.resolve(db, command.sites, role: command.role)
             let (member, token) = try StaffDirectory.createStaff(db, name: command.name, role: command.role, by: command.actor,
                                                                  now: now)
-            try AuditLog.append(db, at: epochMilliseconds(now), actor: command.actor, action: .staffAdd,
-                                subject: "staff:\(member.name)", details: AuditDetails.StaffRole(role: member.role.rawValue))
-            return AddedStaff(staff: StaffView(member), token: token)
+            try SiteRepository.setStaffSites(db, staffId: member.id, allSites: allSites, sites: ids)
+            try AuditLog.append(db, at: epochMilliseconds(now), actor: command.actor, action: .staffAdd, subject: "staff:\(member.name)",
+                                details: AuditDetails.StaffSiteList(role: member.role.rawValue, sites: codes, allSites: allSites))
+            return AddedStaff(staff: StaffView(member, sites: codes, allSites: allSites), token: token)
         }
     }
 
     /// Every member, revoked ones included, ordered by name.
     public func list() throws -> [StaffView] {
-        try transactions.read { db in try StaffDirectory.listStaff(db).map(StaffView.init) }
+        try transactions.read { db in
+            let codes = try SiteRepository.staffSiteCodes(db)
+            return try StaffDirectory.listStaff(db).map { member in
+                StaffView(member, sites: codes[member.id] ?? [], allSites: member.allSites)
+            }
+        }
     }
 
     /// The member as revoked.
@@ -127,7 +144,7 @@ public final class StaffService: Sendable {
             try AuditLog.append(db, at: epochMilliseconds(now), actor: command.actor, action: .staffRevoke,
                                 subject: "staff:\(member.name)",
                                 details: AuditDetails.StaffSessions(role: member.role.rawValue, sessionsEnded: sessions))
-            return StaffView(member)
+            return StaffView(member, sites: try SiteRepository.staffSiteCodes(db)[member.id] ?? [], allSites: member.allSites)
         }
     }
 

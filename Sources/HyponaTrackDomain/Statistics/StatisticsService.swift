@@ -4,8 +4,13 @@ import SQLite
 /// `GET /v1/statistics[?studyId=ID]`: every patient, or one.
 public struct StatisticsQuery: Sendable {
     public var studyId: String?
+    /// Only the patients this reaches are counted.
+    public var scope: SiteScope
 
-    public init(studyId: String?) { self.studyId = studyId }
+    public init(studyId: String?, scope: SiteScope) {
+        self.studyId = studyId
+        self.scope = scope
+    }
 }
 
 /// Cohort figures computed from the stored data (docs/product.md, "Exports and statistics"):
@@ -21,9 +26,11 @@ public final class StatisticsService: Sendable {
         let snapshot = context.rules.snapshot
         let (now, ms) = context.nowMilliseconds()
         return try context.transactions.longRead { db in
-            let patients = try query.studyId.map { [try context.patient(db, studyId: $0)] } ?? PatientRepository.all(db)
-            let alerts = Dictionary(grouping: try AlertRepository.timings(db, patientId: query.studyId == nil ? nil : patients.first?.id),
-                                    by: \.patientId)
+            let patients = try query.studyId.map { [try context.patient(db, studyId: $0, scope: query.scope)] }
+                ?? PatientRepository.all(db, scope: query.scope)
+            let reached = Set(patients.map(\.id))
+            let alerts = Dictionary(grouping: try AlertRepository.timings(db, patientId: query.studyId == nil ? nil : patients.first?.id)
+                                        .filter { reached.contains($0.patientId) }, by: \.patientId)
             let facts = try patients.map { p in
                 let window = try context.window(db, p, snapshot.rules)
                 let zone = context.zone(p.profile)

@@ -12,6 +12,8 @@ public struct PatientRecord: Sendable, Equatable {
     public var withdrawalReason: String?
     /// Moves on with every change to the patient or its clinical data (`PatientsSchema.v2`).
     public var revision: Int64 = 0
+    /// The site the patient belongs to (`patients.site_id`, migration `v19_sites`).
+    public var siteId: Int64 = 1
 
     public var studyId: String { profile.studyId }
     public var isWithdrawn: Bool { withdrawnAt != nil }

@@ -7,15 +7,18 @@ import Synchronization
 /// Reads and writes `patients`. Callers own the transaction.
 enum PatientRepository {
     /// A patient row with its revision (`PatientsSchema.v3`), read as `SELECT \(columns) FROM \(joined)`.
-    static let columns = "id, profile, enrolled_at, enrolled_by, activated_at, withdrawn_at, withdrawal_date, withdrawal_reason, revision"
+    static let columns = "id, profile, enrolled_at, enrolled_by, activated_at, withdrawn_at, withdrawal_date, withdrawal_reason, revision, site_id"
     static let joined = "patients JOIN patient_revisions ON patient_id = id"
 
-    static func insert(_ db: Connection, profile: PatientProfile, by actor: String, at ms: Int64) throws -> Int64 {
+    /// `site`: the patient's site (nil: the column's default, the site `main`; upgrade tests
+    /// insert into a database older than `v19_sites` this way).
+    static func insert(_ db: Connection, profile: PatientProfile, site: Int64? = nil, by actor: String, at ms: Int64) throws -> Int64 {
+        var values: [(any SQLiteBindable)?] = [profile.studyId, PatientRecord.key(profile.studyId), ModelText.profile(profile).text, ms, actor, ms]
+        if let site { values.append(site) }
         try db.execute("""
-            INSERT INTO patients (study_id, study_id_key, profile, enrolled_at, enrolled_by, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """, [profile.studyId, PatientRecord.key(profile.studyId), ModelText.profile(profile).text,
-                  ms, actor, ms])
+            INSERT INTO patients (study_id, study_id_key, profile, enrolled_at, enrolled_by, updated_at\(site == nil ? "" : ", site_id"))
+            VALUES (?, ?, ?, ?, ?, ?\(site == nil ? "" : ", ?"))
+            """, values)
         return db.lastInsertRowID
     }
 
@@ -38,6 +41,11 @@ enum PatientRepository {
 
     static func all(_ db: Connection) throws -> [PatientRecord] {
         try db.query("SELECT \(columns) FROM \(joined) ORDER BY study_id_key").map(decode)
+    }
+
+    /// The patients of the sites `scope` reaches.
+    static func all(_ db: Connection, scope: SiteScope) throws -> [PatientRecord] {
+        try db.query("SELECT \(columns) FROM \(joined) WHERE \(scope.condition("site_id")) ORDER BY study_id_key").map(decode)
     }
 
     /// Patients enrolled and not withdrawn (for the daemon's status line).
@@ -79,6 +87,7 @@ enum PatientRepository {
                              enrolledBy: try row.string("enrolled_by"), activatedAt: try row.optionalInt64("activated_at"),
                              withdrawnAt: try row.optionalInt64("withdrawn_at"),
                              withdrawalDate: try row.optionalString("withdrawal_date").flatMap { LocalDate($0) },
-                             withdrawalReason: try row.optionalString("withdrawal_reason"), revision: try row.int64("revision"))
+                             withdrawalReason: try row.optionalString("withdrawal_reason"), revision: try row.int64("revision"),
+                             siteId: try row.int64("site_id"))
     }
 }

@@ -29,23 +29,23 @@ enum ProposalRepository {
 
     /// Proposals newest first, at most `limit`; `before`: only ids below it (the next page);
     /// nil filters mean all.
-    static func list(_ db: Connection, status: ProposalStatus?, patientId: Int64?, before: Int64? = nil,
+    static func list(_ db: Connection, status: ProposalStatus?, patientId: Int64?, scope: SiteScope = .allSites, before: Int64? = nil,
                      limit: Int) throws -> [Proposal] {
-        var (sql, args) = filter(status: status, patientId: patientId)
+        var (sql, args) = filter(status: status, patientId: patientId, scope: scope)
         if let before { sql += " AND p.id < ?"; args.append(before) }
         args.append(limit)
         return try db.query("SELECT \(columns) \(from) \(sql) ORDER BY p.id DESC LIMIT ?", args).map(proposal)
     }
 
     /// How many proposals the filters match (every page of `list`).
-    static func count(_ db: Connection, status: ProposalStatus?, patientId: Int64?) throws -> Int {
-        let (sql, args) = filter(status: status, patientId: patientId)
+    static func count(_ db: Connection, status: ProposalStatus?, patientId: Int64?, scope: SiteScope = .allSites) throws -> Int {
+        let (sql, args) = filter(status: status, patientId: patientId, scope: scope)
         return try db.queryOne("SELECT COUNT(*) \(from) \(sql)", args)?.int(0) ?? 0
     }
 
     /// The WHERE clause of `list` and `count`: the same filters for the page and its total.
-    private static func filter(status: ProposalStatus?, patientId: Int64?) -> (String, [(any SQLiteBindable)?]) {
-        var sql = "WHERE 1 = 1"
+    private static func filter(status: ProposalStatus?, patientId: Int64?, scope: SiteScope) -> (String, [(any SQLiteBindable)?]) {
+        var sql = "WHERE \(scope.condition("pt.site_id"))"
         var args: [(any SQLiteBindable)?] = []
         if let status { sql += " AND p.status = ?"; args.append(status.rawValue) }
         if let patientId { sql += " AND p.patient_id = ?"; args.append(patientId) }

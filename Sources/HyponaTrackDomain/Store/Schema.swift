@@ -47,6 +47,8 @@ enum Schema {
         ("v17_alert_episodes", { try AlertEpisodesSchema.migrate($0) }),
         // The patients' push devices (PushSchema.v1).
         ("v18_push", { try $0.execute(PushSchema.v1) }),
+        // Sites: every existing patient in the site `main`, existing staff all-sites (SitesSchema).
+        ("v19_sites", { try $0.execute(SitesSchema.v1) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

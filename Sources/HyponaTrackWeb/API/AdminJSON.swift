@@ -12,12 +12,16 @@ enum AdminJSON {
         .member("active", .bool) { $0.isActive },
         .member("createdAt", .instant) { $0.createdAt },
         .member("revokedAt", .nullable(.instant)) { $0.revokedAt },
+        .member("sites", .array(.string)) { $0.sites },
+        .member("allSites", .bool) { $0.allSites },
     ])
 
     /// The token appears here once and never again.
     static let added = ResponseShape<AddedStaff>(nil, [
         .member("name", .string) { $0.staff.name },
         .member("role", role) { $0.staff.role },
+        .member("sites", .array(.string)) { $0.staff.sites },
+        .member("allSites", .bool) { $0.staff.allSites },
         .member("token", .string) { $0.token },
     ])
 

@@ -190,12 +190,13 @@ public enum OpenAPIDocument {
     /// response's schema is its encoder's declaration, so the two cannot disagree.
     static let components: JSONValue = {
         var schemas = JSONObject([("DayPatch", dayPatch), ("DayCorrection", dayCorrection),
-                                  ("Profile", S.object(profileProperties(required: true),
+                                  ("Profile", S.object(profileProperties(required: true) + [("site", S.nullable(S.string(SiteBodies.codePattern)))],
                                                        required: ["studyId", "surgeryDate", "age", "sex", "bmi", "baselineWeightKg"])),
                                   ("ProfilePatch", S.object(profileProperties(required: false)))])
         let shapes = DayJSON.components + PatientJSON.components
             + [ActivationJSON.activated.component, AlertJSON.alert.component, AlertJSON.alertDay.component, ImportJSON.proposal.component,
-               ImportJSON.report.component, StatisticsJSON.statistics.component, HealthJSON.health.component, APIError.shape.component]
+               ImportJSON.report.component, StatisticsJSON.statistics.component, HealthJSON.health.component, APIError.shape.component,
+               SiteJSON.site.component]
         for (name, schema) in shapes {
             precondition(schemas[name] == nil, "two components named \(name)")
             schemas[name] = schema

@@ -19,7 +19,7 @@ extension Routes {
                                    409: ("name taken", S.error)])) { ctx in
                 let command = try decodeBody(ctx.body) { r throws(FieldError) in
                     AddStaff(name: try r.required(StaffBodies.name.required), role: try r.required(StaffBodies.role.required),
-                             actor: ctx.actor)
+                             sites: try SiteBodies.staffSites(r), actor: ctx.actor)
                 }
                 return .json(.created, AdminJSON.added.encode(try staff.add(command)))
             },
@@ -61,7 +61,9 @@ extension Routes {
             Route(.get, "/v1/audit/verify", access: .staff(.read), touches: .system,
                   summary: "Recompute the audit chain; names the first broken row; ?checkpoint=SEQ:HEX also compares with a checkpoint",
                   responses: Responses.longRead(with([200: ("verification result", AdminJSON.verification.reference)]))) { ctx in
-                .json(.ok, AdminJSON.verification.encode(try audit.verify(checkpoint: try AuditParameters.checkpoint(ctx))))
+                // The whole chain holds every site's rows: for all-sites staff (docs/product.md, settled S).
+                guard ctx.scope.isAllSites else { throw APIError.forbidden("verifying the whole audit trail is for all-sites staff") }
+                return .json(.ok, AdminJSON.verification.encode(try audit.verify(checkpoint: try AuditParameters.checkpoint(ctx))))
             },
             Route(.post, "/v1/audit/checkpoints", access: .staff(.admin), touches: .system,
                   summary: "Checkpoint the audit chain: an audited audit.checkpoint row whose seq and hash go to the subscribed hooks",
@@ -84,7 +86,7 @@ enum StaffBodies {
             return role
         }, schema: names.schema, isRequired: false)
     }()
-    static let addition = [name.required.member, role.required.member]
+    static let addition = [name.required.member, role.required.member] + SiteBodies.staffSites
     /// A console password: 12–1024 characters (never logged, stored as a PBKDF2 hash).
     static let password = BodyField.secret("password", length: StaffPasswords.minimumLength...StaffPasswords.maximumLength)
 
@@ -116,7 +118,7 @@ enum AuditParameters {
         if let subject, !subjectLength.contains(subject.count) {
             throw APIError.invalid("subject", "\(subjectLength.lowerBound)–\(subjectLength.upperBound) characters")
         }
-        return AuditQuery(limit: n, afterSeq: afterSeq, subject: subject)
+        return AuditQuery(limit: n, afterSeq: afterSeq, subject: subject, scope: ctx.scope, reader: ctx.actor)
     }
 
     /// `GET /v1/audit/verify?checkpoint=SEQ:HEX`; nil without the parameter.

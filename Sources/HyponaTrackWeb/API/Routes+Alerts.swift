@@ -67,6 +67,7 @@ enum AlertBodies {
         case "true": query = AlertsQuery(openOnly: true)
         default: throw APIError.invalid("open", "true or false")
         }
+        query.scope = ctx.scope
         let page = try PageParameters.read(ctx, limits: AlertsQuery.limits, refusal: "not an alert id")
         if let before = page.before { query.before = before }
         if let limit = page.limit { query.limit = limit }

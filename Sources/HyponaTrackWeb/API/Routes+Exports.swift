@@ -12,7 +12,7 @@ extension Routes {
         let one = CSVParameters.declared, every = [CSVParameters.studyId] + CSVParameters.declared
         @Sendable func file(_ ctx: RequestContext, _ kind: ExportKind, _ studyId: String?) throws -> RouteResult {
             let dialect = try CSVParameters.dialect({ ctx.query($0) }, pageLanguage: nil)
-            return csvFile(try service.exports.export(ExportCSV(kind: kind, studyId: studyId, actor: ctx.actor, dialect: dialect)))
+            return csvFile(try service.exports.export(ExportCSV(kind: kind, studyId: studyId, scope: ctx.scope, actor: ctx.actor, dialect: dialect)))
         }
         return [
             Route(.get, "/v1/patients/{studyId}/export.csv", access: .staff(.read), touches: .patient,
@@ -36,7 +36,7 @@ extension Routes {
             Route(.get, "/v1/statistics", access: .staff(.read), touches: .list,
                   summary: "Cohort figures (all, low, medium, high): patients, patient-days, adherence, days per level, alert rates, times to acknowledgement and resolution",
                   responses: with([200: ("the statistics", StatisticsJSON.statistics.reference)])) { ctx in
-                .json(.ok, StatisticsJSON.statistics.encode(try service.statistics.statistics(StatisticsQuery(studyId: try studyIdQuery(ctx)))))
+                .json(.ok, StatisticsJSON.statistics.encode(try service.statistics.statistics(StatisticsQuery(studyId: try studyIdQuery(ctx), scope: ctx.scope))))
             },
         ]
     }

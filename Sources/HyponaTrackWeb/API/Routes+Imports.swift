@@ -31,7 +31,7 @@ extension Routes {
                   upload: ["application/fhir+json", "application/json"],
                   responses: with([200: ("the import's report", ImportJSON.report.reference)])) { ctx in
                 let bytes = try ImportUpload.bytes(ctx)
-                return .json(.ok, ImportJSON.report.encode(try service.imports.fhir(ImportFHIR(document: bytes, actor: ctx.actor))))
+                return .json(.ok, ImportJSON.report.encode(try service.imports.fhir(ImportFHIR(document: bytes, scope: ctx.scope, actor: ctx.actor))))
             },
             Route(.post, "/v1/patients/{studyId}/imports/apple-health", access: .staff(.write), touches: .patient,
                   summary: "Import a patient's Apple Health export (export.zip or export.xml): proposed, not applied",
@@ -82,6 +82,7 @@ enum ImportBodies {
     /// default 500): the alert list's paging (`AlertBodies.query`).
     static func query(_ ctx: RequestContext) throws -> ProposalsQuery {
         var query = ProposalsQuery(studyId: ctx.query("studyId"))
+        query.scope = ctx.scope
         if let s = ctx.query("status") {
             guard let parsed = ProposalStatus(rawValue: s) else {
                 throw APIError.invalid("status", "one of \(ProposalStatus.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -7,7 +7,7 @@ import HyponaTrackKit
 extension Routes {
     /// The staff API behind the `hyponatrack` CLI (docs/product.md, "Staff API").
     static func staff(_ service: StudyService, _ access: ActivationService) -> [Route] {
-        patients(service) + admin(service, access) + exports(service) + imports(service) + contacts(service)
+        patients(service) + admin(service, access) + sites(service) + exports(service) + imports(service) + contacts(service)
     }
 
     /// Enrolment, profiles, activation codes, labs and corrections.
@@ -18,17 +18,20 @@ extension Routes {
             Route(.post, "/v1/patients", access: .staff(.write), touches: .enrolment, summary: "Enroll a patient; returns the one-time activation code",
                   request: S.ref("Profile"),
                   responses: with([201: ("enrolled", PatientJSON.enrollment.reference), 409: ("study ID already enrolled", S.error)])) { ctx in
-                let body = PatientBodies.withDefaultTimeZone(ctx.body, service.configuration.defaultTimeZone)
+                // The site first: its time zone is the enrolment default.
+                let (code, members) = try PatientBodies.site(ctx.body)
+                let site = try service.sites.enrolmentSite(code: code, scope: ctx.scope)
+                let body = PatientBodies.withDefaultTimeZone(members, site.timeZone ?? service.configuration.defaultTimeZone)
                 let profile: PatientProfile
                 do throws(FieldError) { profile = try ProfileDecoder.decode(body, path: "", rules: service.rules.snapshot.rules) } catch {
                     throw APIError.from(error)
                 }
-                let enrolled = try service.enrollment.enroll(Enroll(profile: profile, actor: ctx.actor))
+                let enrolled = try service.enrollment.enroll(Enroll(profile: profile, site: site.code, scope: ctx.scope, actor: ctx.actor))
                 return .json(.created, PatientJSON.enrollment.encode(EnrollmentAnswer(enrollment: enrolled, app: service.configuration.app)))
             },
             Route(.get, "/v1/patients", access: .staff(.read), touches: .list, summary: "Every patient with risk class and current level",
-                  responses: with([200: ("patients", S.array(PatientJSON.summary.reference))])) { _ in
-                .json(.ok, .array(try service.patients.list().map(PatientJSON.summary.encode)))
+                  query: [SiteParameters.filter], responses: with([200: ("patients", S.array(PatientJSON.summary.reference))])) { ctx in
+                .json(.ok, .array(try service.patients.list(scope: ctx.scope).map(PatientJSON.summary.encode)))
             },
             Route(.get, "/v1/patients/{studyId}", access: .staff(.read), touches: .patient, summary: "A patient's profile and timeline",
                   responses: with([200: ("the patient", PatientJSON.detail.reference)])) { ctx in
@@ -131,6 +134,15 @@ enum PatientBodies {
         var o = body
         o["timeZone"] = .string(zone)
         return o
+    }
+
+    /// An enrolment body's `site` (a code; absent or null: the study's only site), and the body
+    /// without it for the profile's decoder.
+    static func site(_ body: JSONValue) throws -> (code: String?, profile: JSONValue) {
+        guard case .object(var o) = body, let value = o["site"] else { return (nil, body) }
+        o["site"] = nil
+        if value.isNull { return (nil, .object(o)) }
+        do throws(FieldError) { return (try SiteBodies.site.read.convert(value, "site"), .object(o)) } catch { throw APIError.from(error) }
     }
 
     /// A `{"reason"}` body.

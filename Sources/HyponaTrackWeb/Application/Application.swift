@@ -65,7 +65,7 @@ public final class Application: Sendable {
         ]
         router = Router(routes: routes + system(document) + console.routes() + app.routes(), families: families,
                         tokens: TokenCheck(database: database, clock: clock, patientTokens: activation.tokenLifetime),
-                        metrics: metrics, logger: logger, trustedProxies: configuration.trustedProxies)
+                        sites: service.sites, metrics: metrics, logger: logger, trustedProxies: configuration.trustedProxies)
     }
 
     /// Every request, API or page, through the one router.

@@ -27,7 +27,10 @@ extension Console {
 
     func enrol(_ ctx: PageContext) throws -> HTTPResponse {
         let rules = study.rules.snapshot.rules
-        let members = PatientBodies.withDefaultTimeZone(ProfileForm.body(ctx.form, enrolment: true), study.configuration.defaultTimeZone)
+        // The site's time zone is the enrolment default; a site refused is shown at the site field below.
+        let site = try? study.sites.enrolmentSite(code: ctx.field("site"), scope: ctx.scope)
+        let members = PatientBodies.withDefaultTimeZone(ProfileForm.body(ctx.form, enrolment: true),
+                                                        site?.timeZone ?? study.configuration.defaultTimeZone)
         var check = FormCheck()
         let profile = check.decode(members, standIns: ProfileForm.standIns, fallback: "studyId") { b throws(FieldError) in
             try ProfileDecoder.decode(b, path: "", rules: rules)
@@ -39,7 +42,7 @@ extension Console {
         }
         guard let profile else { return try refuse(check, .badRequest) }
         do {
-            let enrolled = try study.enrollment.enroll(Enroll(profile: profile, actor: ctx.actor))
+            let enrolled = try study.enrollment.enroll(Enroll(profile: profile, site: ctx.field("site"), scope: ctx.scope, actor: ctx.actor))
             let studyId = enrolled.patient.studyId
             keep(ctx, OneTimeCodes.Issued(studyId: studyId, code: Secrets.groupedActivationCode(enrolled.activationCode),
                                          expiresAt: enrolled.activationExpiresAt, monitoringEnds: enrolled.monitoringEnds))

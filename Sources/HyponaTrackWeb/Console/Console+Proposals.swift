@@ -13,6 +13,7 @@ extension Console {
     /// the older ones), with how many are pending in all.
     func proposalsPage(_ ctx: PageContext, errors: FormErrors = FormErrors()) throws -> HTML {
         var query = ProposalsQuery(status: .pending)
+        query.scope = ctx.scope
         if let text = ctx.query("before") {
             // A malformed page link is refused, not answered with the first page (as the alert list).
             guard let id = Int64(text), id > 0 else {

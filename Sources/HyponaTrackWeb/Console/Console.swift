@@ -78,7 +78,7 @@ struct Console: Sendable {
     private func board(_ ctx: PageContext) throws -> HTTPResponse {
         let all = ctx.query("all") == "1"
         // One clock read: the rows and the submission ages are of the same instant (`WardBoard.at`).
-        let page = BoardPage(layout: layout(ctx), board: try study.patients.board(all: all), all: all,
+        let page = BoardPage(layout: layout(ctx), board: try study.patients.board(all: all, scope: ctx.scope), all: all,
                              facts: ReasonWording.Facts(rules: study.rules.snapshot.rules))
         return WebResponse.page(.ok, page.render())
     }
@@ -99,7 +99,9 @@ struct Console: Sendable {
         // A form refused on the inbox shows the page it was sent from, with the filters it carried.
         let filter = ctx.request.http.method == .post ? InboxFilter.returned(ctx.form[InboxFilter.formFieldName], language: ctx.language)
             : try InboxFilter({ ctx.query($0) }, language: ctx.language)
-        let page = try study.alerts.alerts(filter.query)
+        var query = filter.query
+        query.scope = ctx.scope
+        let page = try study.alerts.alerts(query)
         return InboxPage(layout: layout(ctx), filter: filter, alerts: page.alerts, hasOlder: page.olderBefore != nil,
                          zone: try zoneLookup(), facts: ReasonWording.Facts(rules: study.rules.snapshot.rules), errors: errors).render()
     }
@@ -114,13 +116,13 @@ struct Console: Sendable {
     }
 
     private func statistics(_ ctx: PageContext) throws -> HTTPResponse {
-        WebResponse.page(.ok, StatisticsPage(layout: layout(ctx), statistics: try study.statistics.statistics(StatisticsQuery(studyId: nil))).render())
+        WebResponse.page(.ok, StatisticsPage(layout: layout(ctx), statistics: try study.statistics.statistics(StatisticsQuery(studyId: nil, scope: ctx.scope))).render())
     }
 
     /// A CSV download; `?dialect=excel` in the page's language unless `lang` says otherwise.
     private func csv(_ ctx: PageContext, _ kind: ExportKind) throws -> HTTPResponse {
         let dialect = try CSVParameters.dialect({ ctx.query($0) }, pageLanguage: ctx.language)
-        return Routes.csvResponse(try study.exports.export(ExportCSV(kind: kind, studyId: nil, actor: ctx.actor, dialect: dialect)))
+        return Routes.csvResponse(try study.exports.export(ExportCSV(kind: kind, studyId: nil, scope: ctx.scope, actor: ctx.actor, dialect: dialect)))
     }
 
     private func syncPage(_ ctx: PageContext) throws -> HTTPResponse {

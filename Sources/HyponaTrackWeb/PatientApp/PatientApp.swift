@@ -59,7 +59,16 @@ struct PatientApp: Sendable {
     func layout(_ request: WebRequest, _ patient: PatientWebSession?) -> AppLayout {
         AppLayout(request: request, patient: patient,
                   disclaimer: study.rules.snapshot.rules.instructions.disclaimer(request.language.rawValue,
-                                                                                 emergencyNumber: study.configuration.app.emergencyNumber))
+                                                                                 emergencyNumber: numbers(patient).emergencyNumber))
+    }
+
+    /// The patient's site's clinic phone and emergency number, else the study's (`app.*`).
+    func numbers(_ patient: PatientWebSession?) -> ContactNumbers {
+        let app = study.configuration.app
+        guard let patient, let numbers = try? study.sites.numbers(patientId: patient.patientId, app: app) else {
+            return ContactNumbers(clinicPhone: app.clinicPhone, emergencyNumber: app.emergencyNumber)
+        }
+        return numbers
     }
 
     func errorPage(_ failure: PageFailure, _ request: WebRequest, _ session: WebSession?) -> HTML {
@@ -74,7 +83,7 @@ struct PatientApp: Sendable {
         let p = ctx.patient!
         let today = try study.days.today(patientId: p.patientId)
         let zone = try zone(p)
-        let app = study.configuration.app
+        let app = numbers(p)
         let box = InstructionBox(t: AppText(ctx.language), studyId: p.studyId, clinicPhone: app.clinicPhone, emergencyNumber: app.emergencyNumber,
                                  call: study.configuration.clinicCall(atEpochSeconds: study.clock.now()),
                                  texts: study.rules.snapshot.rules.instructions.webApp)
@@ -93,7 +102,7 @@ struct PatientApp: Sendable {
     func form(_ ctx: PageContext, _ slot: CheckForm.Slot, date: LocalDate, profile: PatientProfile) -> CheckForm {
         let rules = study.rules.snapshot.rules
         return CheckForm(layout: layout(ctx), slot: slot, date: date, texts: rules.instructions.webApp,
-                         emergencyCodes: rules.thresholds.emergencySymptoms, emergencyNumber: study.configuration.app.emergencyNumber,
+                         emergencyCodes: rules.thresholds.emergencySymptoms, emergencyNumber: numbers(ctx.patient).emergencyNumber,
                          fluidLimitMl: profile.fluidLimitMl, desmopressinPrescribed: profile.desmopressinPrescribed)
     }
 

@@ -12,6 +12,9 @@ public struct RequestContext: Sendable {
     public let body: JSONValue
     /// The client's address: the peer, or the forwarded client when the peer is a trusted proxy.
     public let clientIP: String
+    /// The patients a staff caller reaches (the router's scope step; narrowed by `?site=` on a
+    /// list or export); every site for anyone else.
+    public var scope: SiteScope = .allSites
 
     public func parameter(_ name: String) -> String { parameters[name] ?? "" }
     public func query(_ name: String) -> String? { request.query[name] }
@@ -33,6 +36,8 @@ public struct PageContext: Sendable {
     public var patient: PatientWebSession? = nil
     /// For a `.signIn` page: the token its form carries (`<input name="csrf">`).
     var signInFormToken: String? = nil
+    /// The patients the signed-in member reaches (as `RequestContext.scope`).
+    public var scope: SiteScope = .allSites
 
     public var language: Language { request.language }
     public func parameter(_ name: String) -> String { parameters[name] ?? "" }

@@ -114,6 +114,35 @@ extension Router {
         }
     }
 
+    // MARK: confine
+
+    /// The scope rule (docs/product.md, third round, S), in this one place for every route of
+    /// the table, by what the route declares it touches: a staff member reaches only the
+    /// patients of their sites. A route naming a patient, an alert or a proposal is answered
+    /// 404 `not_found` — with the very error the record's absence gets, from `SiteService.reach`
+    /// — unless the record exists and is within reach, before its handler runs (so nothing is
+    /// read, written or audited for it); a list or an export gets the scope to filter its rows
+    /// by, narrowed to one site by `?site=CODE`. Runs after the input is read, so a form without
+    /// its CSRF token or a body that is not JSON is refused the same whoever it names.
+    func confine(_ route: Route, _ parameters: [String: String], _ exchange: Exchange) throws -> SiteScope {
+        guard case .staff(let name, let role)? = exchange.caller else { return .allSites }
+        let scope = try sites.scope(staffName: name, role: role)
+        switch route.touches {
+        case .patient?:
+            try sites.reach(studyId: parameters["studyId"] ?? "", scope: scope)
+        case .alert?:
+            // An id that is no number is no address of an alert: the page or handler says so.
+            if let id = Int64(parameters["alertId"] ?? "") { try sites.reach(alertId: id, scope: scope) }
+        case .proposal?:
+            if let id = Int64(parameters["proposalId"] ?? "") { try sites.reach(proposalId: id, scope: scope) }
+        case .list?, .export?:
+            if let code = exchange.http.query["site"] { return try sites.filter(site: code, scope: scope) }
+        case .enrolment?, .ownRecord?, .system?, nil:
+            break
+        }
+        return scope
+    }
+
     // MARK: read the input
 
     /// An API route's JSON body (`.null` for a route that takes none or an upload, whose

@@ -6,7 +6,7 @@ import HyponaTrackDomain
 /// The one router for every route, API and pages (docs/product.md, third round, R): one table,
 /// one ordered chain of steps declared once in `handle` —
 ///
-///     route → limit → authenticate → authorise → read the input → handler → render → finish
+///     route → limit → authenticate → authorise → read the input → confine → handler → render → finish
 ///
 /// — and one error mapping (`Problem`), rendered as a JSON problem under `/v1/` and as a page in
 /// its family's layout under `/console/` and `/app/`. Where the sites differ (a bearer token or
@@ -22,11 +22,15 @@ public final class Router: Sendable {
     /// The page families by prefix; a path none serves is the API's.
     let families: [PageFamily]
     let tokens: TokenCheck
+    /// The scope rule's reads (`confine`).
+    let sites: SiteService
     let metrics: Metrics
     let logger: Logger
     let trustedProxies: Set<String>
 
-    init(routes: [Route], families: [PageFamily], tokens: TokenCheck, metrics: Metrics, logger: Logger, trustedProxies: [String]) {
+    init(routes: [Route], families: [PageFamily], tokens: TokenCheck, sites: SiteService, metrics: Metrics, logger: Logger,
+         trustedProxies: [String]) {
+        self.sites = sites
         self.routes = routes
         uploadRoutes = routes.filter { $0.uploadTypes != nil }
         routesBySegments = Dictionary(grouping: routes.indices) { routes[$0].path.segmentCount }
@@ -49,8 +53,9 @@ public final class Router: Sendable {
             switch route.handler {
             case .api(let handler):
                 let body = try parseBody(http, route)
-                let context = RequestContext(request: http, parameters: parameters, principal: exchange.principal, body: body,
+                var context = RequestContext(request: http, parameters: parameters, principal: exchange.principal, body: body,
                                              clientIP: exchange.clientIP)
+                context.scope = try confine(route, parameters, exchange)
                 let result = try handler(context)
                 if case .later(let deferred) = result {
                     // Answered from the commit; the response is built on the thread that sends it.
@@ -66,6 +71,7 @@ public final class Router: Sendable {
                 var context = PageContext(request: exchange.web!, parameters: parameters, session: exchange.session, form: form)
                 context.patient = exchange.patient
                 context.signInFormToken = exchange.signInForm?.formToken
+                context.scope = try confine(route, parameters, exchange)
                 response = try handler(context)
             }
         } catch {
@@ -97,6 +103,7 @@ public final class Router: Sendable {
             try authenticate(route, &exchange)
             try authorise(route, parameters, exchange)
             _ = try parseBody(http, route)
+            _ = try confine(route, parameters, exchange)
             return .spool
         } catch {
             return .refuse(APIResponse.error((Problem.of(error) ?? .internalError).api))

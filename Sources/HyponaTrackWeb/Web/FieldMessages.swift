@@ -111,8 +111,8 @@ struct FieldMessages: Bilingual {
             return s("The patient's app access ended on \(date(lastDay.description)); a new code could not be used, so none was issued.",
                      "Der App-Zugang des Patienten endete am \(date(lastDay.description)); ein neuer Code wäre nicht nutzbar, daher wurde keiner ausgestellt.")
         case .alreadyEnrolled(let studyId)?:
-            return s("A patient with study ID \(studyId) is already enrolled; nothing was saved.",
-                     "Ein Patient mit der Studien-ID \(studyId) ist bereits aufgenommen; es wurde nichts gespeichert.")
+            return s("The study ID \(studyId) is already in use (study IDs are unique across all sites); nothing was saved.",
+                     "Die Studien-ID \(studyId) ist bereits vergeben (Studien-IDs gelten für alle Zentren); es wurde nichts gespeichert.")
         case nil:
             return s("This does not fit the record's current state; nothing was changed. Reload the page and check it.",
                      "Das passt nicht zum aktuellen Stand der Daten; es wurde nichts geändert. Bitte laden Sie die Seite neu und prüfen Sie sie.")

@@ -118,3 +118,20 @@ struct AuditTrailFile {
         return String(decoding: output, as: UTF8.self)
     }
 }
+
+extension AuditTrailFile {
+    /// What `v19_sites` added, undone (with its record), leaving the database as the release
+    /// before sites left it; the audit trail's append-only triggers stay.
+    static let undoSites = """
+        DELETE FROM schema_migrations WHERE name = 'v19_sites';
+        DROP INDEX patients_site; ALTER TABLE patients DROP COLUMN site_id;
+        DROP TABLE staff_sites; ALTER TABLE staff DROP COLUMN all_sites; DROP TABLE sites;
+        """
+
+    /// The database as the release before sites (v18_push) left it.
+    func downgradeBeforeSites() throws {
+        try sqlite([path], input: "BEGIN;\n\(Self.undoSites)\nCOMMIT;\n")
+        let left = try sqlite([path, "SELECT name FROM schema_migrations ORDER BY rowid"])
+        guard left.split(separator: "\n").last == "v18_push" else { throw TestFailure("not the release before sites: \(left)") }
+    }
+}

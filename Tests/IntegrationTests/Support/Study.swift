@@ -64,8 +64,11 @@ enum Study {
     }
 
     /// Creates a staff member and returns their token.
-    static func staff(_ d: TestDaemon, _ name: String, role: String) throws -> String {
-        let r = try d.request(.post, "/v1/staff", token: d.adminToken, body: ["name": .string(name), "role": .string(role)])
+    /// `allSites`: the member works for every site (else for the study's only site).
+    static func staff(_ d: TestDaemon, _ name: String, role: String, allSites: Bool = false) throws -> String {
+        var body = JSONObject([("name", .string(name)), ("role", .string(role))])
+        if allSites { body["allSites"] = true }
+        let r = try d.request(.post, "/v1/staff", token: d.adminToken, body: .object(body))
         guard r.status == 201, case .string(let token)? = r["token"] else { throw TestFailure("staff add failed: \(r.text)") }
         return token
     }

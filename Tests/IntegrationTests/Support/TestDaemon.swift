@@ -115,6 +115,8 @@ final class TestDaemon: @unchecked Sendable {
         let json: JSONValue
         let headers: HTTPHeaders
         let text: String
+        /// The body byte for byte (a PDF is not text).
+        var bytes: [UInt8] = []
 
         subscript(key: String) -> JSONValue? { if case .object(let o) = json { return o[key] } else { return nil } }
         var errorField: String? {
@@ -138,7 +140,7 @@ final class TestDaemon: @unchecked Sendable {
         for (n, v) in extra { headers.add(name: n, value: v) }
         let r = try client.send(HTTPClientRequest(method: method, url: baseURL + path, headers: headers, body: bytes))
         return Response(status: r.status, json: (try? JSONParser.parse(r.body)) ?? .null, headers: r.headers,
-                        text: r.bodyText ?? "")
+                        text: r.bodyText ?? "", bytes: r.body)
     }
 
     static func freePort() throws -> Int {

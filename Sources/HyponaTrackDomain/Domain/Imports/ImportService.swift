@@ -6,10 +6,14 @@ import SQLite
 /// `POST /v1/imports/fhir`: a FHIR R4 Observation or Bundle, as sent.
 public struct ImportFHIR: Sendable {
     public var document: [UInt8]
+    /// The importing member's sites: an entry about a patient of another site is refused as
+    /// `unknown_patient`, exactly as one about no patient.
+    public var scope: SiteScope
     public var actor: String
 
-    public init(document: [UInt8], actor: String) {
+    public init(document: [UInt8], scope: SiteScope, actor: String) {
         self.document = document
+        self.scope = scope
         self.actor = actor
     }
 }
@@ -53,7 +57,8 @@ public final class ImportService: Sendable {
                 guard let studyId = o.studyId else { continue }
                 let key = PatientRecord.key(studyId)
                 if patients[key] == nil {
-                    patients[key] = ValueRanges.isValidStudyId(studyId) ? try PatientRepository.load(db, studyId: studyId) : nil
+                    patients[key] = ValueRanges.isValidStudyId(studyId)
+                        ? try PatientRepository.load(db, studyId: studyId).flatMap { command.scope.contains(site: $0.siteId) ? $0 : nil } : nil
                 }
                 guard let patient = patients[key] ?? nil else {
                     report.refuse(o.entry, .unknownPatient, "no patient with study ID \(studyId.prefix(64))", position: o.position)

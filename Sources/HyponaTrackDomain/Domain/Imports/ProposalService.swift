@@ -9,6 +9,8 @@ public struct ProposalsQuery: Sendable, Equatable {
     public var studyId: String?
     public var before: Int64? = nil
     public var limit: Int = ProposalsQuery.defaultLimit
+    /// Only proposals about the patients this reaches.
+    public var scope: SiteScope = .allSites
 
     /// The page size when none is asked for (the alert list's).
     public static let defaultLimit = AlertsQuery.defaultLimit
@@ -64,8 +66,8 @@ public final class ProposalService: Sendable {
     /// and the page agree).
     public func list(_ query: ProposalsQuery) throws -> ProposalPage {
         try context.read { db in
-            let patientId = try query.studyId.map { try context.patient(db, studyId: $0).id }
-            var found = try ProposalRepository.list(db, status: query.status, patientId: patientId, before: query.before,
+            let patientId = try query.studyId.map { try context.patient(db, studyId: $0, scope: query.scope).id }
+            var found = try ProposalRepository.list(db, status: query.status, patientId: patientId, scope: query.scope, before: query.before,
                                                     limit: query.limit + 1)
             var olderBefore: Int64?
             if found.count > query.limit {
@@ -73,7 +75,7 @@ public final class ProposalService: Sendable {
                 olderBefore = found.last?.id
             }
             return ProposalPage(proposals: try found.map { p in ProposalView(proposal: p, current: try Self.current(db, p)) },
-                                total: try ProposalRepository.count(db, status: query.status, patientId: patientId),
+                                total: try ProposalRepository.count(db, status: query.status, patientId: patientId, scope: query.scope),
                                 olderBefore: olderBefore)
         }
     }
@@ -130,7 +132,7 @@ public final class ProposalService: Sendable {
     }
 
     private func pending(_ db: Connection, _ id: Int64) throws -> Proposal {
-        guard let p = try ProposalRepository.load(db, id: id) else { throw DomainError.notFound("no proposal \(id)", missing: .proposal(id: id)) }
+        guard let p = try ProposalRepository.load(db, id: id) else { throw DomainError.noProposal(id) }
         guard p.status == .pending else {
             throw DomainError.conflict("proposal \(id) is already \(p.status.rawValue)", problem: .proposalAlready(id: id, p.status))
         }

@@ -6,10 +6,16 @@ import SQLite
 /// `POST /v1/patients`: a validated profile to enroll.
 public struct Enroll: Sendable {
     public var profile: PatientProfile
+    /// The site's code (nil: the study's only site; required when it has several).
+    public var site: String?
+    /// The enrolling member's sites: the patient's must be one of them.
+    public var scope: SiteScope
     public var actor: String
 
-    public init(profile: PatientProfile, actor: String) {
+    public init(profile: PatientProfile, site: String? = nil, scope: SiteScope = .allSites, actor: String) {
         self.profile = profile
+        self.site = site
+        self.scope = scope
         self.actor = actor
     }
 }
@@ -69,11 +75,14 @@ public final class EnrollmentService: Sendable {
         try checkSurgeryDate(profile, now: now)
         try checkConsent(profile, previous: nil, now: now)
         return try context.write { db in
+            let site = try SiteService.enrolmentSite(db, code: command.site, scope: command.scope)
+            // Study IDs are unique across the study: this tells a member of another site that the
+            // ID exists, nothing more (docs/product.md, settled S).
             guard try !PatientRepository.exists(db, studyId: profile.studyId) else {
-                throw DomainError.conflict("study ID \(profile.studyId) is already enrolled", field: "studyId",
-                                           problem: .alreadyEnrolled(studyId: profile.studyId))
+                throw DomainError.conflict("study ID already in use: \(profile.studyId) (study IDs are unique across all sites)",
+                                           field: "studyId", problem: .alreadyEnrolled(studyId: profile.studyId))
             }
-            let id = try PatientRepository.insert(db, profile: profile, by: command.actor, at: ms)
+            let id = try PatientRepository.insert(db, profile: profile, site: site.id, by: command.actor, at: ms)
             let issued = try Activation.issueCode(db, patientId: id, now: now, ttl: context.configuration.activation.codeTTLSeconds)
             let risk = snapshot.engine.risk.assess(profile)
             try AuditLog.append(db, at: ms, actor: command.actor, action: .patientEnroll, subject: profile.studyId,

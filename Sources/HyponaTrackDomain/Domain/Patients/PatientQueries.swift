@@ -7,12 +7,12 @@ public final class PatientQueries: Sendable {
 
     init(context: StudyContext) { self.context = context }
 
-    /// `GET /v1/patients`.
-    public func list() throws -> [PatientSummary] {
+    /// `GET /v1/patients`: the patients `scope` reaches.
+    public func list(scope: SiteScope) throws -> [PatientSummary] {
         let snapshot = context.rules.snapshot
         let now = context.clock.now()
         return try context.read { db in
-            try PatientRepository.all(db).map { try context.summary(db, $0, snapshot: snapshot, now: now) }
+            try PatientRepository.all(db, scope: scope).map { try context.summary(db, $0, snapshot: snapshot, now: now) }
         }
     }
 

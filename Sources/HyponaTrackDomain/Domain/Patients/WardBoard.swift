@@ -66,18 +66,19 @@ public struct WardBoard: Sendable {
 }
 
 extension PatientQueries {
-    /// The board now (one clock read); `all` also lists finished and withdrawn patients.
-    public func board(all: Bool = false) throws -> WardBoard {
-        try board(all: all, at: context.clock.now())
+    /// The board now (one clock read) of the patients `scope` reaches; `all` also lists finished
+    /// and withdrawn patients.
+    public func board(all: Bool = false, scope: SiteScope) throws -> WardBoard {
+        try board(all: all, scope: scope, at: context.clock.now())
     }
 
     /// The board at `now` (epoch seconds), in one snapshot and a fixed number of queries
     /// whatever the number of patients; `WardBoardRules` decides each row from what they read.
-    public func board(all: Bool, at now: Double) throws -> WardBoard {
+    public func board(all: Bool, scope: SiteScope = .allSites, at now: Double) throws -> WardBoard {
         let snapshot = context.rules.snapshot
         let rules = WardBoardRules(reminders: snapshot.rules.reminders)
         return try context.read { db in
-            let patients = try PatientRepository.all(db)
+            let patients = try PatientRepository.all(db, scope: scope)
             let facts = try boardFacts(db, patients, snapshot.rules, now: now)
             let statuses = facts.map { rules.status(of: $0, now: now) }
             let listed = patients.indices.filter { all || statuses[$0].isWatched }

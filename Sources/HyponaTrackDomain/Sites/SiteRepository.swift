@@ -1,0 +1,101 @@
+import SQLite
+
+/// Reads and writes `sites`, `staff_sites`, `staff.all_sites` and `patients.site_id` (see
+/// `SitesSchema`). Callers own the transaction; the rules are `SiteService`'s.
+enum SiteRepository {
+    static func insert(_ db: Connection, _ site: Site, by actor: String) throws -> Int64 {
+        try db.execute("""
+            INSERT INTO sites (code, name, time_zone, clinic_phone, emergency_number, redcap_dag, created_at, created_by, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [site.code, site.name, site.timeZone, site.clinicPhone, site.emergencyNumber, site.redcapDAG, site.createdAt, actor,
+                  site.createdAt])
+        return db.lastInsertRowID
+    }
+
+    static func update(_ db: Connection, _ site: Site, at ms: Int64) throws {
+        try db.execute("""
+            UPDATE sites SET name = ?, time_zone = ?, clinic_phone = ?, emergency_number = ?, redcap_dag = ?, updated_at = ?
+            WHERE id = ?
+            """, [site.name, site.timeZone, site.clinicPhone, site.emergencyNumber, site.redcapDAG, ms, site.id])
+    }
+
+    static func delete(_ db: Connection, id: Int64) throws {
+        // A revoked member's links go with the site (an active member's keep it, see `SiteService.remove`).
+        try db.execute("DELETE FROM staff_sites WHERE site_id = ?", [id])
+        try db.execute("DELETE FROM sites WHERE id = ?", [id])
+    }
+
+    static func all(_ db: Connection) throws -> [Site] {
+        try db.query("SELECT * FROM sites ORDER BY code").map(decode)
+    }
+
+    static func find(_ db: Connection, code: String) throws -> Site? {
+        try db.queryOne("SELECT * FROM sites WHERE code = ?", [code]).map(decode)
+    }
+
+    static func find(_ db: Connection, id: Int64) throws -> Site? {
+        try db.queryOne("SELECT * FROM sites WHERE id = ?", [id]).map(decode)
+    }
+
+    /// Patients of the site, withdrawn ones included.
+    static func patientCount(_ db: Connection, site: Int64) throws -> Int {
+        try db.scalar("SELECT count(*) FROM patients WHERE site_id = ?", [site], as: Int.self) ?? 0
+    }
+
+    /// Active staff members bound to the site.
+    static func staffCount(_ db: Connection, site: Int64) throws -> Int {
+        try db.scalar("""
+            SELECT count(*) FROM staff_sites JOIN staff ON staff.id = staff_id WHERE site_id = ? AND revoked_at IS NULL
+            """, [site], as: Int.self) ?? 0
+    }
+
+    // MARK: staff
+
+    /// A member's sites (ids) and whether they are all-sites; nil for no such member.
+    static func staffSites(_ db: Connection, staffId: Int64) throws -> (allSites: Bool, sites: Set<Int64>)? {
+        guard let row = try db.queryOne("SELECT all_sites FROM staff WHERE id = ?", [staffId]) else { return nil }
+        let ids = try db.query("SELECT site_id FROM staff_sites WHERE staff_id = ?", [staffId]).map { try $0.int64(0) }
+        return (try row.int64(0) != 0, Set(ids))
+    }
+
+    /// Every member's site codes by staff id (for `staff list`).
+    static func staffSiteCodes(_ db: Connection) throws -> [Int64: [String]] {
+        var codes: [Int64: [String]] = [:]
+        for row in try db.query("SELECT staff_id, code FROM staff_sites JOIN sites ON sites.id = site_id ORDER BY code") {
+            codes[try row.int64(0), default: []].append(try row.string(1))
+        }
+        return codes
+    }
+
+    static func setStaffSites(_ db: Connection, staffId: Int64, allSites: Bool, sites: [Int64]) throws {
+        TokenCache.credentialsChanged(db)
+        try db.execute("UPDATE staff SET all_sites = ? WHERE id = ?", [allSites ? 1 : 0, staffId])
+        try db.execute("DELETE FROM staff_sites WHERE staff_id = ?", [staffId])
+        for site in sites {
+            try db.execute("INSERT INTO staff_sites (staff_id, site_id) VALUES (?, ?)", [staffId, site])
+        }
+    }
+
+    // MARK: patients
+
+    /// The patient's id and site by study ID (case-insensitive), or nil.
+    static func patientSite(_ db: Connection, studyId: String) throws -> (patientId: Int64, siteId: Int64)? {
+        try db.queryOne("SELECT id, site_id FROM patients WHERE study_id_key = ?", [PatientRecord.key(studyId)])
+            .map { (try $0.int64(0), try $0.int64(1)) }
+    }
+
+    static func patientSite(_ db: Connection, patientId: Int64) throws -> Int64? {
+        try db.queryOne("SELECT site_id FROM patients WHERE id = ?", [patientId])?.int64(0)
+    }
+
+    static func movePatient(_ db: Connection, patientId: Int64, to site: Int64, at ms: Int64) throws {
+        try db.execute("UPDATE patients SET site_id = ?, updated_at = ? WHERE id = ?", [site, ms, patientId])
+    }
+
+    static func decode(_ row: Row) throws -> Site {
+        Site(id: try row.int64("id"), code: try row.string("code"), name: try row.string("name"),
+             timeZone: try row.optionalString("time_zone"), clinicPhone: try row.optionalString("clinic_phone"),
+             emergencyNumber: try row.optionalString("emergency_number"), redcapDAG: try row.optionalString("redcap_dag"),
+             createdAt: try row.int64("created_at"))
+    }
+}

@@ -1,0 +1,72 @@
+import HyponaTrackCore
+import SQLite
+
+/// The scope rule (docs/product.md, third round, S), asked by the router's one scope step for
+/// every staff request: which sites the member reaches, and whether the record a route names
+/// is one of theirs. A record outside the scope is answered with the very error a record that
+/// does not exist gets (`DomainError.noPatient`, `noAlert`, `noProposal`), from the same place.
+extension SiteService {
+    /// The member's scope: every site for an admin (no read) and for an all-sites member, else
+    /// their sites. A member who no longer exists reaches nobody.
+    public func scope(staffName: String, role: Role) throws -> SiteScope {
+        if role == .admin { return .allSites }
+        return try transactions.read { db in
+            let rows = try db.query("""
+                SELECT s.all_sites, ss.site_id FROM staff s LEFT JOIN staff_sites ss ON ss.staff_id = s.id WHERE s.name = ?
+                """, [staffName])
+            if try rows.first?.int64(0) == 1 { return .allSites }
+            return .sites(Set(try rows.compactMap { try $0.optionalInt64(1) }))
+        }
+    }
+
+    /// Nothing, for a patient the scope reaches; `noPatient` for one it does not or that does not exist.
+    public func reach(studyId: String, scope: SiteScope) throws {
+        try transactions.read { db in
+            guard ValueRanges.isValidStudyId(studyId), let found = try SiteRepository.patientSite(db, studyId: studyId),
+                  scope.contains(site: found.siteId) else { throw DomainError.noPatient(studyId) }
+        }
+    }
+
+    /// Nothing, for an alert of a patient the scope reaches; `noAlert` otherwise.
+    public func reach(alertId: Int64, scope: SiteScope) throws {
+        try transactions.read { db in
+            let site = try db.queryOne("SELECT p.site_id FROM alerts a JOIN patients p ON p.id = a.patient_id WHERE a.id = ?", [alertId])
+            guard let site = try site?.int64(0), scope.contains(site: site) else { throw DomainError.noAlert(alertId) }
+        }
+    }
+
+    /// Nothing, for a proposal about a patient the scope reaches; `noProposal` otherwise.
+    public func reach(proposalId: Int64, scope: SiteScope) throws {
+        try transactions.read { db in
+            let site = try db.queryOne("""
+                SELECT p.site_id FROM import_proposals i JOIN patients p ON p.id = i.patient_id WHERE i.id = ?
+                """, [proposalId])
+            guard let site = try site?.int64(0), scope.contains(site: site) else { throw DomainError.noProposal(proposalId) }
+        }
+    }
+
+    /// The scope a list's `?site=CODE` leaves (a site the member does not reach: nobody);
+    /// a code that is not a site is refused naming `site`.
+    public func filter(site code: String, scope: SiteScope) throws -> SiteScope {
+        try transactions.read { db in scope.narrowed(to: try Self.site(db, code: code, field: "site", missing: false).id) }
+    }
+}
+
+/// The numbers a patient is shown: their site's clinic phone and emergency number, else the
+/// study's (`app.clinicPhone`, `app.emergencyNumber`).
+public struct ContactNumbers: Sendable, Equatable {
+    public var clinicPhone: String?
+    public var emergencyNumber: String
+
+    public init(clinicPhone: String?, emergencyNumber: String) {
+        self.clinicPhone = clinicPhone
+        self.emergencyNumber = emergencyNumber
+    }
+}
+
+extension SiteService {
+    public func numbers(patientId: Int64, app: ServerConfiguration.App) throws -> ContactNumbers {
+        let site = try site(patientId: patientId)
+        return ContactNumbers(clinicPhone: site?.clinicPhone ?? app.clinicPhone, emergencyNumber: site?.emergencyNumber ?? app.emergencyNumber)
+    }
+}
