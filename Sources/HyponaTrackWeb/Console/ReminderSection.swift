@@ -43,7 +43,7 @@ struct ReminderSection {
         let rows: [HTML] = reminders.reminders.map { r in
             let deliveries = r.deliveries.map { "\($0.deviceId): \(state($0.state)) (\($0.attempts))" }.joined(separator: "; ")
             return """
-                <tr><td>\(t.date(r.date))</td><td>\(r.kind)</td><td>\(r.slot)</td><td>\(t.time(r.dueAt, zone: zone))</td><td>\(deliveries)</td></tr>
+                <tr><td>\(t.date(r.date))</td><td data-kind="\(r.kind)">\(t.vocabulary.reminderKind(r.kind))</td><td data-slot="\(r.slot)">\(t.vocabulary.slot(r.slot))</td><td>\(t.time(r.dueAt, zone: zone))</td><td>\(deliveries)</td></tr>
                 """
         }
         return ConsoleLayout.scrolling("""
