@@ -15,7 +15,7 @@ final class PushDelivery: BackgroundService {
     /// Waits before the 2nd, 3rd, … attempt (seconds), each jittered by ±`jitterFraction`.
     static let schedule: [Double] = [10, 60, 300, 900, 1800]
     static let jitterFraction = 0.2
-    static let batchSize = 512
+    static let batchSize = 2048
 
     let database: Database
     let transports: [PushPlatform: any PushTransport]
@@ -107,7 +107,7 @@ final class PushDelivery: BackgroundService {
                                     batched: transport?.multiplexes ?? false)
         guard let transport else {
             for d in deliveries { try outcomes.add(d, .failed("\(platform.rawValue) is not configured"), at: epochMilliseconds(clock.now())) }
-            try outcomes.flush()
+            try outcomes.finish()
             return []
         }
         var failure: (any Error)?
@@ -115,8 +115,8 @@ final class PushDelivery: BackgroundService {
             guard failure == nil else { return }
             do { try outcomes.add(deliveries[i], result, at: epochMilliseconds(clock.now())) } catch { failure = error }
         }
+        try outcomes.finish()
         if let failure { throw failure }
-        try outcomes.flush()
         return outcomes.gone
     }
 }

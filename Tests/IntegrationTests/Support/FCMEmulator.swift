@@ -85,19 +85,21 @@ final class APNsEmulator: @unchecked Sendable {
         return o
     }
 
-    /// Each request: the device token, its status, the emulator's objection, headers, body and
-    /// when it arrived (epoch seconds).
-    func messages() throws -> [(token: String, status: Int, error: String?, headers: JSONObject, body: String, at: Double)] {
+    /// Each request: the device token, its status, the emulator's objection, headers, body, when
+    /// it was answered (epoch seconds) and the serial number of the connection it came on.
+    func messages() throws -> [(token: String, status: Int, error: String?, headers: JSONObject, body: String, at: Double,
+                                connection: Int)] {
         let r = try HTTPClient().send(HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(controlPort)/_messages"))
         guard case .array(let all) = try JSONParser.parse(r.body) else { throw TestFailure("apns-emulator /_messages") }
         return all.compactMap { v in
             guard case .object(let o) = v, case .string(let token)? = o["token"], case .number(let status)? = o["status"],
-                  case .object(let headers)? = o["headers"], case .string(let body)? = o["body"], case .number(let at)? = o["at"] else {
+                  case .object(let headers)? = o["headers"], case .string(let body)? = o["body"], case .number(let at)? = o["at"],
+                  case .number(let connection)? = o["connection"] else {
                 return nil
             }
             var error: String?
             if case .string(let e)? = o["error"] { error = e }
-            return (token, Int(status), error, headers, body, at)
+            return (token, Int(status), error, headers, body, at, Int(connection))
         }
     }
 }
