@@ -5,6 +5,8 @@ push service, which is not reachable here: chromium's subscribe fails and the pa
 With --screenshots: the control on today's page and the console patient page's push section at
 1280 and 390 px, in English and German (push-*.png).
 Tooling, not product code."""
+import os
+
 from playwright.sync_api import expect
 
 from browser.harness import CHROMIUM, berlin_date
@@ -58,9 +60,6 @@ def run(t):
 def pictures(t, browser):
     """The control and the staff view at a desktop's and a phone's width, in both languages; the
     control must stay inside the page at 390 px."""
-    token = t.d.api("POST", "/v1/activate", {"studyId": "BR-PUSH", "code": t.d.api(
-        "POST", "/v1/patients/BR-PUSH/activation", {"addDevice": True})["activationCode"]}, token="none")["token"]
-    t.d.api("PUT", "/v1/me/devices/iphone-br-01", {"platform": "apns", "token": "ab" * 32, "language": "de"}, token=token)
     for lang, locale in (("en", "en-GB"), ("de", "de-DE")):
         for width in (1280, 390):
             page = t.console(browser, locale=locale, width=width, height=900, next_path="/console/patients/BR-PUSH")
@@ -68,7 +67,10 @@ def pictures(t, browser):
             section.scroll_into_view_if_needed()
             overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             t.c.check(f"push: the patient page's push section fits a {width} px screen ({lang})", overflow <= 0, str(overflow))
-            t.screenshot(page, f"push-console-{lang}-{width}.png")
+            if t.screenshots:   # the section only: from its heading down
+                top = page.evaluate("document.getElementById('reminders').getBoundingClientRect().top + window.scrollY")
+                page.screenshot(path=os.path.join(t.screenshots, f"push-console-{lang}-{width}.png"), full_page=True,
+                                clip={"x": 0, "y": max(0, top - 16), "width": width, "height": 720})
             page.context.close()
     ctx = None
     for lang, locale in (("en", "en-GB"), ("de", "de-DE")):
