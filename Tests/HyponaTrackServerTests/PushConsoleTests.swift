@@ -46,7 +46,8 @@ import Testing
         #expect(page.contains("id=\"push-devices\"") && page.contains("browser-01") && page.contains("Browser (Web Push)"))
         #expect(page.contains("id=\"push-reminders\"") && page.contains("browser-01: fehlgeschlagen (1)"))
         // The 08:00 morning check in words, the codes kept as data attributes.
-        #expect(page.contains(#"<td data-kind="check">Messung</td><td data-slot="morning">morgens</td>"#))
+        #expect(page.contains(#"<td data-kind="check">Messung</td><td data-slot="morning">morgens</td><td>08:00</td>"#),
+                "the due time alone beside its day")
         let english = Self.text(s.h.console.send(.get, "/console/patients/PU-1", headers: try s.h.consoleSession()))
         #expect(english.contains(#"<td data-kind="check">check</td><td data-slot="morning">morning</td>"#))
     }
