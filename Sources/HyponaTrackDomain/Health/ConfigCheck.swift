@@ -46,6 +46,7 @@ public enum ConfigCheck {
     public static func run(_ configuration: ServerConfiguration,
                     environment: [String: String] = ProcessInfo.processInfo.environment) throws(Failure) -> Summary {
         let file = configuration.configFile?.path ?? "hyponatrack.json"
+        if let problem = configuration.crossKeyProblem { throw Failure(description: problem) }
         let rules: ActiveRules
         do { rules = try ActiveRules(files: configuration.ruleFiles) } catch {
             throw Failure(description: configuration.locating(error).description)
