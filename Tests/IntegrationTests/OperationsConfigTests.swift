@@ -32,9 +32,11 @@ import Testing
         let same = try ConfigDirectory(server: #"{"backup": {"directory": "\#(dataDir.path)"}}"#)
         try Self.refusedByCheckAndStart(same, dataDir: dataDir, naming: "backup.directory:")
         // Elsewhere it is fine.
-        let fine = try ConfigDirectory(server: #"{"backup": {"directory": "\#(Self.scratch("ops-backups").path)"}}"#)
+        let elsewhere = Self.scratch("ops-backups")
+        let fine = try ConfigDirectory(server: #"{"backup": {"directory": "\#(elsewhere.path)"}}"#)
         let check = try CheckConfigTests.check(fine, ["--data-dir", dataDir.path])
         #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("; sync off; backups every 60 min into \(elsewhere.path)"), "\(check.stdout)")
     }
 
     @Test func keepHourlyZeroIsRefusedNamingTheKey() throws {
@@ -69,6 +71,13 @@ import Testing
         try Self.refusedByCheckAndStart(dir, dataDir: Self.scratch("ops-data"), naming: "a REDCap API token is 32 upper-case hexadecimal characters")
     }
 
+    @Test func atDebugEachSchedulerPassIsLoggedWithItsDuration() throws {
+        let dir = try ConfigDirectory(server: #"{"log": {"level": "debug"}}"#)
+        let d = try TestDaemon(configFile: dir.serverFile)
+        defer { d.stop() }
+        #expect(poll(timeout: 10) { d.log.contains("level=debug msg=\"scheduler tick\" duration_ms=") }, "\(d.log)")
+    }
+
     @Test func theLogLevelHidesLinesBelowItAndSIGHUPReloadsIt() throws {
         let dir = try ConfigDirectory(server: #"{"log": {"level": "warning"}}"#)
         let d = try TestDaemon(configFile: dir.serverFile)
@@ -80,6 +89,7 @@ import Testing
         #expect(poll(timeout: 10) { d.log.contains("level=notice msg=\"log level changed\" from=warning to=info") }, "\(d.log)")
         try d.request(.get, "/healthz")
         #expect(poll(timeout: 10) { d.log.contains("level=info msg=request") }, "\(d.log)")
+        #expect(!d.log.contains("level=debug"))
         // A file that no longer reads keeps the level in force.
         try dir.write(#"{"log": {"level": "loud"}}"#, to: "hyponatrack.json")
         d.signal(SIGHUP)

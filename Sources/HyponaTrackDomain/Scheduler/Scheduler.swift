@@ -61,7 +61,9 @@ final class Scheduler: BackgroundService {
             let started = ContinuousClock.now
             do {
                 try tick(now: clock.now())
-                statistics.ticked(ok: true, seconds: Self.seconds(started.duration(to: .now)))
+                let seconds = Self.seconds(started.duration(to: .now))
+                statistics.ticked(ok: true, seconds: seconds)
+                logger.debug("scheduler tick", ["duration_ms": String(format: "%.1f", seconds * 1000)])
             } catch {
                 statistics.ticked(ok: false, seconds: Self.seconds(started.duration(to: .now)))
                 logger.error("scheduler tick failed", ["error": "\(error)"])
