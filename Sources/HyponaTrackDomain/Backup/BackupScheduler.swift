@@ -53,6 +53,10 @@ final class BackupScheduler: BackgroundService {
             let report = try service.make(.scheduled, actor: "system")
             logger.notice("backup written", ["path": report.path, "bytes": String(report.bytes), "audit_rows": String(report.auditRows),
                                              "pruned": String(report.pruned.count)])
+        } catch DomainError.conflict {
+            // An on-demand backup is being written: it counts, and moves the schedule when named.
+            logger.notice("scheduled backup skipped: an on-demand backup is being written")
+            return true
         } catch DomainError.busy(_, let seconds) {
             // Long reads are all taken: try again soon rather than a whole interval later.
             due.withLock { $0 = now + Double(seconds) }
