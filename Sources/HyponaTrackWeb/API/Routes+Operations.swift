@@ -71,7 +71,7 @@ enum OperationsBodies {
             query.state = parsed
         }
         if let hook = ctx.query("hook") {
-            guard HookConfiguration.isValidName(hook) else { throw APIError.invalid("hook", "not a hook name") }
+            guard isHookName(hook) else { throw APIError.invalid("hook", "not a hook name") }
             query.hook = hook
         }
         if let text = ctx.query("limit") {
@@ -95,7 +95,10 @@ enum OperationsBodies {
 
     static func hookName(_ ctx: RequestContext) throws -> String {
         let name = ctx.parameter("name")
-        guard HookConfiguration.isValidName(name) else { throw APIError.invalid("name", "not a hook name") }
+        guard isHookName(name) else { throw APIError.invalid("name", "not a hook name") }
         return name
     }
+
+    /// 1–64 of `[A-Za-z0-9._-]`, as `hooks[].name` (the spec's pattern).
+    static func isHookName(_ text: String) -> Bool { (1...64).contains(text.utf8.count) && HookConfiguration.isValidName(text) }
 }
