@@ -98,7 +98,7 @@ final class HookRig: @unchecked Sendable {
 
     init(_ config: HookConfig, receivers: [String: WebhookReceiver] = [:]) throws {
         let daemon = try TestDaemon(configFile: try config.write())
-        let nurse = try Study.staff(daemon, "nurse-\(UUID().uuidString.prefix(6))", role: "nurse")
+        let nurse = try Study.staff(daemon, "nurse-\(UUID().uuidString.prefix(6))", role: "nurse", allSites: true)   // audit verify is for all-sites staff (settled S)
         self.config = config
         self.receivers = receivers
         self.daemon = daemon
