@@ -210,6 +210,11 @@ enum AlertRepository {
         try db.query("\(logSelect) ORDER BY a.id").map(logEntry)
     }
 
+    /// One patient's alerts, oldest first (a transfer queues them again with the new site's DAG).
+    static func logEntries(_ db: Connection, patientId: Int64) throws -> [AlertLogEntry] {
+        try db.query("\(logSelect) WHERE a.patient_id = ? ORDER BY a.id", [patientId]).map(logEntry)
+    }
+
     /// The alerts that migration `v4_alert_log` found and that have not been queued for REDCap yet.
     static func backfill(_ db: Connection) throws -> [AlertLogEntry] {
         try db.query("\(logSelect) JOIN alert_log_backfill b ON b.alert_id = a.id ORDER BY a.id").map(logEntry)

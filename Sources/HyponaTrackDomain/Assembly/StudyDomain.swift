@@ -71,6 +71,12 @@ public final class StudyDomain: Sendable {
             database.close()
             throw DaemonError("invalid rules: \(error)")
         }
+        do {
+            try ConfiguredSites.check(configuration, sites: try database.read { try SiteRepository.all($0).map(\.code) })
+        } catch {
+            database.close()
+            throw error
+        }
         do { try Self.bootstrapAdmin(database, configuration: configuration, logger: logger, now: clock.now()) } catch {
             database.close()
             throw error

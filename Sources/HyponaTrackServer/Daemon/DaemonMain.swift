@@ -105,7 +105,11 @@ public enum DaemonMain {
 
         let daemon: Daemon
         let started = Date()
-        do { daemon = try Daemon(configuration: configuration, logger: logger) } catch {
+        do { daemon = try Daemon(configuration: configuration, logger: logger) } catch let error as UnknownConfiguredSite {
+            // A site the configuration names is not in the database: invalid configuration (EX_CONFIG).
+            logger.error("invalid configuration", ["error": "\(error)"])
+            return 78
+        } catch {
             logger.error("cannot start", ["error": "\(error)"])
             return 1
         }
