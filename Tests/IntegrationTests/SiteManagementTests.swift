@@ -55,7 +55,11 @@ import HTJSON
         let moved = try CLIRunner.run(["transfer", "SM-1", "--site", "zrh"], server: d.baseURL, token: d.adminToken)
         #expect(moved.status == 0 && moved.stdout.contains("from main to zrh"), "\(moved.stdout)\(moved.stderr)")
         #expect(try d.request(.delete, "/v1/sites/zrh", token: d.adminToken).status == 409, "zrh holds SM-1")
-        #expect(try d.request(.delete, "/v1/sites/main", token: d.adminToken).status == 204, "main holds nobody now")
+        let held = try CLIRunner.run(["site", "remove", "zrh"], server: d.baseURL, token: d.adminToken)
+        #expect(held.status != 0 && held.stderr.contains("transfer them first"), "\(held.stderr)")
+        let removed = try CLIRunner.run(["site", "remove", "main"], server: d.baseURL, token: d.adminToken)
+        #expect(removed.status == 0 && removed.stdout.contains("Removed the site main"), "main holds nobody now: \(removed.stderr)")
+        #expect(try d.request(.get, "/v1/sites", token: d.adminToken).text.contains("\"main\"") == false)
     }
 
     @Test func theWebCheckInShowsTheClinicAndEmergencyNumbersOfThePatientsSite() throws {
