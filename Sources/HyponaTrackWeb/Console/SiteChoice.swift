@@ -1,8 +1,8 @@
 import HTML
 import HyponaTrackDomain
 
-/// A select of the study's sites by code (the name shown beside it), for the board's, the
-/// inbox's and the statistics' site filters and the enrolment form. Codes are `[a-z0-9_]`, so
+/// A select of the study's sites by code (the name shown beside it), for the board's and the
+/// statistics' site filters (the inbox's are links). Codes are `[a-z0-9_]`, so
 /// they need no escaping in a query; names are escaped as every interpolated text is.
 enum SiteChoice {
     /// `all`: the first option's label, meaning every site (value ""); nil: no such option.
