@@ -62,6 +62,29 @@ import HTJSON
         #expect(try d.request(.get, "/v1/sites", token: d.adminToken).text.contains("\"main\"") == false)
     }
 
+    /// The audit rows about a patient follow the patient (docs/operations.md §4.1a): after a
+    /// transfer away the old site's nurse keeps only her own actions about them; the new site's
+    /// nurse sees the patient's whole history.
+    @Test func aTransferredPatientsAuditRowsFollowThePatient() throws {
+        let d = try TestDaemon()
+        for code in ["a", "b"] {
+            #expect(try d.request(.post, "/v1/sites", token: d.adminToken, body: ["code": .string(code), "name": "Site"]).status == 201)
+        }
+        let nurseA = try Study.staff(d, "nurse.a", role: "nurse", sites: ["a"]), nurseB = try Study.staff(d, "nurse.b", role: "nurse", sites: ["b"])
+        _ = try Study.enrollAndActivate(d, "AUD-1", [("site", "a")])
+        #expect(try d.request(.post, "/v1/patients/AUD-1/labs", token: nurseA, body: ["sodium": 140]).status == 201)
+        func rows(_ token: String) throws -> [JSONObject] {
+            guard case .array(let items) = try d.request(.get, "/v1/audit?limit=1000", token: token).json else { return [] }
+            return items.compactMap { if case .object(let o) = $0, o["subject"] == "AUD-1" { o } else { nil } }
+        }
+        #expect(try rows(nurseA).count >= 2 && rows(nurseB).isEmpty, "before: site a's rows")
+        #expect(try d.request(.post, "/v1/patients/AUD-1/transfer", token: d.adminToken, body: ["site": "b"]).status == 200)
+        let left = try rows(nurseA)
+        #expect(!left.isEmpty && left.allSatisfy { $0["actor"] == "staff:nurse.a" }, "only her own actions: \(left)")
+        let history = try rows(nurseB)
+        #expect(history.count == (try rows(d.adminToken)).count && history.contains { $0["actor"] == "staff:nurse.a" }, "\(history)")
+    }
+
     @Test func theWebCheckInShowsTheClinicAndEmergencyNumbersOfThePatientsSite() throws {
         let config = try ConfigDirectory(server: #"{"app": {"clinicPhone": "+49 30 1234 567", "emergencyNumber": "999"}}"#)
         let d = try TestDaemon(configFile: config.serverFile)
