@@ -57,6 +57,16 @@ def run(t):
     chosen = page.locator("#enrol-site").input_value()
     options = page.locator("#enrol-site option").evaluate_all("os => os.map(o => o.value).filter(v => v)")
     c.check("sites: muc's nurse enrols at muc, chosen in advance", chosen == "muc" and options == ["muc"], f"{chosen} {options}")
+    page.fill("#enrol-studyId", "SI-MUC-NEW")
+    page.fill("#enrol-surgeryDate", berlin_date(-2))
+    page.fill("#enrol-age", "61")
+    page.select_option("#enrol-sex", "female")
+    page.fill("#enrol-bmi", "24.5")
+    page.fill("#enrol-baselineWeightKg", "70")
+    with page.expect_navigation():
+        page.click("#enrol-form button[type=submit]")
+    c.check("sites: the code page (the patient's handout) names muc's clinic phone",
+            "/code" in page.url and "+49 89 1234 567" in page.content(), page.url)
     answer = page.goto("/console/patients/SI-ZRH-YEL")
     c.check("sites: another site's patient's page is not found for muc's nurse", answer.status == 404, str(answer.status))
     page.context.close()

@@ -109,7 +109,8 @@ extension Console {
         let app = study.configuration.app
         let page = ActivationCodePage(layout: layout(ctx), issued: issued, studyId: stored.studyId, zone: study.zone(stored.profile),
                                       activationURL: issued.flatMap { app.activationURL(studyId: $0.studyId, code: $0.code) },
-                                      clinicPhone: app.clinicPhone, publicAppURL: app.publicURL.map { "\($0)/app/" })
+                                      clinicPhone: try study.sites.numbers(siteId: stored.siteId, app: app).clinicPhone,
+                                      publicAppURL: app.publicURL.map { "\($0)/app/" })
         return WebResponse.page(issued == nil ? Self.gone : .ok, page.render())
     }
 

@@ -18,8 +18,10 @@ struct EnrolPage {
 
     func render() -> HTML {
         guard let session = layout.session, session.role.canWrite else { return layout.page(t.enrol, HTML()) }
-        let only = sites.flatMap { $0.count == 1 ? $0.values.first?.code : nil }
-        let fields = FormFields(form: "enrol", errors: errors, initial: ["timeZone": defaultTimeZone, "site": only ?? ""], requiredWord: t.required)
+        // A member of one site: that site, and its time zone (the enrolment default) filled in.
+        let only = sites.flatMap { $0.count == 1 ? $0.values.first : nil }
+        let fields = FormFields(form: "enrol", errors: errors, initial: ["timeZone": only?.timeZone ?? defaultTimeZone, "site": only?.code ?? ""],
+                                requiredWord: t.required)
         let site: HTML = sites.map { sites in
             let options = sites.values.sorted { $0.code < $1.code }.map { (value: $0.code, label: "\($0.code) – \($0.name)") }
             return "<fieldset class=\"group\"><legend>\(t.s("Site", "Standort"))</legend>"
