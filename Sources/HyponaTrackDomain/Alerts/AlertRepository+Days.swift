@@ -18,11 +18,6 @@ extension AlertRepository {
                         [patientId, kind.rawValue]).map(decode)
     }
 
-    /// The patient's alerts not resolved, oldest first.
-    static func unresolved(_ db: Connection, patientId: Int64) throws -> [Alert] {
-        try db.query("SELECT \(columns) FROM alerts WHERE patient_id = ? AND state != 'resolved' ORDER BY id", [patientId]).map(decode)
-    }
-
     /// Removes the unfired steps of an alert's ladder; returns the tiers that fired.
     static func dropUnfiredSteps(_ db: Connection, alertId: Int64, ladder: Int) throws -> Set<Int> {
         try db.execute("DELETE FROM escalation_steps WHERE alert_id = ? AND ladder = ? AND fired_at IS NULL", [alertId, ladder])

@@ -244,12 +244,13 @@ enum AlertRepository {
 
     /// Every patient's unresolved alerts: how many and the highest level, by patient id.
     /// Every unresolved alert, or the patient's (the current level reads them, `CurrentLevel`).
-    static func unresolved(_ db: Connection, patientId: Int64? = nil) throws -> [Alert] {
+    static func unresolved(_ db: Connection, patientId: Int64? = nil, scope: SiteScope = .allSites) throws -> [Alert] {
         if let patientId {
             return try db.query("SELECT \(columns) FROM alerts WHERE patient_id = ? AND state != 'resolved' ORDER BY id", [patientId])
                 .map(decode)
         }
-        return try db.query("SELECT \(columns) FROM alerts WHERE state != 'resolved' ORDER BY id").map(decode)
+        let reach = scope.patients("patient_id").map { " AND \($0)" } ?? ""
+        return try db.query("SELECT \(columns) FROM alerts WHERE state != 'resolved'\(reach) ORDER BY id").map(decode)
     }
 
     // MARK: column decoding
