@@ -94,6 +94,8 @@ import Testing
         // Through the move to its own table (v14's backfill of days.submitted_at, an UPDATE of
         // days, moves it on once, which only makes a plan in flight compute again).
         _ = try Schema.migrator(through: "v10_patient_revisions").migrate(db)
+        // The patient row as the server reads it now also has the site of v19_sites.
+        try db.transaction(.immediate) { try db.execute(SitesSchema.v1) }
         #expect(try PatientRepository.revision(db, id: id) == before)
         #expect(try PatientRepository.load(db, id: id)?.revision == before)
         try PatientRepository.updateProfile(db, id: id, profile: Self.profile, at: 3)

@@ -67,7 +67,8 @@ import HTJSON
 
     @Test func checkpointsAreForAdminsAndWorkWithoutSubscribers() throws {
         let d = try TestDaemon()
-        let nurse = try Study.staff(d, "cp-nurse-\(UUID().uuidString.prefix(6))", role: "nurse")
+        // All-sites: `audit verify` is for all-sites staff (docs/product.md, settled S).
+        let nurse = try Study.staff(d, "cp-nurse-\(UUID().uuidString.prefix(6))", role: "nurse", allSites: true)
         #expect(try d.request(.post, "/v1/audit/checkpoints", token: nurse).status == 403)
         let r = try d.request(.post, "/v1/audit/checkpoints", token: d.adminToken)
         #expect(r.status == 201 && r["hooks"] == .array([]), "\(r.text)")

@@ -98,7 +98,8 @@ struct HookConfig {
     }
 }
 
-/// The real daemon on a `HookConfig`, a nurse, and the steps and waits the hook tests share.
+/// The real daemon on a `HookConfig`, an all-sites nurse (she may verify the audit chain), and
+/// the steps and waits the hook tests share.
 final class HookRig: @unchecked Sendable {
     let config: HookConfig
     let daemon: TestDaemon
@@ -111,7 +112,7 @@ final class HookRig: @unchecked Sendable {
     /// `dataDir`: a data directory an earlier daemon left (sites the configuration names must exist at start).
     init(_ config: HookConfig, receivers: [String: WebhookReceiver] = [:], dataDir: URL? = nil) throws {
         let daemon = try TestDaemon(dataDir: dataDir, configFile: try config.write())
-        let nurse = try Study.staff(daemon, "nurse-\(UUID().uuidString.prefix(6))", role: "nurse", allSites: dataDir != nil)
+        let nurse = try Study.staff(daemon, "nurse-\(UUID().uuidString.prefix(6))", role: "nurse", allSites: true)
         self.config = config
         self.receivers = receivers
         self.daemon = daemon
