@@ -127,7 +127,7 @@ let package = Package(
                 path: "Tests/TestSupport", swiftSettings: swift6),
         .testTarget(name: "HyponaTrackServerTests",
                     dependencies: ["HyponaTrackTestSupport", "HyponaTrackServer", "HyponaTrackDomain", "HyponaTrackConfigFile", "HyponaTrackWeb", "HyponaTrackCore", "HyponaTrackKit",
-                                   "Charts", "HTJSON", "SQLite", "Crypto", "PDFCanvas", "HTTPServer", "HTML"],
+                                   "Charts", "HTJSON", "SQLite", "Crypto", "PDFCanvas", "HTTPServer", "HTTPClient", "HTML"],
                     swiftSettings: swift6),
         // `waitUntil`, shared by the HTTP client's and server's tests.
         .target(name: "TestPolling", path: "Tests/Polling", swiftSettings: swift6),

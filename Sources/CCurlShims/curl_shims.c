@@ -35,3 +35,18 @@ curl_version_info_data *ht_curl_version_info_now(void) {
 CURLcode ht_curl_global_init_default(void) {
     return curl_global_init(CURL_GLOBAL_DEFAULT);
 }
+CURLMcode ht_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+int ht_curl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result) {
+    int queued = 0;
+    CURLMsg *msg;
+    while ((msg = curl_multi_info_read(multi, &queued)) != NULL) {
+        if (msg->msg == CURLMSG_DONE) {
+            *easy = msg->easy_handle;
+            *result = msg->data.result;
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -91,9 +91,17 @@ final class CurlEasyHandle: @unchecked Sendable {
     ///   will contain a human readable error message"; it may be empty, then
     ///   `curl_easy_strerror` supplies a generic one).
     func perform() -> CurlFailure? {
-        errorBuffer[0] = 0
+        clearError()
         let code = curl_easy_perform(raw)
         guard code != CURLE_OK else { return nil }
+        return failure(code)
+    }
+
+    /// Empties the error buffer before a transfer starts.
+    func clearError() { errorBuffer[0] = 0 }
+
+    /// The failure `code` ended the transfer with, in the error buffer's words.
+    func failure(_ code: CURLcode) -> CurlFailure {
         errorBuffer[Int(CURL_ERROR_SIZE) - 1] = 0
         var detail = String(cString: errorBuffer)
         while detail.last?.isNewline == true { detail.removeLast() }

@@ -36,6 +36,13 @@ public enum CurlRuntime {
         return code == CURLE_OK ? nil : code
     }
 
+    /// Throws the `curl_global_init` failure, if there was one.
+    static func checkInitialized() throws(CurlFailure) {
+        if let code = initializationFailure {
+            throw CurlFailure(code: code, detail: "curl_global_init failed: \(CurlFailure.text(of: code))")
+        }
+    }
+
     /// A global `static let` is initialised lazily and exactly once (`swift_once`), which is
     /// what makes ``initialize()`` safe to call from many threads.
     private static let globalInitResult: CURLcode = {

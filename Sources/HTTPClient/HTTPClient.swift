@@ -45,25 +45,19 @@ public final class HTTPClient: Sendable {
 
     /// The blocking transfer, optionally abortable through `cancellation`.
     func send(_ request: HTTPClientRequest, cancellation: CancellationFlag?) throws(HTTPClientError) -> HTTPClientResponse {
-        let redaction = URLRedaction(url: request.url, headerValues: request.headers.map(\.value))
         do {
             return try transfer(request, cancellation: cancellation)
         } catch {
-            throw HTTPClientError(kind: error.kind, curlCode: error.code.map { Int($0.rawValue) },
-                                  detail: redaction.scrub(error.detail), method: request.method.rawValue,
-                                  redactedURL: redaction.redactedURL)
+            throw HTTPClientError(error, request: request)
         }
     }
 
     private func transfer(_ request: HTTPClientRequest, cancellation: CancellationFlag?) throws(CurlFailure) -> HTTPClientResponse {
-        if let code = CurlRuntime.initializationFailure {
-            throw CurlFailure(code: code, detail: "curl_global_init failed: \(CurlFailure.text(of: code))")
-        }
+        try CurlRuntime.checkInitialized()
         try HTTPRequestValidation.validate(request)
         if cancellation?.isCancelled == true { throw Self.cancelledFailure }
 
-        let headerList = try CurlHeaderList(request.headers)
-        try addDefaultHeaders(to: headerList, for: request)
+        let headerList = try configuration.headerList(for: request)
         let state = TransferState(maxBodyBytes: configuration.maxResponseBytes,
                                   maxHeaderBytes: configuration.maxResponseHeaderBytes,
                                   cancellation: cancellation)
@@ -72,109 +66,21 @@ public final class HTTPClient: Sendable {
         }
         defer { handles.checkIn(handle) }
 
-        try policy(for: request).apply(to: handle)
-        try configureHTTP(handle, for: request, headers: headerList, state: state)
+        let resolve = try CurlResolveList(request.resolvedHost, url: request.url)
+        try configuration.policy(for: request).apply(to: handle)
+        try configuration.configure(handle, for: request, headers: headerList, resolve: resolve, state: state)
         let failure: CurlFailure?
         if let path = request.bodyFile {
             guard let upload = FileUpload(path: path) else { throw CurlFailure(kind: .other, detail: "cannot read \(path)") }
-            failure = withExtendedLifetime((state, headerList, upload)) { performWithFile(handle, upload) }
+            failure = withExtendedLifetime((state, headerList, resolve, upload)) { performWithFile(handle, upload) }
         } else {
-            failure = withExtendedLifetime((state, headerList)) {
+            failure = withExtendedLifetime((state, headerList, resolve)) {
                 performWithBody(handle, request.body, sendsBody: request.body != nil || request.method.alwaysHasBody)
             }
         }
-        if let failure { throw explain(failure, state: state) }
+        if let failure { throw configuration.explain(failure, state: state) }
 
-        let status = handle.longInfo(CURLINFO_RESPONSE_CODE) ?? 0
-        let seconds = handle.doubleInfo(CURLINFO_TOTAL_TIME) ?? 0
-        return HTTPClientResponse(status: status, headers: HTTPHeaders(state.headers),
-                                  body: state.body, totalTime: .seconds(seconds))
-    }
-
-    // MARK: - Setup
-
-    private func policy(for request: HTTPClientRequest) -> CurlTransportPolicy {
-        CurlTransportPolicy(protocols: .web, caFile: configuration.caFile, proxy: configuration.proxy,
-                            timeout: request.timeout ?? configuration.timeout,
-                            connectTimeout: request.connectTimeout ?? configuration.connectTimeout)
-    }
-
-    private func addDefaultHeaders(to list: CurlHeaderList, for request: HTTPClientRequest) throws(CurlFailure) {
-        // libcurl sends "Expect: 100-continue" before larger bodies and waits up to a second
-        // for the interim answer; "Expect:" with no value removes it (CURLOPT_HTTPHEADER).
-        if !request.headers.contains("Expect") { try list.append("Expect:") }
-        // With CURLOPT_POSTFIELDS libcurl labels any body application/x-www-form-urlencoded;
-        // an unlabelled body should go out unlabelled rather than mislabelled.
-        if request.body != nil || request.bodyFile != nil || request.method.alwaysHasBody, !request.headers.contains("Content-Type") {
-            try list.append("Content-Type:")
-        }
-    }
-
-    private func configureHTTP(
-        _ handle: CurlEasyHandle, for request: HTTPClientRequest, headers: CurlHeaderList, state: TransferState
-    ) throws(CurlFailure) {
-        // Unretained: `state` outlives the transfer (the caller holds it across perform).
-        let context = Unmanaged.passUnretained(state).toOpaque()
-        try handle.set(CURLOPT_URL, request.url)
-        try handle.set(CURLOPT_USERAGENT, configuration.userAgent)
-        try handle.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(headers.pointer))
-        try handle.set(CURLOPT_WRITEFUNCTION, callback: CurlCallbacks.body)
-        try handle.set(CURLOPT_WRITEDATA, pointer: context)
-        try handle.set(CURLOPT_HEADERFUNCTION, callback: CurlCallbacks.header)
-        try handle.set(CURLOPT_HEADERDATA, pointer: context)
-        if configuration.http2 { try handle.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)) }
-        if state.cancellation != nil {
-            // The progress callback only runs when CURLOPT_NOPROGRESS is 0.
-            try handle.setProgressCallback(CurlCallbacks.progress)
-            try handle.set(CURLOPT_XFERINFODATA, pointer: context)
-            try handle.set(CURLOPT_NOPROGRESS, false)
-        }
-        try configureMethod(handle, request.method, hasBody: request.body != nil || request.bodyFile != nil)
-        try configureRedirects(handle, url: request.url)
-        if configuration.maxResponseBytes > 0, request.method != .head {
-            // Refuses a response whose Content-Length is already too large before any body
-            // byte arrives; the write callback enforces the cap for the rest (chunked,
-            // close-delimited, decompressed). 0 would mean "no limit", hence the guard.
-            try handle.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(configuration.maxResponseBytes))
-        }
-        if configuration.acceptCompressedResponses {
-            // "" = "all built-in supported encodings" (https://curl.se/libcurl/c/CURLOPT_ACCEPT_ENCODING.html).
-            try handle.set(CURLOPT_ACCEPT_ENCODING, "")
-        }
-    }
-
-    /// The method: GET and HEAD have their own options; a body always goes through
-    /// CURLOPT_POSTFIELDS (set just before the transfer), and CURLOPT_CUSTOMREQUEST renames
-    /// the request line for PUT, PATCH and DELETE — "you don't actually change how libcurl
-    /// behaves … it will only change the actual string sent in the request"
-    /// (https://curl.se/libcurl/c/CURLOPT_CUSTOMREQUEST.html).
-    private func configureMethod(_ handle: CurlEasyHandle, _ method: HTTPClientRequest.Method, hasBody: Bool) throws(CurlFailure) {
-        switch method {
-        case .get:
-            try handle.set(CURLOPT_HTTPGET, true)
-        case .head:
-            try handle.set(CURLOPT_NOBODY, true)
-        case .post, .put, .patch:
-            try handle.set(CURLOPT_POST, true)
-        case .delete:
-            try handle.set(hasBody ? CURLOPT_POST : CURLOPT_HTTPGET, true)
-        }
-        if method != .get, method != .head, method != .post {
-            try handle.set(CURLOPT_CUSTOMREQUEST, method.rawValue)
-        }
-    }
-
-    private func configureRedirects(_ handle: CurlEasyHandle, url: String) throws(CurlFailure) {
-        guard configuration.followRedirects else {
-            // The default, made explicit: a 3xx is the response (webhooks count it as failure).
-            try handle.set(CURLOPT_FOLLOWLOCATION, false)
-            return
-        }
-        try handle.set(CURLOPT_FOLLOWLOCATION, true)
-        try handle.set(CURLOPT_MAXREDIRS, max(0, configuration.maxRedirects))
-        // Never downgrade: an https request may only be redirected to https.
-        let isHTTPS = url.utf8.prefix(8).map { $0 | 0x20 }.elementsEqual("https://".utf8)
-        try handle.set(CURLOPT_REDIR_PROTOCOLS_STR, isHTTPS ? "https" : "http,https")
+        return state.response(of: handle)
     }
 
     // MARK: - Transfer
@@ -213,22 +119,7 @@ public final class HTTPClient: Sendable {
         return handle.perform()
     }
 
-    /// Replaces libcurl's generic report of a callback abort (CURLE_WRITE_ERROR,
-    /// CURLE_ABORTED_BY_CALLBACK) with the reason the client aborted.
-    private func explain(_ failure: CurlFailure, state: TransferState) -> CurlFailure {
-        if state.bodyLimitExceeded || failure.code == CURLE_FILESIZE_EXCEEDED {
-            return CurlFailure(kind: .responseTooLarge, code: failure.code,
-                               detail: "the response body exceeds the limit of \(configuration.maxResponseBytes) bytes")
-        }
-        if state.headerLimitExceeded {
-            return CurlFailure(kind: .responseTooLarge, code: failure.code,
-                               detail: "the response headers exceed the limit of \(configuration.maxResponseHeaderBytes) bytes")
-        }
-        if state.abortedByCancellation { return Self.cancelledFailure }
-        return failure
-    }
-
-    private static var cancelledFailure: CurlFailure {
+    static var cancelledFailure: CurlFailure {
         CurlFailure(kind: .cancelled, detail: "the awaiting task was cancelled")
     }
 }

@@ -48,3 +48,13 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
         return "\(method) \(redactedURL) failed: \(kind.summary): \(detail)\(code)"
     }
 }
+
+extension HTTPClientError {
+    /// `failure` with the request's method and URL, the URL's query and every header value
+    /// scrubbed from its text.
+    init(_ failure: CurlFailure, request: HTTPClientRequest) {
+        let redaction = URLRedaction(url: request.url, headerValues: request.headers.map(\.value))
+        self.init(kind: failure.kind, curlCode: failure.code.map { Int($0.rawValue) }, detail: redaction.scrub(failure.detail),
+                  method: request.method.rawValue, redactedURL: redaction.redactedURL)
+    }
+}

@@ -29,6 +29,10 @@ public struct HTTPClientRequest: Sendable {
     /// The connection phase's time limit (DNS, TCP, TLS), overriding the client's
     /// ``HTTPClientConfiguration/connectTimeout``.
     public var connectTimeout: Duration?
+    /// Where to connect for the URL's host instead of asking DNS (`CURLOPT_RESOLVE`): a caller
+    /// that checked the addresses a name resolves to pins the connection to them, so a second
+    /// lookup by libcurl cannot lead elsewhere (DNS rebinding). TLS still verifies the name.
+    public var resolvedHost: ResolvedHost? = nil
 
     /// Builds a request.
     public init(
@@ -45,5 +49,20 @@ public struct HTTPClientRequest: Sendable {
         self.body = body
         self.timeout = timeout
         self.connectTimeout = connectTimeout
+    }
+}
+
+/// A host name, its port and the numeric addresses to use for it (``HTTPClientRequest/resolvedHost``).
+public struct ResolvedHost: Sendable, Equatable {
+    /// The name as the URL writes it (an IPv6 literal without brackets).
+    public var host: String
+    public var port: Int
+    /// IPv4 (`192.0.2.1`) or IPv6 (`2001:db8::1`) addresses, in the order to try.
+    public var addresses: [String]
+
+    public init(host: String, port: Int, addresses: [String]) {
+        self.host = host
+        self.port = port
+        self.addresses = addresses
     }
 }

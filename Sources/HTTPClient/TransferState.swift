@@ -1,3 +1,5 @@
+import CCurl
+
 /// What libcurl's callbacks collect during one transfer: the response headers and body,
 /// and whether a limit or a cancellation stopped it.
 ///
@@ -73,6 +75,13 @@ final class TransferState {
         guard let cancellation, cancellation.isCancelled else { return false }
         abortedByCancellation = true
         return true
+    }
+
+    /// The response the finished transfer on `handle` received.
+    func response(of handle: CurlEasyHandle) -> HTTPClientResponse {
+        let status = handle.longInfo(CURLINFO_RESPONSE_CODE) ?? 0
+        let seconds = handle.doubleInfo(CURLINFO_TOTAL_TIME) ?? 0
+        return HTTPClientResponse(status: status, headers: HTTPHeaders(headers), body: body, totalTime: .seconds(seconds))
     }
 
     private static func trimmed(_ text: Substring) -> String {

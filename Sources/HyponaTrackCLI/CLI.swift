@@ -76,9 +76,9 @@ public enum CLI {
           audit       verify the audit chain (--checkpoint SEQ:HEX), checkpoint it, list entries
           alerts      yellow and red alerts (--open); ack ALERT [--note]; resolve ALERT --note T [--sodium N]
           contact ID  log a contact attempt: --outcome O [--note T] [--alert ALERT]; contacts ID lists them
-          hooks       hooks status: deliveries, dead letters, disabled endpoints
+          hooks       hooks status, list events, retry EVENT_ID, enable NAME (admin)
           sync        REDCap sync: status, retry, resume, check, reconcile, export-all (admin)
-          backup      a consistent online copy of the database (admin); prints its path
+          backup      a checked online copy of the database (admin); list; verify FILE
           export      days, alerts or contacts as CSV (--patient ID, -o FILE; stdout without -o or with -o -)
           report ID   the clinical report as a PDF (-o FILE, --lang de|en; stdout without -o or with -o -)
           stats       cohort statistics: adherence, days per level, alert rates, times to ack
@@ -114,7 +114,7 @@ public enum CLI {
         PatientCommands.enroll, PatientCommands.update, PatientCommands.reissue, OtherCommands.lab, OtherCommands.item,
         PatientCommands.patients, PatientCommands.show, OtherCommands.staff, SiteCommands.site, SiteCommands.transfer, OtherCommands.audit,
         AlertCommands.alerts,
-        AlertCommands.ack, AlertCommands.resolve, ContactCommands.contact, ContactCommands.contacts, AlertCommands.hooks, SyncCommand.group, OtherCommands.backup,
+        AlertCommands.ack, AlertCommands.resolve, ContactCommands.contact, ContactCommands.contacts, HookCommands.group, SyncCommand.group, BackupCommands.group,
         ExportCommands.export, ReportCommand(), ExportCommands.stats, ImportCommands.group, ImportCommands.proposals,
         ImportCommands.confirm, ImportCommands.reject, EvaluateCommand(), VersionCommand(),
     ]

@@ -43,25 +43,29 @@ struct CommandGroup: CLICommand {
     let name: String
     let about: String
     let subcommands: [any GroupMember]
+    /// What the command does without a subcommand (`backup` makes one); nil: a subcommand is required.
+    var bare: (any GroupMember)? = nil
 
-    var help: String { Help.text(subcommands.flatMap(\.usage), about) }
+    private var usage: [String] { (bare?.usage ?? []) + subcommands.flatMap(\.usage) }
+    var help: String { Help.text(usage, about) }
     var commandLines: [String] { [name] + subcommands.map(\.name) }
     private var expected: String { subcommands.map { String($0.name.dropFirst(name.count + 1)) }.joined(separator: ", ") }
 
     func run(_ args: [String], io: CLIOutput) -> Int32 {
-        var spec = subcommands.reduce(Arguments.Spec()) { $0.union($1.spec) }
+        var spec = (subcommands + (bare.map { [$0] } ?? [])).reduce(Arguments.Spec()) { $0.union($1.spec) }
         spec.flags.insert("json")
         guard let index = Arguments.firstPositional(args, spec: spec) else {
             do throws(UsageError) {
                 if try Arguments(args, spec: spec).flag("help") { io.out(help); return ExitCode.success }
+                if let bare { return bare.run(args, io: io) }
                 throw UsageError("expected a subcommand: \(expected)")
             } catch {
-                return usageError(error, usage: subcommands.flatMap(\.usage), io: io)
+                return usageError(error, usage: usage, io: io)
             }
         }
         guard let command = subcommands.first(where: { $0.name == "\(name) \(args[index])" }) else {
             return usageError(UsageError("unknown subcommand \"\(args[index])\"; expected one of \(expected)"),
-                              usage: subcommands.flatMap(\.usage), io: io)
+                              usage: usage, io: io)
         }
         var rest = args
         rest.remove(at: index)

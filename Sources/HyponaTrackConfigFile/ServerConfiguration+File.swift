@@ -77,6 +77,7 @@ extension ServerConfiguration {
         try parseLimitsAndTokens(r, into: &config)
         try parseImports(r, into: &config)
         try parsePush(r, into: &config) { resolve($0).path }
+        try parseOperations(r, into: &config, resolve: resolve)
         if let a = try r.optional("audit", .any) {
             let ar = try ObjectReader(a, path: "audit")
             config.audit.keyFile = try ar.optional("keyFile", .string(length: 1...4096)).map { resolve($0).path }

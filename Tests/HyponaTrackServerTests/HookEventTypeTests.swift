@@ -14,12 +14,13 @@ import HTJSON
     @Test func everyEventTypeHasTheDottedNameReceiversSee() {
         #expect(HookEventType.allCases.map(\.rawValue) == [
             "alert.opened", "alert.worsened", "alert.updated", "alert.escalated", "alert.acknowledged", "alert.resolved",
-            "sync.unhealthy", "sync.halted", "reminder.due", "audit.checkpoint"])
+            "sync.unhealthy", "sync.halted", "reminder.due", "audit.checkpoint", "backup.failed"])
     }
 
     @Test func aHookSubscribesToSyncReminderAndCheckpointEventsByName() throws {
-        let hooks = try Self.parse(events: ["sync.unhealthy", "sync.halted", "reminder.due", "audit.checkpoint"])
-        #expect(hooks.first?.events == [.syncUnhealthy, .syncHalted, .reminderDue, .auditCheckpoint])
+        let hooks = try Self.parse(events: ["sync.unhealthy", "sync.halted", "reminder.due", "audit.checkpoint", "backup.failed"])
+        #expect(hooks.first?.events == [.syncUnhealthy, .syncHalted, .reminderDue, .auditCheckpoint, .backupFailed])
+        #expect(HookOutbox.subscribers(hooks, type: .backupFailed) == ["gateway"])
         #expect(HookOutbox.subscribers(hooks, type: .auditCheckpoint) == ["gateway"])
         #expect(HookOutbox.subscribers(hooks, type: .reminderDue) == ["gateway"])
         #expect(HookOutbox.subscribers(hooks, type: .alertOpened).isEmpty)
@@ -27,7 +28,7 @@ import HTJSON
 
     @Test(arguments: ["alert.opened", "reminder.late", "Sync.Halted"])
     func anEventAHookCannotSubscribeToIsRefusedWithTheAllowedNames(_ event: String) {
-        let allowed = ["sync.unhealthy", "sync.halted", "reminder.due", "audit.checkpoint"]
+        let allowed = ["sync.unhealthy", "sync.halted", "reminder.due", "audit.checkpoint", "backup.failed"]
         #expect(throws: FieldError.invalid("hooks[0].events[0]", "\"\(event)\" is not one of \(allowed.joined(separator: ", "))",
                                            problem: .notOneOf(allowed: allowed))) {
             try Self.parse(events: [.string(event)])

@@ -149,7 +149,8 @@ import Testing
         let r = h.send(.post, "/v1/backup")
         #expect(r.status == 201)
         let backup = Self.object(r.json)
-        #expect(Array(backup.keys) == ["path", "bytes", "createdAt", "integrity", "auditIntact", "auditRows"])
+        #expect(Array(backup.keys) == ["path", "bytes", "createdAt", "integrity", "auditIntact", "auditRows", "schemaVersion", "sha256",
+                                       "pruned"])
         #expect(backup["integrity"] == "ok")
         #expect(backup["auditIntact"] == true)
         #expect(backup["auditRows"] == 1, "the copy holds the bootstrap row, not its own")

@@ -1,6 +1,7 @@
 import Foundation
 import HTJSON
 import HTTPServer
+import HyponaTrackCore
 import Testing
 @testable import HyponaTrackDomain
 @testable import HyponaTrackTestSupport
@@ -62,5 +63,22 @@ import Testing
         let page = Self.text(s.h.console.send(.get, "/console/patients/PU-1", headers: german))
         #expect(page.contains("id=\"push-devices\"") && page.contains("browser-01") && page.contains("Browser (Web Push)"))
         #expect(page.contains("id=\"push-reminders\"") && page.contains("browser-01: fehlgeschlagen (1)"))
+        // The 08:00 morning check in words, the codes kept as data attributes.
+        #expect(page.contains(#"<td data-kind="check">Messung</td><td data-slot="morning">morgens</td><td>08:00</td>"#),
+                "the due time alone beside its day")
+        let english = Self.text(s.h.console.send(.get, "/console/patients/PU-1", headers: try s.h.consoleSession()))
+        #expect(english.contains(#"<td data-kind="check">check</td><td data-slot="morning">morning</td>"#))
+    }
+
+    @Test func everyReminderKindAndSlotHasWordsInBothLanguages() {
+        for language in [Language.en, .de] {
+            let v = Vocabulary(language: language)
+            for kind in ["check", "task", "missed", "catch_up", "nudge"] {
+                let word = v.reminderKind(kind)
+                #expect(!word.contains("_") && (language == .en || word != kind), "\(language) \(kind): \(word)")
+            }
+            for slot in ReminderRules.Deadline.allCases { #expect(language == .en || v.slot(slot.rawValue) != slot.rawValue) }
+        }
+        #expect(Vocabulary(language: .de).reminderKind("catch_up") == "Nachholen")
     }
 }

@@ -1,7 +1,10 @@
 import Crypto
 import Foundation
 import HTJSON
+import HTTPClient
 import HTTPServer
+import HyponaTrackCore
+import HyponaTrackKit
 import Testing
 @testable import HyponaTrackDomain
 @testable import HyponaTrackTestSupport
@@ -139,6 +142,39 @@ import Testing
         #expect(policy.problem("https://127.0.0.1/x") != nil, "an address not listed is refused")
         #expect(policy.problem("https://user@public.example-push.org/x") != nil)
         #expect(policy.problem("http://public.example-push.org/x") != nil)
+    }
+
+    /// The sender connects to the addresses the policy checked (CURLOPT_RESOLVE), so a name that
+    /// answers a public address to the check and a private one to libcurl's own lookup (DNS
+    /// rebinding) cannot lead the request inside; curl honouring the pin is HTTPClientTests'.
+    @Test func theSenderPinsTheConnectionToTheAddressesThePolicyChecked() throws {
+        let policy = WebPushEndpointPolicy(allowedHosts: ["*.example-push.org", "receiver.local"], resolver: FixedResolver([
+            "public.example-push.org": [.v4([93, 184, 216, 34]), .v6([0x26, 0x06, 0x28, 0x00, 0x02, 0x20, 0, 1, 0x2, 0x48, 0x18, 0x93,
+                                                                      0x25, 0xc8, 0x19, 0x46])],
+            "inside.example-push.org": [.v4([10, 1, 2, 3])],
+        ]))
+        #expect(policy.destination("https://public.example-push.org:8443/p/x") == .success(ResolvedHost(
+            host: "public.example-push.org", port: 8443, addresses: ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"])))
+        #expect(policy.destination("https://public.example-push.org/p/x") == .success(ResolvedHost(
+            host: "public.example-push.org", port: 443, addresses: ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"])))
+        #expect(policy.destination("https://receiver.local:9/x") == .success(nil), "a named host is connected to as DNS says")
+        #expect(policy.destination("https://public.example-push.org:99999/x") == .failure(.init(reason: "the endpoint has no host")))
+
+        let transport = WebPushTransport(vapid: try VAPID(key: try P256PrivateKey.generate(), subject: "mailto:study@example.org"),
+                                         policy: policy, client: HTTPClient())
+        let (p256dh, auth) = (try P256PrivateKey.generate().publicKeyBase64URL, Base64.url.encode(Array(repeating: 7, count: 16)))
+        let reminder = PushReminder(kind: "check", date: LocalDate("2026-03-09")!, slot: .morning, key: "check@08:00",
+                                    dueAt: 1_773_039_600_000, expiresAt: 1_773_046_800_000)
+        let texts = try RulesLoader.load(directory: Simulation.repo.appendingPathComponent("config")).instructions
+        let message = PushMessage(reminder, collapseId: "c", language: .en, texts: texts)
+        let request = try transport.request(message, endpoint: "https://public.example-push.org/p/x", p256dh: p256dh, auth: auth,
+                                            now: 1_773_039_600).get()
+        #expect(request.resolvedHost == ResolvedHost(host: "public.example-push.org", port: 443,
+                                                     addresses: ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"]))
+        #expect(throws: WebPushEndpointPolicy.Refusal.self) {
+            try transport.request(message, endpoint: "https://inside.example-push.org/p/x", p256dh: p256dh, auth: auth,
+                                  now: 1_773_039_600).get()
+        }
     }
 
     @Test func aTokenRegisteredByAnotherPatientMovesToThem() throws {

@@ -56,9 +56,7 @@ import Testing
 
     @Test func anInvalidRuleFileIsRefusedNamingItsPathAndKey() throws {
         let dir = try ConfigDirectory()
-        let thresholds = dir.file("thresholds.json")
-        let text = try String(contentsOf: thresholds, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"yellow\": 1.5", with: "\"yellow\": \"1.5\"").write(to: thresholds, atomically: true, encoding: .utf8)
+        let thresholds = try dir.breakThresholds()
         let r = try Self.check(dir)
         #expect(r.status == 78)
         #expect(r.stdout.isEmpty)

@@ -29,6 +29,8 @@ import HTJSON
         ("get", "/metrics"), ("get", "/openapi.json"),
         ("put", "/v1/me/devices/{deviceId}"), ("get", "/v1/me/devices"), ("delete", "/v1/me/devices/{deviceId}"),
         ("get", "/v1/patients/{studyId}/reminders"),
+        ("get", "/v1/backups"), ("post", "/v1/backups/verification"), ("get", "/v1/hooks/events"),
+        ("post", "/v1/hooks/events/{eventId}/retry"), ("post", "/v1/hooks/{name}/enable"),
     ]
 
     func operations(_ spec: JSONValue) -> [(String, String)] {
@@ -54,7 +56,7 @@ import HTJSON
                 .replacingOccurrences(of: "{studyId}", with: "NOBODY").replacingOccurrences(of: "{labId}", with: "1")
                 .replacingOccurrences(of: "{list}", with: "symptoms").replacingOccurrences(of: "{itemId}", with: "x")
                 .replacingOccurrences(of: "{name}", with: "nobody").replacingOccurrences(of: "{alertId}", with: "999")
-                .replacingOccurrences(of: "{proposalId}", with: "999")
+                .replacingOccurrences(of: "{proposalId}", with: "999").replacingOccurrences(of: "{eventId}", with: "evt_000000000000000000000000")
             let r = try d.request(.init(rawValue: method.uppercased())!, concrete, token: d.adminToken,
                                   body: method == "get" ? nil : ["probe": true])
             #expect(r.status != 405, "\(method) \(path) is documented but not routed")

@@ -120,9 +120,7 @@ final class Simulation {
             let source = Self.repo.appendingPathComponent("config").appendingPathComponent(name)
             let target = rulesDir.appendingPathComponent(name)
             if name == "reminders.json", let reminders {
-                guard case .object(var o) = try JSONParser.parse([UInt8](try Data(contentsOf: source))) else { throw CocoaError(.fileReadCorruptFile) }
-                reminders(&o)
-                try JSONSerializer.string(.object(o), pretty: true).write(to: target, atomically: true, encoding: .utf8)
+                try Self.writeReminders(to: target, reminders)
             } else {
                 try FileManager.default.copyItem(at: source, to: target)
             }
@@ -148,6 +146,14 @@ final class Simulation {
     deinit {
         database.close()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The shipped `config/reminders.json` with `edit` applied, written to `target`.
+    static func writeReminders(to target: URL, _ edit: (inout JSONObject) -> Void) throws {
+        let source = repo.appendingPathComponent("config").appendingPathComponent("reminders.json")
+        guard case .object(var o) = try JSONParser.parse([UInt8](try Data(contentsOf: source))) else { throw CocoaError(.fileReadCorruptFile) }
+        edit(&o)
+        try JSONSerializer.string(.object(o), pretty: true).write(to: target, atomically: true, encoding: .utf8)
     }
 
     static func makeAlerting(_ ladder: EscalationLadder, _ rules: ActiveRules) -> Alerting {

@@ -25,7 +25,7 @@ def run(t):
     header, body = rows[0], [dict(zip(rows[0], r)) for r in rows[1:]]
     yellow = [r for r in body if r.get("record_id") == "BR-YEL"]
     c.check("exports: the Excel file has a byte order mark, ';' and German decimal commas",
-            data[:3] == b"\xef\xbb\xbf" and header[:2] == ["record_id", "dm_date"]
+            data[:3] == b"\xef\xbb\xbf" and header[:3] == ["record_id", "site", "dm_date"]
             and bool(yellow) and yellow[0].get("weight_morning_kg") == "82,0",
             f"{data[:40]!r} {yellow[:1]}")
     t.accessible(page, "the German statistics page with the Excel links")

@@ -20,6 +20,13 @@ CURLcode ht_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ht_curl_easy_getinfo_double(CURL *handle, CURLINFO info, double *value);
 CURLcode ht_curl_easy_getinfo_str(CURL *handle, CURLINFO info, char **value);
 
+// curl_multi_setopt is variadic too (the long-valued options: CURLMOPT_PIPELINING,
+// CURLMOPT_MAX_HOST_CONNECTIONS, CURLMOPT_MAX_CONCURRENT_STREAMS, …).
+CURLMcode ht_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+// One message of curl_multi_info_read: 1 and the finished transfer's handle and result when it
+// is a CURLMSG_DONE, 0 when the queue is empty (CURLMsg's `data` is a union).
+int ht_curl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result);
+
 // CURLVERSION_NOW is a macro aliasing the newest enum value; Swift cannot import it.
 curl_version_info_data *ht_curl_version_info_now(void);
 

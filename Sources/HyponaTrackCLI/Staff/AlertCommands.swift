@@ -57,10 +57,6 @@ enum AlertCommands {
         return Reply(json: r) { io in io.out("Resolved alert \(id) (\(Show.text(r, "studyId"))).") }
     }
 
-    static let hooks = CommandGroup(name: "hooks", about: """
-        The configured hooks (webhooks, e-mail). `hyponatrack hooks status --help` for details.
-        """, subcommands: [hooksStatus])
-
     static let hooksStatus = StaffCommand(name: "hooks status", usage: ["hooks status [--json]"], about: """
         Per configured hook: pending and delivered events, dead letters (gave up after 24 h, or
         the endpoint answered 410 and was disabled) with their last error. Exit 1 when any hook

@@ -1,6 +1,6 @@
 import HTJSON
 
-/// lab, item, staff, audit, backup.
+/// lab, item, staff, audit.
 enum OtherCommands {
     static let lab = StaffCommand(name: "lab", usage: ["lab ID --sodium N [--time ISO8601] [--json]",
                                                        "lab ID --delete LAB_ID --reason T [--json]"], about: """
@@ -111,18 +111,6 @@ enum OtherCommands {
         return Reply(json: r) { io in
             io.out("New token for \(Show.text(r, "name")) (shown once; the old one no longer works):")
             io.out(Show.text(r, "token"))
-        }
-    }
-
-    static let backup = StaffCommand(name: "backup", usage: ["backup [--json]"], about: """
-        Admin: asks the daemon for a consistent online copy of its database (SQLite's backup API,
-        while it keeps serving) under DATA_DIR/backups/, checked (integrity, audit chain) before
-        its path is printed. Restore: docs/operations.md.
-        """, spec: .init()) { _, client in
-        let r = try client.post("/v1/backup")
-        return Reply(json: r) { io in
-            io.out(Show.text(r, "path"))
-            io.error("backup: \(Show.text(r, "bytes")) bytes, integrity \(Show.text(r, "integrity")), audit chain \(Show.field(r, "auditIntact") == .bool(true) ? "intact" : "BROKEN") (\(Show.text(r, "auditRows")) rows)")
         }
     }
 

@@ -36,8 +36,13 @@ public final class StudyDomain: Sendable {
     public let pushMetrics: PushMetrics
     /// Writes the refused activation attempts' summaries to the audit trail (every minute, at stop).
     let refusalSummaries: RefusalSummaries
-    /// Hook delivery, REDCap sync, scheduler, refusal summaries: started by the daemon in this
-    /// order, stopped in reverse.
+    /// Scheduled backups (nil: no `backup` block, on-demand backups only).
+    let backups: BackupScheduler?
+    /// Hook events listed, retried; hooks enabled again (admin).
+    public let hookAdmin: HookAdmin
+    let operations: OperationsMetrics
+    /// Hook delivery, REDCap sync, push delivery, scheduler, refusal summaries, scheduled
+    /// backups: started by the daemon in this order, stopped in reverse.
     public let workers: [any BackgroundService]
     let clock: any ServerClock
 
@@ -45,13 +50,25 @@ public final class StudyDomain: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
+        // What the configuration names — rules, secrets, keys — is checked before anything is
+        // opened; each failure is a configuration error (exit 78, as `--check-config`).
+        if let problem = configuration.crossKeyProblem { throw DaemonError.configuration(problem) }
         let rules: ActiveRules
         do { rules = try ActiveRules(files: configuration.ruleFiles) } catch {
-            throw DaemonError("invalid rules: \(error)")
+            throw DaemonError.configuration("invalid rules: \(configuration.locating(error))")
         }
         self.rules = rules
-        pushKeys = try PushKeys.load(configuration.push)
-        let auditKey = try AuditKeySource.load(configuration: configuration, logger: logger)
+        do { pushKeys = try PushKeys.load(configuration.push) } catch { throw DaemonError.configuration(error) }
+        let auditKey: AuditKey
+        do { auditKey = try AuditKeySource.load(configuration: configuration, logger: logger) } catch {
+            throw DaemonError.configuration(error)
+        }
+        let transports: [String: any HookTransport]
+        do { transports = try HookTransports.make(configuration.hooks, rules: rules) } catch { throw DaemonError.configuration(error) }
+        let redcapToken: String?
+        do { redcapToken = try configuration.redcap.map { try REDCapToken.load(tokenFile: $0.tokenFile) } } catch {
+            throw DaemonError.configuration(error)
+        }
         let database = try Database(directory: configuration.dataDirectory, auditKey: auditKey,
                                     readers: Database.readerCount(handlerThreads: configuration.http.threads),
                                     longReads: .longReads(handlerThreads: configuration.http.threads,
@@ -69,15 +86,19 @@ public final class StudyDomain: Sendable {
                                            logger: logger)
         } catch {
             database.close()
-            throw DaemonError("invalid rules: \(error)")
+            throw DaemonError.configuration("invalid rules: \(error)")
         }
         do {
+            // A site the configuration names must be in the database (exit 78 otherwise).
             try ConfiguredSites.check(configuration, sites: try database.read { try SiteRepository.all($0).map(\.code) })
         } catch {
             database.close()
-            throw error
+            throw DaemonError.configuration(error)
         }
-        do { try Self.bootstrapAdmin(database, configuration: configuration, logger: logger, now: clock.now()) } catch {
+        do {
+            try Self.bootstrapAdmin(database, configuration: configuration, logger: logger, now: clock.now())
+            try AdminRecovery.auditPending(database, dataDirectory: configuration.dataDirectory, logger: logger, now: clock.now())
+        } catch {
             database.close()
             throw error
         }
@@ -86,10 +107,9 @@ public final class StudyDomain: Sendable {
         let hooks = configuration.hooks
         let delivery: HookDelivery, sync: SyncService?
         do {
-            delivery = HookDelivery(database: database, transports: try HookTransports.make(hooks, rules: rules), logger: logger,
-                                    clock: clock)
+            delivery = HookDelivery(database: database, transports: transports, logger: logger, clock: clock)
             // sync.unhealthy / sync.halted go to the hooks that subscribe to them.
-            sync = try Self.makeSync(configuration: configuration, database: database, rules: rules, logger: logger,
+            sync = try Self.makeSync(configuration: configuration, token: redcapToken, database: database, rules: rules, logger: logger,
                                      metrics: SyncMetrics(), clock: clock,
                                      events: SyncHookEvents(hooks: hooks, wake: { delivery.wake() }))
         } catch {
@@ -122,7 +142,8 @@ public final class StudyDomain: Sendable {
         let passwordChecks = AdmissionGate.passwordChecks()
         self.passwordChecks = passwordChecks
         let healthCheck = HealthCheck(database: database, rules: rules, clock: clock, syncEnabled: sync != nil,
-                                      escalation: configuration.escalation)
+                                      escalation: configuration.escalation, backups: service.backup.status,
+                                      backupConfigured: configuration.backup != nil)
         self.healthCheck = healthCheck
         if !healthCheck.escalationConfigured {
             logger.warning("no escalation tier is configured: alerts are stored and shown but reach nobody; add an escalation block (docs/operations.md)",
@@ -131,7 +152,12 @@ public final class StudyDomain: Sendable {
         sessions = SessionService(transactions: service.context.transactions, clock: clock, lockout: activation.policy,
                                   passwordChecks: passwordChecks)
         patientSessions = PatientWebSessions(database: database, clock: clock, lifetime: activation.tokenLifetime)
+        hookAdmin = HookAdmin(transactions: service.context.transactions, hooks: hooks, clock: clock, wake: { delivery.wake() })
+        operations = OperationsMetrics(database: database, hooks: hooks, scheduler: scheduler.statistics, backups: service.backup.status,
+                                       clock: clock)
+        backups = configuration.backup.map { BackupScheduler(service: service.backup, everyMinutes: $0.everyMinutes, clock: clock, logger: logger) }
         workers = [delivery] + (sync.map { [$0.worker] } ?? []) + (push.map { [$0] } ?? []) + [scheduler, refusalSummaries]
+            + (backups.map { [$0] } ?? [])
     }
 
     /// Reloads and validates the rule files; invalid files are refused and the old kept, and so
@@ -154,6 +180,9 @@ public final class StudyDomain: Sendable {
     /// Closes the database (after the workers stopped).
     public func close() { database.close() }
 
+    /// Hook delivery, scheduler and backup figures for `/metrics`.
+    public func operationsMetrics() -> [MetricFamily] { operations.families() }
+
     /// The REDCap sync's own counters for `/metrics` (nil while the sync is off).
     public var syncMetrics: SyncMetrics? { sync?.worker.metrics }
 
@@ -169,15 +198,14 @@ public final class StudyDomain: Sendable {
 
     /// Builds the REDCap sync when a `redcap` block is configured; refuses to start without a
     /// usable token.
-    static func makeSync(configuration: ServerConfiguration, database: Database, rules: ActiveRules, logger: Logger,
+    static func makeSync(configuration: ServerConfiguration, token: String?, database: Database, rules: ActiveRules, logger: Logger,
                          metrics: SyncMetrics, clock: any ServerClock, events: SyncHookEvents) throws -> SyncService? {
-        guard let rc = configuration.redcap else { return nil }
+        guard let rc = configuration.redcap, let token else { return nil }
         if rc.maxRequestsPerMinute > 300 {
             logger.warning("redcap.maxRequestsPerMinute is above half of REDCap's default per-IP ban threshold (600/min, a permanent ban); other traffic from this IP counts too",
                            ["max_requests_per_minute": String(rc.maxRequestsPerMinute)])
         }
-        let token = try REDCapToken.load(tokenFile: rc.tokenFile)
-        guard let zone = ZoneRules(identifier: configuration.studyTimeZone) else { throw DaemonError("studyTimeZone is unknown") }
+        guard let zone = ZoneRules(identifier: configuration.studyTimeZone) else { throw DaemonError.configuration("studyTimeZone is unknown") }
         let mapper = REDCapMapper(studyZone: zone, baselineEvent: rc.baselineEvent, dailyEvent: rc.dailyEvent)
         let pacer = RequestPacer(perMinute: rc.maxRequestsPerMinute,
                                  journal: SyncRequestJournal(database: database, clock: clock, logger: logger))

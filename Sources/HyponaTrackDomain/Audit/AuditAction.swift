@@ -55,6 +55,8 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case deviceGone = "device.gone"
     // Staff
     case staffBootstrap = "staff.bootstrap"
+    /// An admin created offline (`hyponatrackd --new-admin-token FILE`), audited at the next start.
+    case staffRecover = "staff.recover"
     case staffAdd = "staff.add"
     case staffRevoke = "staff.revoke"
     case staffRotate = "staff.rotate"
@@ -70,7 +72,13 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case consoleLockout = "console.lockout"
     // Operations
     case backupCreate = "backup.create"
+    /// A scheduled or on-demand backup that failed (not written, or refused by its checks).
+    case backupFailed = "backup.failed"
     case hookDisabled = "hook.disabled"
+    /// An admin enabled a hook again after its endpoint answered 410 (`hooks enable NAME`).
+    case hookEnable = "hook.enable"
+    /// An admin asked for a failed or dead hook event to be sent again (`hooks retry EVENT_ID`).
+    case hookRetry = "hook.retry"
     case syncRetry = "sync.retry"
     case syncResume = "sync.resume"
     case syncExportAll = "sync.export_all"

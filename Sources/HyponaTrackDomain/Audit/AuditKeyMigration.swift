@@ -89,7 +89,7 @@ enum AuditKeyMigration {
             throw DaemonError("the database has no audit key record (audit_key): it was not migrated by this release")
         }
         guard stored == key.fingerprint else {
-            throw DaemonError("""
+            throw DaemonError.configuration("""
                 \(key.source) is not the audit key this database's trail is keyed with (key fingerprint \(key.fingerprint), \
                 the database expects \(stored)); starting would append rows that the trail's key cannot verify. Put the key \
                 file that belongs to this database back (docs/operations.md §4.2: a database restored without its key cannot \

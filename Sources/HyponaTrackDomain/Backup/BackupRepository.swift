@@ -8,8 +8,15 @@ enum BackupRepository {
         try db.backup(to: path)
     }
 
-    /// SQLite's `quick_check` of the database `db` is open on: "ok", or what is wrong.
-    static func quickCheck(_ db: Connection) throws -> String {
-        try db.scalar("PRAGMA quick_check", as: String.self) ?? "?"
+    /// SQLite's `integrity_check` of the database `db` is open on: "ok", or its first complaint.
+    static func integrityCheck(_ db: Connection) throws -> String {
+        try db.scalar("PRAGMA integrity_check(1)", as: String.self) ?? "?"
+    }
+
+    /// The database's size in bytes as SQLite counts it (pages × page size): what a copy needs.
+    static func size(_ db: Connection) throws -> Int64 {
+        let pages = try db.scalar("PRAGMA page_count", as: Int64.self) ?? 0
+        let pageSize = try db.scalar("PRAGMA page_size", as: Int64.self) ?? 4096
+        return pages * pageSize
     }
 }

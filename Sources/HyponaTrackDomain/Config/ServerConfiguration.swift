@@ -135,6 +135,10 @@ public struct ServerConfiguration: Sendable {
     public var imports = Imports()
     /// Push reminders (`push.*`, ServerConfiguration+Push.swift); nothing configured: no push.
     public var push = Push()
+    /// Scheduled backups (`backup.*`, ServerConfiguration+Operations.swift); nil: on demand only.
+    public var backup: Backup?
+    /// `log.*`: the lowest level written (SIGHUP reloads it).
+    public var log = Log()
 
     /// The defaults with everything under `directory` (tests, `--config`-less starts).
     public init(baseDirectory directory: URL, dataDirectory: URL) {

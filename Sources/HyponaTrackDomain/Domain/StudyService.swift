@@ -60,7 +60,7 @@ public final class StudyService: Sendable {
         devices = PushDeviceService(context: context)
         audit = AuditService(transactions: context.transactions, key: database.auditKey,
                              checkpoints: AuditCheckpoints(hooks: configuration.hooks, zone: context.studyZone), clock: clock)
-        backup = BackupService(transactions: context.transactions, clock: clock, dataDirectory: configuration.dataDirectory)
+        backup = BackupService(transactions: context.transactions, clock: clock, configuration: configuration, hooksWake: hooksWake)
         exports = ExportService(context: context)
         reports = ReportService(context: context)
         statistics = StatisticsService(context: context)

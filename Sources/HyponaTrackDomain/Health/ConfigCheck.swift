@@ -21,6 +21,8 @@ public enum ConfigCheck {
         var tokenChecked: Bool
         /// What the operator should know though the check passed (codes only inactive patients carry).
         var notes: [String] = []
+        /// "backups every 60 min into /srv/backup/hyponatrack"; nil without a `backup` block.
+        var backups: String?
 
         /// "…/hyponatrack.json: ok; rules version fd1d91c1e1305d33; 2 hooks (pager, mail); escalation
         /// configured; sync on (https://redcap.example.org/api/)".
@@ -34,7 +36,7 @@ public enum ConfigCheck {
                     + (tokenChecked ? ")" : "; token not checked: expected from $CREDENTIALS_DIRECTORY under systemd)")
             }
             return "\(file): ok; rules version \(rulesVersion); \(hookList); \(escalation); \(sync)"
-                + notes.map { "; \($0)" }.joined()
+                + (backups.map { "; \($0)" } ?? "") + notes.map { "; \($0)" }.joined()
         }
     }
 
@@ -46,6 +48,7 @@ public enum ConfigCheck {
     public static func run(_ configuration: ServerConfiguration,
                     environment: [String: String] = ProcessInfo.processInfo.environment) throws(Failure) -> Summary {
         let file = configuration.configFile?.path ?? "hyponatrack.json"
+        if let problem = configuration.crossKeyProblem { throw Failure(description: problem) }
         let rules: ActiveRules
         do { rules = try ActiveRules(files: configuration.ruleFiles) } catch {
             throw Failure(description: configuration.locating(error).description)
@@ -76,7 +79,8 @@ public enum ConfigCheck {
         }
         return Summary(file: file, rulesVersion: rules.snapshot.rules.version, hooks: configuration.hooks.map(\.name),
                        escalationConfigured: configuration.escalation.isConfigured, redcapURL: configuration.redcap?.url,
-                       tokenChecked: tokenChecked, notes: try storedProfiles(configuration, rules.snapshot.rules))
+                       tokenChecked: tokenChecked, notes: try storedProfiles(configuration, rules.snapshot.rules),
+                       backups: configuration.backup.map { "backups every \($0.everyMinutes) min into \($0.directory.path)" })
     }
 
     /// The recorded migrations, as a start's migrator checks them (`Migrator.checkApplied`: a

@@ -15,6 +15,14 @@ public struct Health: Sendable {
     public var escalationConfigured: Bool
     public var version: String
     public var checkedAt: Int64
+    /// Whether scheduled backups are configured (`backup`).
+    public var backupConfigured = false
+    /// The last good backup (ms), scheduled or on demand; nil before the first.
+    public var backupLastGoodAt: Int64?
+    /// Seconds since then (nil before the first).
+    public var backupAgeSeconds: Double? {
+        backupLastGoodAt.map { max(0, Double(checkedAt - $0) / 1000) }
+    }
 
     public init(writable: Bool, sync: SyncOutboxStatus? = nil, syncEnabled: Bool, schedulerLastTickAt: Int64? = nil, rulesVersion: String, escalationConfigured: Bool, version: String, checkedAt: Int64) {
         self.writable = writable
@@ -37,8 +45,13 @@ public final class HealthCheck: Sendable {
     public let escalationConfigured: Bool
     /// The durable write behind `writable`, at most once a second (``HeartbeatProbe``).
     let heartbeat: HeartbeatProbe
+    let backups: BackupStatus?
+    let backupConfigured: Bool
 
-    public init(database: Database, rules: ActiveRules, clock: any ServerClock, syncEnabled: Bool, escalation: EscalationLadder) {
+    public init(database: Database, rules: ActiveRules, clock: any ServerClock, syncEnabled: Bool, escalation: EscalationLadder,
+                backups: BackupStatus? = nil, backupConfigured: Bool = false) {
+        self.backups = backups
+        self.backupConfigured = backupConfigured
         self.database = database
         self.rules = rules
         self.clock = clock
@@ -51,11 +64,14 @@ public final class HealthCheck: Sendable {
 
     public func check() -> Health {
         let ms = epochMilliseconds(clock.now())
-        return Health(writable: heartbeat.writable(),
+        var health = Health(writable: heartbeat.writable(),
                       sync: syncEnabled ? try? database.read { try OutboxRepository.status($0, deadLimit: 0) } : nil,
                       syncEnabled: syncEnabled,
                       schedulerLastTickAt: (try? database.read { try SchedulerRepository.lastTick($0) }) ?? nil,
                       rulesVersion: rules.snapshot.rules.version, escalationConfigured: escalationConfigured,
                       version: HyponaTrackVersion.string, checkedAt: ms)
+        health.backupConfigured = backupConfigured
+        health.backupLastGoodAt = backups?.snapshot.lastGoodAt
+        return health
     }
 }

@@ -23,8 +23,10 @@ public enum HookEventType: String, Sendable, CaseIterable {
     /// The audit chain's head `{seq, hash}`, once a day and on demand, to be kept outside the
     /// machine (`audit verify --checkpoint SEQ:HEX`).
     case auditCheckpoint = "audit.checkpoint"
+    /// A scheduled or on-demand backup was not written or failed its checks.
+    case backupFailed = "backup.failed"
 
     /// The types a hook subscribes to in its `events` list; alert events are routed by the
     /// escalation ladder instead.
-    public static let subscribable: [HookEventType] = [.syncUnhealthy, .syncHalted, .reminderDue, .auditCheckpoint]
+    public static let subscribable: [HookEventType] = [.syncUnhealthy, .syncHalted, .reminderDue, .auditCheckpoint, .backupFailed]
 }

@@ -86,6 +86,14 @@ enum HookEventData {
         let lastFailure: String?
     }
 
+    /// `backup.failed`: a scheduled or on-demand backup was not written or failed its checks.
+    struct BackupFailed: Encodable, Sendable {
+        /// `scheduled` or `manual`.
+        let trigger: String
+        let directory: String
+        let reason: String
+    }
+
     /// `audit.checkpoint`: the trail's head, to be kept somewhere else.
     struct AuditCheckpoint: Encodable, Sendable {
         let seq: Int64

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An IPv4 or IPv6 address as its network-order bytes, and whether it is on the public
 /// internet (IANA's special-purpose registries, RFC 6890 and its updates).
 public enum IPAddress: Sendable, Equatable {
@@ -25,6 +27,17 @@ public enum IPAddress: Sendable, Equatable {
             if b[0] == 0x01 && b[1] == 0x00 && b[2..<8].allSatisfy({ $0 == 0 }) { return false } // 100::/64 discard
             return b[0] & 0xE0 == 0x20                                          // 2000::/3: global unicast
         }
+    }
+
+    /// The numeric form: `192.0.2.1`, `2001:db8::1` (`inet_ntop`).
+    public var text: String {
+        let (family, bytes): (Int32, [UInt8]) = switch self {
+        case .v4(let b): (AF_INET, b)
+        case .v6(let b): (AF_INET6, b)
+        }
+        var out = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard bytes.count == (family == AF_INET ? 4 : 16), inet_ntop(family, bytes, &out, socklen_t(out.count)) != nil else { return "" }
+        return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func isPublicV4(_ b: [UInt8]) -> Bool {

@@ -8,13 +8,14 @@ import SQLite
 /// success noted), `gone` (the device disabled and audited, never retried), `failed` with a
 /// retry after a jittered backoff or the service's `Retry-After`, or `failed` for good; a row
 /// whose slot ended is `expired`. Rows are stored before they are sent and found again at the
-/// next start, so a `kill -9` loses none; one in flight at the crash is sent again with the same
-/// collapse id, which replaces the first on the phone.
+/// next start, so a `kill -9` loses none; one in flight at the crash, or answered but not yet
+/// recorded (outcomes are written a few at a time), is sent again with the same collapse id,
+/// which replaces the first on the phone.
 final class PushDelivery: BackgroundService {
     /// Waits before the 2nd, 3rd, … attempt (seconds), each jittered by ±`jitterFraction`.
     static let schedule: [Double] = [10, 60, 300, 900, 1800]
     static let jitterFraction = 0.2
-    static let batchSize = 64
+    static let batchSize = 2048
 
     let database: Database
     let transports: [PushPlatform: any PushTransport]
@@ -58,7 +59,10 @@ final class PushDelivery: BackgroundService {
     func wake() { signal.wake() }
 
     /// Expires what is past its slot, then sends one batch of due rows; returns whether the
-    /// batch was full (more may be due).
+    /// batch was full (more may be due). The batch goes out in rounds — each device's first
+    /// due delivery, then each one's second, … — so a device found gone in one round gets none
+    /// of the batch's later deliveries; within a round each platform's transport sends its
+    /// share at once where it multiplexes (APNs).
     @discardableResult
     func deliverDue() throws -> Bool {
         let ms = epochMilliseconds(clock.now())
@@ -69,51 +73,51 @@ final class PushDelivery: BackgroundService {
         for (platform, n) in expired { metrics.counted(platform, .expired, n) }
         metrics.pending(pending)
         let texts = rules.snapshot.rules.instructions
-        // A device found gone in this batch gets none of the batch's other deliveries.
         var gone: Set<Int64> = []
-        for delivery in due where !gone.contains(delivery.device.id) {
-            if signal.isStopRequested { break }
-            if case .gone = try send(delivery, texts: texts) { gone.insert(delivery.device.id) }
+        for round in Self.rounds(due) {
+            for (platform, deliveries) in Dictionary(grouping: round.filter { !gone.contains($0.device.id) }, by: \.device.record.platform) {
+                if signal.isStopRequested { return false }
+                gone.formUnion(try send(deliveries, on: platform, texts: texts))
+            }
         }
         return due.count == Self.batchSize
     }
 
-    @discardableResult
-    private func send(_ d: DuePushDelivery, texts: InstructionTexts) throws -> PushSendResult {
-        let platform = d.device.record.platform
-        let message = PushMessage(d.reminder, collapseId: d.collapseId, language: d.device.record.language, texts: texts)
-        let result = transports[platform]?.send(message, to: d.device.address, now: Int64(clock.now()))
-            ?? .failed("\(platform.rawValue) is not configured")
-        let ms = epochMilliseconds(clock.now())
-        let attempts = d.attempts + 1
-        let fields = ["platform": platform.rawValue, "delivery": String(d.id), "attempt": String(attempts), "kind": d.reminder.kind]
-        try database.write { db in
-            switch result {
-            case .sent:
-                try PushDeliveryRepository.record(db, id: d.id, state: .sent, attempts: attempts, at: ms, next: nil, error: nil)
-                try PushDeviceRepository.recordSuccess(db, id: d.device.id, at: ms)
-            case .gone(let reason):
-                try PushDeliveryRepository.record(db, id: d.id, state: .gone, attempts: attempts, at: ms, next: nil, error: reason)
-                try PushDeviceRepository.markGone(db, id: d.device.id, at: ms)
-                let studyId = try PatientRepository.load(db, id: d.patientId)?.studyId
-                try AuditLog.append(db, at: ms, actor: "system", action: .deviceGone, subject: studyId,
-                                    details: PushAudit.Removed(deviceId: d.device.record.deviceId, platform: platform.rawValue, reason: reason))
-            case .retry(let reason, let after):
-                let wait = after.map { min(max($0, 1), 86_400) }
-                    ?? random.jitter(Self.schedule[min(d.attempts, Self.schedule.count - 1)], by: Self.jitterFraction)
-                try PushDeliveryRepository.record(db, id: d.id, state: .failed, attempts: attempts, at: ms,
-                                                  next: ms + Int64(wait * 1000), error: reason)
-            case .failed(let reason):
-                try PushDeliveryRepository.record(db, id: d.id, state: .failed, attempts: attempts, at: ms, next: nil, error: reason)
-            }
+    /// Each device's first delivery, then each one's second, … (in the order given).
+    static func rounds(_ due: [DuePushDelivery]) -> [[DuePushDelivery]] {
+        var rounds: [[DuePushDelivery]] = [], seen: [Int64: Int] = [:]
+        for d in due {
+            let n = seen[d.device.id, default: 0]
+            seen[d.device.id] = n + 1
+            if n == rounds.count { rounds.append([]) }
+            rounds[n].append(d)
         }
-        switch result {
-        case .sent: metrics.counted(platform, .sent); logger.info("push sent", fields)
-        case .gone(let reason): metrics.counted(platform, .gone); logger.notice("push device gone; disabled", fields.merging(["error": reason]) { $1 })
-        case .retry(let reason, _): metrics.counted(platform, .failed); logger.warning("push failed; will retry", fields.merging(["error": reason]) { $1 })
-        case .failed(let reason): metrics.counted(platform, .failed); logger.error("push failed; not retried", fields.merging(["error": reason]) { $1 })
+        return rounds
+    }
+
+    /// Sends `deliveries` through the platform's transport and records each outcome as it
+    /// arrives, a few at a time (`PushOutcomes`); returns the devices found gone.
+    private func send(_ deliveries: [DuePushDelivery], on platform: PushPlatform, texts: InstructionTexts) throws -> Set<Int64> {
+        let items = deliveries.map { d in
+            PushItem(message: PushMessage(d.reminder, collapseId: d.collapseId, language: d.device.record.language, texts: texts),
+                     address: d.device.address)
         }
-        return result
+        let transport = transports[platform]
+        let outcomes = PushOutcomes(database: database, logger: logger, metrics: metrics, random: random,
+                                    batched: transport?.multiplexes ?? false)
+        guard let transport else {
+            for d in deliveries { try outcomes.add(d, .failed("\(platform.rawValue) is not configured"), at: epochMilliseconds(clock.now())) }
+            try outcomes.finish()
+            return []
+        }
+        var failure: (any Error)?
+        transport.send(items, now: Int64(clock.now())) { i, result in
+            guard failure == nil else { return }
+            do { try outcomes.add(deliveries[i], result, at: epochMilliseconds(clock.now())) } catch { failure = error }
+        }
+        try outcomes.finish()
+        if let failure { throw failure }
+        return outcomes.gone
     }
 }
 
@@ -130,11 +134,10 @@ extension PushDelivery {
                                                     client: client)
         }
         if let apns = push.apns, let key = keys.apns {
-            var h2 = HTTPClientConfiguration(caFile: push.caFile, userAgent: "HyponaTrack-push", timeout: .seconds(30),
-                                             connectTimeout: .seconds(10), followRedirects: false, maxResponseBytes: 64 * 1024,
-                                             maxIdleHandles: 4)
-            h2.http2 = true
-            transports[.apns] = APNsTransport(key: key, configuration: apns, client: HTTPClient(configuration: h2))
+            let h2 = HTTPClientConfiguration(caFile: push.caFile, userAgent: "HyponaTrack-push", timeout: .seconds(30),
+                                             connectTimeout: .seconds(10), followRedirects: false, maxResponseBytes: 64 * 1024)
+            transports[.apns] = APNsTransport(key: key, configuration: apns,
+                                              client: MultiplexedHTTPClient(configuration: h2, maxConnections: 4, maxStreams: 100))
         }
         if let fcm = push.fcm, let account = keys.fcm {
             transports[.fcm] = FCMTransport(account: account, url: fcm.url, client: client)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 /// Which Web Push endpoints the daemon will POST to (docs/product.md, third round, settled W):
 /// an endpoint is a URL the browser chose, so without a rule a patient's subscription could make
@@ -12,7 +13,7 @@ import Foundation
 ///   name: only a host the operator named may be private or loopback (the tests' receiver).
 ///
 /// Registration checks it; the sender checks it again before each request (a name may resolve
-/// differently later).
+/// differently later) and connects to the addresses it checked, not to a second lookup's.
 public struct WebPushEndpointPolicy: Sendable {
     /// Chrome/Edge/Opera (FCM), Firefox (Mozilla autopush), Safari (Apple), legacy Edge (WNS).
     public static let defaultAllowedHosts = [
@@ -30,19 +31,34 @@ public struct WebPushEndpointPolicy: Sendable {
 
     /// Why the daemon will not send to `endpoint`, or nil.
     public func problem(_ endpoint: String) -> String? {
-        guard endpoint.lowercased().hasPrefix("https://") else { return "the endpoint must be an https:// URL" }
-        guard let host = Self.host(of: endpoint) else { return "the endpoint has no host" }
+        if case .failure(let refusal) = destination(endpoint) { return refusal.reason }
+        return nil
+    }
+
+    /// Why an endpoint is refused.
+    public struct Refusal: Error, Equatable {
+        public let reason: String
+    }
+
+    /// Where the sender may connect for `endpoint`: the addresses just checked, to pin the
+    /// connection to (`CURLOPT_RESOLVE`, so libcurl's own lookup cannot lead elsewhere — DNS
+    /// rebinding), or nil for a host the operator named (connected to as DNS says); or why not.
+    public func destination(_ endpoint: String) -> Result<ResolvedHost?, Refusal> {
+        guard endpoint.lowercased().hasPrefix("https://") else { return .failure(Refusal(reason: "the endpoint must be an https:// URL")) }
+        guard let host = Self.host(of: endpoint), let port = Self.port(of: endpoint) else {
+            return .failure(Refusal(reason: "the endpoint has no host"))
+        }
         let named = allowedHosts.contains(host)
         guard named || allowedHosts.contains(where: { Self.matches(host, pattern: $0) }) else {
-            return "the endpoint's host \(host.prefix(100)) is not a push service this server sends to (push.webPush.allowedHosts)"
+            return .failure(Refusal(reason: "the endpoint's host \(host.prefix(100)) is not a push service this server sends to (push.webPush.allowedHosts)"))
         }
-        if named { return nil }
+        if named { return .success(nil) }
         let addresses = resolver.addresses(of: host)
-        guard !addresses.isEmpty else { return "the endpoint's host \(host.prefix(100)) does not resolve" }
+        guard !addresses.isEmpty else { return .failure(Refusal(reason: "the endpoint's host \(host.prefix(100)) does not resolve")) }
         guard addresses.allSatisfy(\.isPublic) else {
-            return "the endpoint's host \(host.prefix(100)) resolves to a private address"
+            return .failure(Refusal(reason: "the endpoint's host \(host.prefix(100)) resolves to a private address"))
         }
-        return nil
+        return .success(ResolvedHost(host: host, port: port, addresses: addresses.map(\.text)))
     }
 
     /// `*` any host; `*.example.com` any name below example.com; otherwise the exact name.
@@ -52,9 +68,22 @@ public struct WebPushEndpointPolicy: Sendable {
         return host == pattern
     }
 
+    /// The port of an `https://` URL (443 when it names none), nil when it is not a number in 1…65535.
+    static func port(of url: String) -> Int? {
+        let authority = Self.authority(url)
+        let afterHost = authority.hasPrefix("[") ? authority.drop { $0 != "]" }.dropFirst() : authority.drop { $0 != ":" }
+        guard !afterHost.isEmpty else { return 443 }
+        guard afterHost.hasPrefix(":"), let port = Int(afterHost.dropFirst()), (1...65535).contains(port) else { return nil }
+        return port
+    }
+
+    private static func authority(_ url: String) -> Substring {
+        url.lowercased().dropFirst("https://".count).prefix { !"/?#".contains($0) }
+    }
+
     /// The host of an `https://` URL, lower case, an IPv6 literal without its brackets.
     static func host(of url: String) -> String? {
-        let authority = url.lowercased().dropFirst("https://".count).prefix { !"/?#".contains($0) }
+        let authority = Self.authority(url)
         guard !authority.contains("@") else { return nil }
         var host: Substring
         if authority.hasPrefix("[") {

@@ -6,7 +6,8 @@ import HTTPClient
 /// encrypted for the subscription (RFC 8291 `aes128gcm`), VAPID authorization (RFC 8292), `TTL`
 /// until the slot ends, `Urgency: high`, and `Topic` = the collapse id so a resend replaces the
 /// first. The endpoint is checked against the policy again before each request (a name may
-/// resolve elsewhere since it was registered).
+/// resolve elsewhere since it was registered), and the request connects to the addresses that
+/// check saw (`CURLOPT_RESOLVE`), never to a second lookup's.
 struct WebPushTransport: PushTransport {
     let vapid: VAPID
     let policy: WebPushEndpointPolicy
@@ -14,28 +15,46 @@ struct WebPushTransport: PushTransport {
 
     func send(_ message: PushMessage, to address: PushAddress, now: Int64) -> PushSendResult {
         guard case .webPush(let endpoint, let p256dh, let auth) = address else { return .failed("not a Web Push subscription") }
-        if let problem = policy.problem(endpoint) { return .failed(problem) }
-        let body: [UInt8], authorization: String
-        do {
-            let subscription = try WebPushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
-            body = try WebPush.encrypt(Array(Self.payload(message).utf8), for: subscription)
-            authorization = try vapid.authorization(audience: subscription.origin, now: now)
-        } catch {
-            return .failed("\(error)")
+        let request: HTTPClientRequest
+        switch self.request(message, endpoint: endpoint, p256dh: p256dh, auth: auth, now: now) {
+        case .success(let r): request = r
+        case .failure(let refusal): return .failed(refusal.reason)
         }
-        let headers: HTTPHeaders = [
-            "TTL": String(message.ttl(now: now)), "Urgency": "high", "Topic": message.collapseId,
-            "Content-Encoding": "aes128gcm", "Content-Type": "application/octet-stream", "Authorization": authorization,
-        ]
         let response: HTTPClientResponse
         do {
-            response = try client.send(HTTPClientRequest(method: .post, url: endpoint, headers: headers, body: body))
+            response = try client.send(request)
         } catch {
             // Not error.description: an endpoint's path is the subscription's secret name.
             return .retry("\(error.kind.summary): \(error.detail)", afterSeconds: nil)
         }
         return PushResponses.classify(status: response.status, retryAfter: response.headers["retry-after"], now: now,
                                       goneStatuses: [404, 410], reason: "Web Push")
+    }
+
+    /// The encrypted, signed POST to the endpoint, connecting to the addresses the policy just
+    /// checked; or why the endpoint is refused.
+    func request(_ message: PushMessage, endpoint: String, p256dh: String, auth: String,
+                 now: Int64) -> Result<HTTPClientRequest, WebPushEndpointPolicy.Refusal> {
+        let pin: ResolvedHost?
+        switch policy.destination(endpoint) {
+        case .success(let p): pin = p
+        case .failure(let refusal): return .failure(refusal)
+        }
+        let body: [UInt8], authorization: String
+        do {
+            let subscription = try WebPushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
+            body = try WebPush.encrypt(Array(Self.payload(message).utf8), for: subscription)
+            authorization = try vapid.authorization(audience: subscription.origin, now: now)
+        } catch {
+            return .failure(.init(reason: "\(error)"))
+        }
+        let headers: HTTPHeaders = [
+            "TTL": String(message.ttl(now: now)), "Urgency": "high", "Topic": message.collapseId,
+            "Content-Encoding": "aes128gcm", "Content-Type": "application/octet-stream", "Authorization": authorization,
+        ]
+        var request = HTTPClientRequest(method: .post, url: endpoint, headers: headers, body: body)
+        request.resolvedHost = pin
+        return .success(request)
     }
 
     /// `{"title", "body", "kind", "date", "slot"}`, members in this order.

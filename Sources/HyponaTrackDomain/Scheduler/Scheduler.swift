@@ -52,11 +52,27 @@ final class Scheduler: BackgroundService {
         self.checkpoints = checkpoints
     }
 
+    /// The last tick's duration and the counts, for `/metrics`.
+    let statistics = SchedulerStatistics()
+
     /// Ticks at once, then every `interval` seconds, until asked to stop.
     func run() {
         repeat {
-            do { try tick(now: clock.now()) } catch { logger.error("scheduler tick failed", ["error": "\(error)"]) }
+            let started = ContinuousClock.now
+            do {
+                try tick(now: clock.now())
+                let seconds = Self.seconds(started.duration(to: .now))
+                statistics.ticked(ok: true, seconds: seconds)
+                logger.debug("scheduler tick", ["duration_ms": String(format: "%.1f", seconds * 1000)])
+            } catch {
+                statistics.ticked(ok: false, seconds: Self.seconds(started.duration(to: .now)))
+                logger.error("scheduler tick failed", ["error": "\(error)"])
+            }
         } while !signal.wait(seconds: interval)
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     func requestStop() { signal.requestStop() }

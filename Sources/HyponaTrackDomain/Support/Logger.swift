@@ -16,7 +16,7 @@ public final class Logger: Sendable {
     public enum Level: Int, Sendable, Comparable {
         case debug = 7, info = 6, notice = 5, warning = 4, error = 3
         public static func < (a: Level, b: Level) -> Bool { a.rawValue > b.rawValue }
-        var name: String {
+        public var name: String {
             switch self {
             case .debug: return "debug"
             case .info: return "info"
@@ -27,7 +27,8 @@ public final class Logger: Sendable {
         }
     }
 
-    let minimum: Level
+    /// The lowest level written (`Level.rawValue`; `log.level`), changed by a SIGHUP reload.
+    private let minimumLevel: Atomic<Int>
     let journald: Bool
     private let sink: Mutex<StandardErrorSink?>
     private let capture: (@Sendable (String) -> Void)?
@@ -35,14 +36,25 @@ public final class Logger: Sendable {
     static let infoBufferBytes = 16 * 1024
 
     public init(minimum: Level = .info, capture: (@Sendable (String) -> Void)? = nil) {
-        self.minimum = minimum
+        minimumLevel = Atomic(minimum.rawValue)
         self.capture = capture
         journald = capture == nil && JournalStream.isStandardError(ProcessInfo.processInfo.environment["JOURNAL_STREAM"])
         sink = Mutex(capture == nil ? StandardErrorSink() : nil)
     }
 
+    /// The lowest level written now.
+    public var minimum: Level { Level(rawValue: minimumLevel.load(ordering: .relaxed)) ?? .info }
+
+    /// Writes `level` and above from now on (`log.level` reloaded by SIGHUP); errors are always written.
+    public func setMinimum(_ level: Level) {
+        minimumLevel.store(min(level, .warning).rawValue, ordering: .relaxed)
+    }
+
+    /// Whether a line at `level` would be written (to skip building an expensive one).
+    public func writes(_ level: Level) -> Bool { level.rawValue <= minimumLevel.load(ordering: .relaxed) }
+
     public func log(_ level: Level, _ message: String, _ metadata: [String: String] = [:]) {
-        guard level >= minimum else { return }
+        guard writes(level) else { return }
         var text = line(level, message, metadata)
         if let capture { capture(String(decoding: text, as: UTF8.self)); return }
         text.append(UInt8(ascii: "\n"))
@@ -94,6 +106,7 @@ public final class Logger: Sendable {
         return line
     }
 
+    public func debug(_ m: String, _ md: [String: String] = [:]) { log(.debug, m, md) }
     public func info(_ m: String, _ md: [String: String] = [:]) { log(.info, m, md) }
     public func notice(_ m: String, _ md: [String: String] = [:]) { log(.notice, m, md) }
     public func warning(_ m: String, _ md: [String: String] = [:]) { log(.warning, m, md) }

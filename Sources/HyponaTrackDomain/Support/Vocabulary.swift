@@ -43,6 +43,28 @@ public struct Vocabulary: Bilingual, Sendable {
           "vor der Verschlechterung: \(level(earlier)) bestätigt \(time) von \(actor)")
     }
 
+    /// A pushed reminder's kind (`check`, `task`, `missed`, `catch_up`, `nudge`: the push data's
+    /// `kind`); an unknown one is shown as itself.
+    public func reminderKind(_ kind: String) -> String {
+        switch kind {
+        case Reminder.Kind.check.rawValue: return s("check", "Messung")
+        case Reminder.Kind.task.rawValue: return s("task", "Aufgabe")
+        case Reminder.Kind.missed.rawValue: return s("check still open", "Messung noch offen")
+        case Reminder.Kind.catchUp.rawValue: return s("catch-up", "Nachholen")
+        case PushReminder.nudgeKind: return s("nothing received for a while", "länger nichts eingegangen")
+        default: return kind
+        }
+    }
+
+    /// A reminder's slot (`morning`, `evening`); an unknown one is shown as itself.
+    public func slot(_ slot: String) -> String {
+        switch ReminderRules.Deadline(rawValue: slot) {
+        case .morning: return s("morning", "morgens")
+        case .evening: return s("evening", "abends")
+        case nil: return slot
+        }
+    }
+
     public func riskClass(_ c: RiskClass) -> String {
         switch c {
         case .low: return s("low", "niedrig")

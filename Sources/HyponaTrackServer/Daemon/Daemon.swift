@@ -5,6 +5,7 @@ import HTTPServer
 import HyponaTrackCore
 import HyponaTrackKit
 import HyponaTrackDomain
+import HyponaTrackConfigFile
 import HyponaTrackWeb
 
 /// The running daemon: the application (configuration, rules, database, services, routes) and
@@ -104,12 +105,31 @@ public final class Daemon: Sendable {
         logger.notice("stopped", ["in_flight_finished": String(finished)])
     }
 
-    /// SIGHUP: reload and validate the rule files; invalid files are refused and the old kept,
-    /// and so are files that lack a code an active patient carries (`StoredProfileCodes`).
-    /// systemd is told a reload runs (`RELOADING=1`) and, either way, that it is over (`READY=1`).
-    public func reloadRules() {
+    /// SIGHUP: `log.level` from the configuration file, then the rule files, reloaded and
+    /// validated; invalid files are refused and the old kept, and so are rule files that lack a
+    /// code an active patient carries (`StoredProfileCodes`). Nothing else in hyponatrack.json
+    /// changes without a restart. systemd is told a reload runs (`RELOADING=1`) and, either way,
+    /// that it is over (`READY=1`).
+    public func reload() {
         supervision.reloading()
         defer { supervision.reloaded() }
+        reloadLogLevel()
         application.reloadRules()
+    }
+
+    /// The configuration file's `log.level`; a file that no longer reads keeps the level in force.
+    func reloadLogLevel() {
+        guard let file = configuration.configFile else { return }
+        let level: Logger.Level
+        do { level = try ServerConfiguration.load(file: file).log.level } catch {
+            logger.error("configuration reload refused; the log level stays", ["error": error.description,
+                                                                                "log_level": logger.minimum.name])
+            return
+        }
+        let previous = logger.minimum
+        guard level != previous else { return }
+        logger.setMinimum(level)
+        // At notice, or at warning when that is the new level: the change is always written.
+        logger.log(max(level, .notice), "log level changed", ["from": previous.name, "to": level.name])
     }
 }

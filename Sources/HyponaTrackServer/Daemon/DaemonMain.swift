@@ -8,11 +8,13 @@ import HyponaTrackDomain
 import HyponaTrackConfigFile
 import HyponaTrackWeb
 
-/// `hyponatrackd [--config FILE] [--listen HOST:PORT] [--data-dir DIR]`, `hyponatrackd --check-config`.
+/// `hyponatrackd [--config FILE] [--listen HOST:PORT] [--data-dir DIR]`, `hyponatrackd --check-config`,
+/// `hyponatrackd --data-dir DIR --new-admin-token FILE`.
 public enum DaemonMain {
     static let help = """
         Usage: hyponatrackd [--config FILE] [--listen HOST:PORT] [--data-dir DIR]
                hyponatrackd --check-config [--config FILE]
+               hyponatrackd [--config FILE] --data-dir DIR --new-admin-token FILE
 
         The HyponaTrack Server daemon: the patient and staff HTTP API over an embedded SQLite
         database. Defaults: config/hyponatrack.json of the installation, listen 127.0.0.1:8750.
@@ -24,13 +26,20 @@ public enum DaemonMain {
                         database, read-only), print a one-line summary and exit (0 valid,
                         78 invalid) without writing the database or listening. Run it as the
                         service's user.
+        --new-admin-token FILE
+                        offline admin recovery: with no daemon running on the data directory
+                        (else exit 75), create the admin recovery-admin-TIMESTAMP and write its
+                        token to the new file FILE (0600); the next start audits it.
+
+        Exit codes: 0 stopped cleanly, 1 failed, 64 bad command line, 75 the data directory is
+        held by another hyponatrackd, 78 invalid configuration (rules, secrets, keys).
 
         Not a validated medical device; the clinical rules are defaults derived from published
         evidence, not a validated clinical rule.
         """
 
     public static func run(_ arguments: [String]) -> Int32 {
-        var configPath: String?, listen: String?, dataDir: String?, checkOnly = false
+        var configPath: String?, listen: String?, dataDir: String?, checkOnly = false, newAdminToken: String?
         var i = 0
         while i < arguments.count {
             let arg = arguments[i]
@@ -39,15 +48,24 @@ public enum DaemonMain {
             case "--help", "-h": print(help); return 0
             case "--version": print("hyponatrackd \(HyponaTrackVersion.string)"); return 0
             case "--check-config": checkOnly = true; i += 1; continue
-            case "--config", "--listen", "--data-dir":
+            case "--config", "--listen", "--data-dir", "--new-admin-token":
                 guard let v = value() else { printError("hyponatrackd: \(arg) needs a value\n"); return 64 }
-                if arg == "--config" { configPath = v } else if arg == "--listen" { listen = v } else { dataDir = v }
+                switch arg {
+                case "--config": configPath = v
+                case "--listen": listen = v
+                case "--data-dir": dataDir = v
+                default: newAdminToken = v
+                }
                 i += 2
                 continue
             default:
                 printError("hyponatrackd: unknown argument \(arg)\n\n\(help)\n")
                 return 64
             }
+        }
+        if newAdminToken != nil, dataDir == nil || checkOnly || listen != nil {
+            printError("hyponatrackd: --new-admin-token needs --data-dir (and takes neither --listen nor --check-config)\n")
+            return 64
         }
         Crypto.initialize()
         HTTPServer.ignoreSIGPIPE()
@@ -72,11 +90,15 @@ public enum DaemonMain {
         }
         if let dataDir { configuration.dataDirectory = URL(fileURLWithPath: dataDir).standardizedFileURL }
         if checkOnly { return checkConfig(configuration) }
-        // The push keys are part of the configuration: one that cannot be used is EX_CONFIG.
-        do { _ = try PushKeys.load(configuration.push) } catch {
-            logger.error("invalid configuration", ["error": "\(error)"])
-            return 78
+        logger.setMinimum(configuration.log.level)
+        // Held until the process ends: no second daemon, no offline recovery beside this one.
+        let lock: DataDirectoryLock
+        do { lock = try DataDirectoryLock.acquire(configuration.dataDirectory) } catch {
+            if newAdminToken != nil { printError("hyponatrackd: \(error)\n") } else { logger.error("cannot start", ["error": "\(error)"]) }
+            if case .held = error { return 75 }
+            return 1
         }
+        if let newAdminToken { return recoverAdmin(configuration, tokenFile: newAdminToken) }
 
         // Signals are handled on a queue, not in a C handler: only async-signal-safe work there.
         // A parent may have started us with them blocked (Foundation's Process on a libdispatch
@@ -105,11 +127,13 @@ public enum DaemonMain {
 
         let daemon: Daemon
         let started = Date()
-        do { daemon = try Daemon(configuration: configuration, logger: logger) } catch let error as UnknownConfiguredSite {
-            // A site the configuration names is not in the database: invalid configuration (EX_CONFIG).
-            logger.error("invalid configuration", ["error": "\(error)"])
-            return 78
-        } catch {
+        do { daemon = try Daemon(configuration: configuration, logger: logger) } catch {
+            // A configuration that cannot be used is EX_CONFIG, as --check-config says: systemd
+            // does not restart it (RestartPreventExitStatus=78).
+            if let error = error as? DaemonError, error.isConfiguration {
+                logger.error("invalid configuration", ["error": error.description])
+                return 78
+            }
             logger.error("cannot start", ["error": "\(error)"])
             return 1
         }
@@ -122,8 +146,22 @@ public enum DaemonMain {
         daemon.notifyReady()
         stopRequested.wait()
         daemon.stop()
-        withExtendedLifetime(sources) {}
+        withExtendedLifetime((sources, lock)) {}
         return 0
+    }
+
+    /// `--new-admin-token FILE` (the data directory's lock is held): 0 and the member's name, or
+    /// the problem on stderr and 1.
+    static func recoverAdmin(_ configuration: ServerConfiguration, tokenFile: String) -> Int32 {
+        do {
+            let name = try AdminRecovery.run(dataDirectory: configuration.dataDirectory, tokenFile: tokenFile,
+                                             now: Date().timeIntervalSince1970)
+            print("hyponatrackd: created admin \(name); token written to \(tokenFile); the next start audits it (staff.recover)")
+            return 0
+        } catch {
+            printError("hyponatrackd: admin recovery failed: \(error)\n")
+            return 1
+        }
     }
 
     /// `--check-config`: the summary on stdout and 0, or the problem on stderr and 78 (EX_CONFIG).
@@ -155,7 +193,7 @@ final class StartingDaemon: Sendable {
             if s.daemon == nil { s.reloadAsked = true }
             return s.daemon
         }
-        daemon?.reloadRules()
+        daemon?.reload()
     }
 
     func started(_ daemon: Daemon) {
@@ -164,6 +202,6 @@ final class StartingDaemon: Sendable {
             defer { s.reloadAsked = false }
             return s.reloadAsked
         }
-        if asked { daemon.reloadRules() }
+        if asked { daemon.reload() }
     }
 }

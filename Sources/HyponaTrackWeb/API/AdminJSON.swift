@@ -44,6 +44,9 @@ enum AdminJSON {
         .member("integrity", .string) { $0.integrity },
         .member("auditIntact", .bool) { $0.auditIntact },
         .member("auditRows", .integer) { $0.auditRows },
+        .member("schemaVersion", .string) { $0.schemaVersion },
+        .member("sha256", .string) { $0.sha256 },
+        .member("pruned", .array(.string)) { $0.pruned },
     ])
 
     /// One row of the audit trail (`GET /v1/audit`).

@@ -50,8 +50,10 @@ extension Routes {
                 return .raw(HTTPResponse(status: .noContent, headers: ["Cache-Control": "no-store"]))
             },
             Route(.post, "/v1/backup", access: .staff(.admin), touches: .export,
-                  summary: "A consistent online copy of the database under DATA_DIR/backups/ (checked before it is reported)",
-                  responses: Responses.longRead(with([201: ("the backup", AdminJSON.backup.reference)]))) { ctx in
+                  summary: "A consistent online copy of the database in backup.directory (else DATA_DIR/backups/), checked before it is reported",
+                  responses: Responses.longRead(with([201: ("the backup", AdminJSON.backup.reference),
+                                                      409: ("a backup is being written", S.error),
+                                                      500: ("the backup failed (not started for lack of space, or failed its checks): backup.failed", S.error)]))) { ctx in
                 .json(.created, AdminJSON.backup.encode(try backups.backup(CreateBackup(actor: ctx.actor))))
             },
             Route(.get, "/v1/audit", access: .staff(.read), touches: .list, summary: "Audit trail entries (newest last)",

@@ -36,6 +36,11 @@ enum HealthJSON {
         .member("scheduler", .object(ResponseShape<Health>(nil, [
             .member("lastTickAt", .nullable(.instant)) { $0.schedulerLastTickAt },
         ]))) { $0 },
+        .member("backup", .object(ResponseShape<Health>(nil, [
+            .member("configured", .bool) { $0.backupConfigured },
+            .member("lastGoodAt", .nullable(.instant)) { $0.backupLastGoodAt },
+            .member("ageSeconds", .nullable(.number)) { $0.backupAgeSeconds },
+        ]))) { $0 },
         .member("escalation", .object(ResponseShape<Health>(nil, [
             .member("configured", .bool) { $0.escalationConfigured },
         ]))) { $0 },

@@ -37,13 +37,14 @@ public final class Application: Sendable {
             + Routes.staff(service, activation)
             + Routes.sync(sync)
             + Routes.alerts(service.alerts, hooksStatus: { try domain.hookStatus() })
+            + Routes.operations(backups: service.backup, hooks: domain.hookAdmin)
         let syncMetrics = domain.syncMetrics, pushMetrics = domain.pushMetrics
         let renderMetrics: @Sendable (HTTPRequest) -> String = { request in
             metrics.render([.gauge("hyponatrack_database_pending_writes", "Write jobs queued for the next commit.",
                                    Double(database.writer.statistics.pendingJobs))] + refusals.families
                            + AdmissionMetrics.families(longReads: database.longReadAdmission, signIns: passwordChecks)
                            + (request.transport.map(HTTPMetrics.families) ?? []) + (syncMetrics?.families ?? [])
-                           + pushMetrics.families)
+                           + pushMetrics.families + domain.operationsMetrics())
         }
         // The OpenAPI document describes every route, its own too: the system routes are drawn
         // once to be described, then built with the document.

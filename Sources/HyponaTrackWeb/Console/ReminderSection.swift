@@ -42,8 +42,10 @@ struct ReminderSection {
         }
         let rows: [HTML] = reminders.reminders.map { r in
             let deliveries = r.deliveries.map { "\($0.deviceId): \(state($0.state)) (\($0.attempts))" }.joined(separator: "; ")
+            // The time alone when it falls on the reminder's day (the first column says which).
+            let due = t.time(r.dueAt, zone: zone), day = t.date(r.date) + " "
             return """
-                <tr><td>\(t.date(r.date))</td><td>\(r.kind)</td><td>\(r.slot)</td><td>\(t.time(r.dueAt, zone: zone))</td><td>\(deliveries)</td></tr>
+                <tr><td>\(t.date(r.date))</td><td data-kind="\(r.kind)">\(t.vocabulary.reminderKind(r.kind))</td><td data-slot="\(r.slot)">\(t.vocabulary.slot(r.slot))</td><td>\(due.hasPrefix(day) ? String(due.dropFirst(day.count)) : due)</td><td>\(deliveries)</td></tr>
                 """
         }
         return ConsoleLayout.scrolling("""

@@ -19,6 +19,16 @@ struct ConfigDirectory {
 
     func file(_ name: String) -> URL { url.appendingPathComponent(name) }
 
+    /// Makes `thresholds.json` invalid (a number written as a string, at
+    /// `scaled.weight_gain_pct.yellow`); returns its URL.
+    @discardableResult
+    func breakThresholds() throws -> URL {
+        let thresholds = file("thresholds.json")
+        let text = try String(contentsOf: thresholds, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"yellow\": 1.5", with: "\"yellow\": \"1.5\"").write(to: thresholds, atomically: true, encoding: .utf8)
+        return thresholds
+    }
+
     /// Writes `text` to `name` in the directory, with `mode` when given (secret files).
     func write(_ text: String, to name: String, mode: mode_t? = nil) throws {
         try text.write(to: file(name), atomically: true, encoding: .utf8)

@@ -68,21 +68,38 @@ final class APNsEmulator: @unchecked Sendable {
 
     deinit { peer.kill() }
 
-    func answer(_ body: JSONValue) throws {
-        let r = try HTTPClient().send(.json(method: .post, url: "http://127.0.0.1:\(controlPort)/_answer", body: JSONSerializer.string(body)))
-        guard r.status == 204 else { throw TestFailure("apns-emulator /_answer: \(r.status)") }
+    func answer(_ body: JSONValue) throws { try control("/_answer", body) }
+
+    /// Holds each answer `ms` milliseconds (a slow service).
+    func pace(ms: Double) throws { try control("/_pace", ["ms": .number(ms)]) }
+
+    private func control(_ path: String, _ body: JSONValue) throws {
+        let r = try HTTPClient().send(.json(method: .post, url: "http://127.0.0.1:\(controlPort)\(path)", body: JSONSerializer.string(body)))
+        guard r.status == 204 else { throw TestFailure("apns-emulator \(path): \(r.status)") }
     }
 
-    /// Each request: the device token, its status, the emulator's objection, headers and body.
-    func messages() throws -> [(token: String, status: Int, error: String?, headers: JSONObject, body: String)] {
+    /// `GET /_stats`: requests, statuses, repeats, connections, open, maxOpen, firstAt, lastAt.
+    func stats() throws -> JSONObject {
+        let r = try HTTPClient().send(HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(controlPort)/_stats"))
+        guard case .object(let o) = try JSONParser.parse(r.body) else { throw TestFailure("apns-emulator /_stats") }
+        return o
+    }
+
+    /// Each request: the device token, its status, the emulator's objection, headers, body, when
+    /// it was answered (epoch seconds) and the serial number of the connection it came on.
+    func messages() throws -> [(token: String, status: Int, error: String?, headers: JSONObject, body: String, at: Double,
+                                connection: Int)] {
         let r = try HTTPClient().send(HTTPClientRequest(method: .get, url: "http://127.0.0.1:\(controlPort)/_messages"))
         guard case .array(let all) = try JSONParser.parse(r.body) else { throw TestFailure("apns-emulator /_messages") }
         return all.compactMap { v in
             guard case .object(let o) = v, case .string(let token)? = o["token"], case .number(let status)? = o["status"],
-                  case .object(let headers)? = o["headers"], case .string(let body)? = o["body"] else { return nil }
+                  case .object(let headers)? = o["headers"], case .string(let body)? = o["body"], case .number(let at)? = o["at"],
+                  case .number(let connection)? = o["connection"] else {
+                return nil
+            }
             var error: String?
             if case .string(let e)? = o["error"] { error = e }
-            return (token, Int(status), error, headers, body)
+            return (token, Int(status), error, headers, body, at, Int(connection))
         }
     }
 }

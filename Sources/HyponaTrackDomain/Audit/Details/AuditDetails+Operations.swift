@@ -32,6 +32,22 @@ extension AuditDetails {
         let bytes: Int
     }
 
+    /// `hook.retry`: the hooks the event goes to again.
+    struct HookRetry: Encodable, Sendable {
+        let hooks: [String]
+    }
+
+    /// `hook.enable`.
+    struct HookName: Encodable, Sendable {
+        let hook: String
+    }
+
+    /// `backup.failed`: what started it and why it failed.
+    struct BackupFailure: Encodable, Sendable {
+        let trigger: String
+        let reason: String
+    }
+
     /// `audit.rekey`: the rows of the old chain and its head as `seq:hash`.
     struct Rekey: Encodable, Sendable {
         let rows: Int

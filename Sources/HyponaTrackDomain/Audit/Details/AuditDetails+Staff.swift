@@ -21,4 +21,10 @@ extension AuditDetails {
         let failures: Int
         let lockedSeconds: Int
     }
+
+    /// `staff.recover`: when the admin was created offline (the row is written at the next start).
+    struct StaffRecovery: Encodable, Sendable {
+        let role: String
+        let createdAt: String
+    }
 }

@@ -1,0 +1,159 @@
+import CCurl
+import CCurlShims
+import Synchronization
+
+/// Many requests at once to one service over a few HTTP/2 connections, each carrying many
+/// streams: one libcurl multi handle (`CURLMOPT_PIPELINING` = `CURLPIPE_MULTIPLEX`,
+/// `CURL_HTTP_VERSION_2TLS`, `CURLOPT_PIPEWAIT` so a transfer waits for a stream on an open
+/// connection rather than opening another), at most ``maxConnections`` connections.
+///
+/// ```swift
+/// let client = MultiplexedHTTPClient(configuration: .init(caFile: ca), maxConnections: 4)
+/// client.send(requests) { index, result in … }   // called as each one finishes
+/// ```
+///
+/// `send(_:completion:)` blocks the calling thread until every request finished; one batch
+/// runs at a time (a second caller waits). The connections stay open between batches. The
+/// same rules as ``HTTPClient``: TLS verification, `http`/`https` only, no proxy unless
+/// configured, a timeout per request (counted from when it enters the multi handle), a
+/// response size cap, errors without header values, bodies or URL queries. A request body
+/// is copied (`CURLOPT_COPYPOSTFIELDS`); a `bodyFile` is refused.
+public final class MultiplexedHTTPClient: Sendable {
+    public let configuration: HTTPClientConfiguration
+    /// Connections to the service at most (`CURLMOPT_MAX_HOST_CONNECTIONS`).
+    public let maxConnections: Int
+    /// Streams per connection at most (`CURLMOPT_MAX_CONCURRENT_STREAMS`; the server's
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS` may lower it).
+    public let maxStreams: Int
+    private let multi: Mutex<CurlMultiHandle?>
+    private let handles: CurlEasyHandlePool
+    private let connects = Atomic<Int>(0)
+
+    public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), maxConnections: Int = 4,
+                maxStreams: Int = 100) {
+        CurlRuntime.initialize()
+        var configuration = configuration
+        configuration.http2 = true
+        self.configuration = configuration
+        self.maxConnections = max(1, maxConnections)
+        self.maxStreams = max(1, maxStreams)
+        multi = Mutex(try? CurlMultiHandle(maxConnections: self.maxConnections, maxStreams: self.maxStreams))
+        handles = CurlEasyHandlePool(maxIdle: self.maxConnections * self.maxStreams)
+    }
+
+    /// Connections opened so far (the sum of each transfer's `CURLINFO_NUM_CONNECTS`).
+    public var connectionsOpened: Int { connects.load(ordering: .relaxed) }
+
+    /// Sends every request concurrently and calls `completion` with its index and outcome as
+    /// each one finishes, on the calling thread; returns after the last.
+    ///
+    /// - Parameter completion: The response (any status) or an ``HTTPClientError`` (invalid
+    ///   request, connection, TLS, timeout, size cap). Runs inside the transfer loop: other
+    ///   transfers wait while it runs, so it should be short.
+    public func send(_ requests: [HTTPClientRequest], completion: (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void) {
+        multi.withLock { multi in
+            guard let multi else {
+                for (i, r) in requests.enumerated() {
+                    completion(i, .failure(HTTPClientError(CurlFailure(kind: .other, detail: "curl_multi_init failed"), request: r)))
+                }
+                return
+            }
+            run(requests, on: multi, completion: completion)
+        }
+    }
+
+    /// One transfer in the multi handle, with what must outlive it.
+    private final class Transfer {
+        let index: Int
+        let handle: CurlEasyHandle
+        let state: TransferState
+        let headers: CurlHeaderList
+        let resolve: CurlResolveList
+
+        init(index: Int, handle: CurlEasyHandle, state: TransferState, headers: CurlHeaderList, resolve: CurlResolveList) {
+            self.index = index
+            self.handle = handle
+            self.state = state
+            self.headers = headers
+            self.resolve = resolve
+        }
+    }
+
+    private func run(_ requests: [HTTPClientRequest], on multi: CurlMultiHandle,
+                     completion: (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void) {
+        let window = maxConnections * maxStreams
+        var next = 0
+        var active: [UnsafeMutableRawPointer: Transfer] = [:]
+        func finish(_ t: Transfer, _ result: Result<HTTPClientResponse, CurlFailure>) {
+            multi.remove(t.handle)
+            connects.add(t.handle.longInfo(CURLINFO_NUM_CONNECTS) ?? 0, ordering: .relaxed)
+            handles.checkIn(t.handle)
+            completion(t.index, result.mapError { HTTPClientError($0, request: requests[t.index]) })
+        }
+        while next < requests.count || !active.isEmpty {
+            while active.count < window, next < requests.count {
+                let i = next
+                next += 1
+                do throws(CurlFailure) {
+                    let t = try start(requests[i], index: i, on: multi)
+                    active[t.handle.raw] = t
+                } catch {
+                    completion(i, .failure(HTTPClientError(error, request: requests[i])))
+                }
+            }
+            do throws(CurlFailure) {
+                try multi.perform()
+                while let (easy, code) = multi.nextDone() {
+                    guard let t = active.removeValue(forKey: easy) else { continue }
+                    if code == CURLE_OK {
+                        finish(t, .success(t.state.response(of: t.handle)))
+                    } else {
+                        finish(t, .failure(configuration.explain(t.handle.failure(code), state: t.state)))
+                    }
+                }
+                if !active.isEmpty { try multi.poll(milliseconds: 100) }
+            } catch {
+                // The multi handle itself failed: every transfer still in it fails with it.
+                for t in active.values { finish(t, .failure(error)) }
+                active.removeAll()
+            }
+        }
+    }
+
+    private func start(_ request: HTTPClientRequest, index: Int, on multi: CurlMultiHandle) throws(CurlFailure) -> Transfer {
+        try CurlRuntime.checkInitialized()
+        try HTTPRequestValidation.validate(request)
+        guard request.bodyFile == nil else {
+            throw CurlFailure(kind: .invalidRequest, detail: "a multiplexed request cannot send a file")
+        }
+        let headers = try configuration.headerList(for: request)
+        let resolve = try CurlResolveList(request.resolvedHost, url: request.url)
+        let state = TransferState(maxBodyBytes: configuration.maxResponseBytes, maxHeaderBytes: configuration.maxResponseHeaderBytes,
+                                  cancellation: nil)
+        guard let handle = handles.checkOut() else { throw CurlFailure(kind: .other, detail: "curl_easy_init failed (out of memory)") }
+        do throws(CurlFailure) {
+            try configuration.policy(for: request).apply(to: handle)
+            try configuration.configure(handle, for: request, headers: headers, resolve: resolve, state: state)
+            try handle.set(CURLOPT_PIPEWAIT, true)
+            if request.body != nil || request.method.alwaysHasBody {
+                let bytes = request.body ?? []
+                try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(bytes.count))
+                // Copied by libcurl, so the bytes need not outlive this call.
+                let storage = bytes.isEmpty ? [0] : bytes
+                let failure = storage.withUnsafeBytes { b -> CurlFailure? in
+                    do throws(CurlFailure) {
+                        try handle.set(CURLOPT_COPYPOSTFIELDS, pointer: UnsafeMutableRawPointer(mutating: b.baseAddress))
+                    } catch { return error }
+                    return nil
+                }
+                if let failure { throw failure }
+            }
+            handle.clearError()
+            try multi.add(handle)
+        } catch {
+            handles.checkIn(handle)
+            throw error
+        }
+        return Transfer(index: index, handle: handle, state: state, headers: headers, resolve: resolve)
+    }
+}

@@ -1,0 +1,86 @@
+import HTTPClient
+import Testing
+
+/// The multi-handle client against the real libmicrohttpd peer (plain HTTP, so HTTP/1.1: the
+/// loop, the per-request answers and the connection cap; HTTP/2 streams are exercised against
+/// scripts/apns-emulator by the push integration tests), and `resolvedHost` (CURLOPT_RESOLVE).
+@Suite struct MultiplexedClientTests {
+    static func client(maxConnections: Int = 4) -> MultiplexedHTTPClient {
+        MultiplexedHTTPClient(configuration: HTTPClientConfiguration(userAgent: "HyponaTrack-Tests", timeout: .seconds(10),
+                                                                     connectTimeout: .seconds(5)),
+                              maxConnections: maxConnections, maxStreams: 10)
+    }
+
+    @Test func everyRequestGetsItsOwnAnswerOnceOverAtMostTheConnectionCap() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = Self.client(maxConnections: 3)
+        let requests = (0..<150).map { i in
+            HTTPClientRequest(method: .post, url: server.url(i % 10 == 0 ? "/status/503" : "/echo"), body: Array("body \(i)".utf8))
+        }
+        var answers: [Int: HTTPClientResponse] = [:]
+        client.send(requests) { i, result in
+            #expect(answers[i] == nil, "request \(i) answered twice")
+            answers[i] = try? result.get()
+        }
+        #expect(answers.count == 150)
+        for (i, response) in answers {
+            if i % 10 == 0 {
+                #expect(response.status == 503)
+            } else {
+                #expect(response.status == 200 && response.bodyText == "body \(i)", "request \(i)")
+            }
+        }
+        #expect((1...3).contains(client.connectionsOpened), "\(client.connectionsOpened) connections")
+        // A second batch reuses the open connections.
+        let before = client.connectionsOpened
+        client.send([HTTPClientRequest(url: server.url("/status/204"))]) { _, result in #expect((try? result.get())?.status == 204) }
+        #expect(client.connectionsOpened == before)
+    }
+
+    @Test func anInvalidRequestOrAnUnreachableHostFailsOnlyThatRequest() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let requests = [HTTPClientRequest(url: server.url("/echo")), HTTPClientRequest(url: "ftp://127.0.0.1/x"),
+                        HTTPClientRequest(url: "http://127.0.0.1:\(refusedPort())/x")]
+        var results: [Int: Result<HTTPClientResponse, HTTPClientError>] = [:]
+        Self.client().send(requests) { i, r in results[i] = r }
+        #expect((try? results[0]?.get())?.status == 200)
+        if case .failure(let e)? = results[1] { #expect(e.kind == .invalidURL) } else { Issue.record("ftp accepted") }
+        if case .failure(let e)? = results[2] { #expect(e.kind == .couldNotConnect) } else { Issue.record("refused port answered") }
+    }
+
+    /// `.invalid` never resolves (RFC 6761): the answer can only come through the pinned address.
+    @Test func aResolvedHostConnectsToItsAddressesNotToWhatDNSSays() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var request = HTTPClientRequest(url: "http://push.pinned.invalid:\(server.port)/status/201")
+        request.resolvedHost = ResolvedHost(host: "push.pinned.invalid", port: Int(server.port), addresses: ["127.0.0.1"])
+        #expect(try testClient().send(request).status == 201)
+        var multiplexed: HTTPClientResponse?
+        Self.client().send([request]) { _, r in multiplexed = try? r.get() }
+        #expect(multiplexed?.status == 201)
+        // Without the pin the name does not resolve.
+        request.resolvedHost = nil
+        #expect(throws: HTTPClientError.self) { try testClient().send(request) }
+    }
+
+    @Test func aPinForAnotherHostOrPortOrANonNumericAddressIsRefusedBeforeAnythingIsSent() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        for pin in [ResolvedHost(host: "other.invalid", port: Int(server.port), addresses: ["127.0.0.1"]),
+                    ResolvedHost(host: "push.pinned.invalid", port: 1, addresses: ["127.0.0.1"]),
+                    ResolvedHost(host: "push.pinned.invalid", port: Int(server.port), addresses: ["localhost"]),
+                    ResolvedHost(host: "push.pinned.invalid", port: Int(server.port), addresses: [])] {
+            var request = HTTPClientRequest(url: "http://push.pinned.invalid:\(server.port)/echo")
+            request.resolvedHost = pin
+            do {
+                _ = try testClient().send(request)
+                Issue.record("sent with \(pin)")
+            } catch {
+                #expect(error.kind == .invalidRequest)
+            }
+        }
+        #expect(server.hits("/echo") == 0)
+    }
+}
