@@ -38,10 +38,17 @@ extension HookConfiguration {
                     try JSONRead.string(length: 0...1000).convert(v, p)
                 } ?? [], timeoutSeconds: try r.optional("timeoutSeconds", .number(1...300)) ?? 30)
             }
+            let sites = try r.optionalArray("sites", maxCount: 100) { v, p throws(FieldError) in try siteCode.convert(v, p) }
+            if sites?.isEmpty == true { throw FieldError.invalid(r.fieldPath("sites"), "name at least one site, or leave sites out for all") }
             try r.finish()
-            hooks.append(HookConfiguration(name: name, kind: kind, events: events))
+            hooks.append(HookConfiguration(name: name, kind: kind, events: events, sites: sites))
         }
         return hooks
+    }
+
+    /// A site code as the configuration names one (whether the site exists is checked at start).
+    static var siteCode: JSONRead<String> {
+        JSONRead.string(length: 1...32, expected: "a site code: a lower-case letter, then lower-case letters, digits or _", SiteRules.isValidCode)
     }
 
     /// One entry of `events`: a subscribable event type, by its raw value.
@@ -52,25 +59,42 @@ extension HookConfiguration {
 }
 
 extension EscalationLadder {
-    /// `escalation`: `red` and `yellow`, each a list of tiers naming configured `hooks`.
+    /// `escalation`: `red` and `yellow`, each a list of tiers naming configured `hooks`; `sites`:
+    /// by site code, a site's own `red` and/or `yellow` (a level left out uses the study's).
     static func parse(_ json: JSONValue, hooks: [String]) throws(FieldError) -> EscalationLadder {
         let r = try ObjectReader(json, path: "escalation")
-        func ladder(_ key: String) throws(FieldError) -> [Tier] {
-            var previous = -1.0
-            return try r.optionalArray(key, maxCount: 20) { v, p throws(FieldError) -> Tier in
-                let t = try ObjectReader(v, path: p)
-                let after = try t.required("afterMinutes", .number(0...10_080))
-                guard after >= previous else { throw FieldError.invalid(t.fieldPath("afterMinutes"), "tiers must be in increasing order") }
-                previous = after
-                let names = try t.optionalArray("hooks", maxCount: 20) { v, p throws(FieldError) in
-                    try JSONRead.oneOf(hooks).convert(v, p)
-                } ?? []
-                try t.finish()
-                return Tier(afterMinutes: after, hooks: names)
-            } ?? []
+        var result = EscalationLadder(red: try tiers(r, "red", hooks: hooks), yellow: try tiers(r, "yellow", hooks: hooks))
+        if let sites = r.raw("sites"), !sites.isNull {
+            guard case .object(let object) = sites else { throw FieldError.invalid(r.fieldPath("sites"), "expected an object of site codes") }
+            for member in object.members {
+                let path = r.fieldPath("sites") + "." + member.key
+                guard SiteRules.isValidCode(member.key) else {
+                    throw FieldError.invalid(path, "not a site code: a lower-case letter, then lower-case letters, digits or _")
+                }
+                let sr = try ObjectReader(member.value, path: path)
+                let own = SiteTiers(red: sr.has("red") ? try tiers(sr, "red", hooks: hooks) : nil,
+                                    yellow: sr.has("yellow") ? try tiers(sr, "yellow", hooks: hooks) : nil)
+                try sr.finish()
+                result.sites[member.key] = own
+            }
         }
-        let result = EscalationLadder(red: try ladder("red"), yellow: try ladder("yellow"))
         try r.finish()
         return result
+    }
+
+    /// One level's tiers: increasing `afterMinutes`, each naming configured hooks.
+    private static func tiers(_ r: ObjectReader, _ key: String, hooks: [String]) throws(FieldError) -> [Tier] {
+        var previous = -1.0
+        return try r.optionalArray(key, maxCount: 20) { v, p throws(FieldError) -> Tier in
+            let t = try ObjectReader(v, path: p)
+            let after = try t.required("afterMinutes", .number(0...10_080))
+            guard after >= previous else { throw FieldError.invalid(t.fieldPath("afterMinutes"), "tiers must be in increasing order") }
+            previous = after
+            let names = try t.optionalArray("hooks", maxCount: 20) { v, p throws(FieldError) in
+                try JSONRead.oneOf(hooks).convert(v, p)
+            } ?? []
+            try t.finish()
+            return Tier(afterMinutes: after, hooks: names)
+        } ?? []
     }
 }

@@ -35,6 +35,24 @@ import Testing
         #expect(board.contains("PD-0") && !board.contains("no-reminder-channel"))
     }
 
+    @Test func aGatewayForSomeSitesIsAReminderChannelForTheirPatientsOnly() throws {
+        let gateway = HookConfiguration(name: "gateway", kind: .command(path: "/bin/true", args: [], timeoutSeconds: 5),
+                                        events: [.reminderDue], sites: ["main"])
+        let h = try InProcessApplication(clock: SimulationClock(Berlin.at("2026-03-09", "09:00"))) { $0.hooks = [gateway] }
+        _ = try h.enrollAndActivate("PD-MAIN", surgeryDate: "2026-03-04")
+        #expect(h.send(.post, "/v1/sites", body: ["code": "b", "name": "Site b"]).status == 201)
+        let enrolled = h.send(.post, "/v1/patients", body: [
+            "studyId": "PD-B", "site": "b", "surgeryDate": "2026-03-04", "timeZone": "Europe/Berlin", "age": 50, "sex": "male",
+            "bmi": 27.0, "baselineWeightKg": 80.0,
+        ])
+        guard case .object(let e) = enrolled.json, case .string(let code)? = e["activationCode"] else { throw TestError("\(enrolled.json)") }
+        #expect(h.send(.post, "/v1/activate", body: ["studyId": "PD-B", "code": .string(code)], token: "-").status == 200)
+        let board = Self.text(h.console.send(.get, "/console/", headers: try h.consoleSession()))
+        let rows = board.components(separatedBy: "<tr")
+        #expect(rows.first { $0.contains("PD-MAIN") }?.contains("no-reminder-channel") == false)
+        #expect(rows.first { $0.contains("PD-B") }?.contains("no-reminder-channel") == true)
+    }
+
     @Test func thePatientPageListsDevicesAndEachReminderWithItsDeliveries() throws {
         let s = try PushDeliveryTests.Scene()
         s.transport.answer(.retry("Web Push HTTP 503", afterSeconds: nil))

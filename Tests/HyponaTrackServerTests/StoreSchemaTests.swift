@@ -92,11 +92,13 @@ import SQLite
         }
         #expect(outbox == ["A-1 patient_baseline 0 v4", "A-1 daily_monitoring 3 v4"])
         #expect(try db.query("SELECT alert_id FROM alert_log_backfill ORDER BY alert_id").map { try $0.int64(0) } == [1, 2, 3])
-        // The alert_log row as the server writes it now also reads the columns of v16_contacts and
-        // v17_alert_episodes (the later migrations in between concern other tables).
+        // The alert_log row as the server writes it now also reads the columns of v16_contacts,
+        // v17_alert_episodes and v19_sites (the patient's DAG; the later migrations in between
+        // concern other tables).
         try db.transaction(.immediate) {
             try db.execute(ContactsSchema.v1)
             try db.execute(AlertEpisodesSchema.v1)
+            try db.execute(SitesSchema.v1)
         }
 
         // The first start with the sync configured queues them once, beside the daily row of the same number.

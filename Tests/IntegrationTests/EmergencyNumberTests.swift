@@ -42,6 +42,25 @@ import HTJSON
         }
     }
 
+    @Test func theDaysAnswerAndTodayNameThePatientsSitesEmergencyNumber() throws {
+        let d = try Self.daemon()
+        #expect(try d.request(.post, "/v1/sites", token: d.adminToken, body: ["code": "zrh", "name": "Zürich", "emergencyNumber": "144"]).status == 201)
+        let atZurich = try Study.enrollAndActivate(d, "EMG-Z", [("site", "zrh")])
+        let atMain = try Study.enrollAndActivate(d, "EMG-M", [("site", "main")])
+        for (token, number, other) in [(atZurich, "144", Self.number), (atMain, Self.number, "144")] {
+            let day = try d.request(.put, "/v1/me/days/\(Study.date(0))", token: token, body: ["emergencySymptoms": ["seizure"]])
+            let answer = Self.instructions(day)
+            #expect(answer.contains("(\(number))") && !answer.contains("(\(other))"), "\(answer)")
+            let today = Self.instructions(try d.request(.get, "/v1/me/today", token: token))
+            #expect(today == answer, "\(today)")
+        }
+        // Staff see which site a patient belongs to.
+        let shown = try d.request(.get, "/v1/patients/EMG-Z", token: d.adminToken)
+        #expect(shown["site"] == "zrh", "\(shown.text.prefix(300))")
+        let listed = try d.request(.get, "/v1/patients", token: d.adminToken)
+        #expect(listed.text.contains("\"site\":\"main\""), "\(listed.text.prefix(300))")
+    }
+
     @Test func theWebCheckInNamesTheConfiguredNumberInTheRedInstructionAndTheEmergencyBox() throws {
         let d = try Self.daemon()
         let code = try PatientAppTests.enroll(d, "EMG-2")

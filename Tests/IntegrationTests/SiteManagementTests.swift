@@ -55,7 +55,34 @@ import HTJSON
         let moved = try CLIRunner.run(["transfer", "SM-1", "--site", "zrh"], server: d.baseURL, token: d.adminToken)
         #expect(moved.status == 0 && moved.stdout.contains("from main to zrh"), "\(moved.stdout)\(moved.stderr)")
         #expect(try d.request(.delete, "/v1/sites/zrh", token: d.adminToken).status == 409, "zrh holds SM-1")
-        #expect(try d.request(.delete, "/v1/sites/main", token: d.adminToken).status == 204, "main holds nobody now")
+        let held = try CLIRunner.run(["site", "remove", "zrh"], server: d.baseURL, token: d.adminToken)
+        #expect(held.status != 0 && held.stderr.contains("transfer them first"), "\(held.stderr)")
+        let removed = try CLIRunner.run(["site", "remove", "main"], server: d.baseURL, token: d.adminToken)
+        #expect(removed.status == 0 && removed.stdout.contains("Removed the site main"), "main holds nobody now: \(removed.stderr)")
+        #expect(try d.request(.get, "/v1/sites", token: d.adminToken).text.contains("\"main\"") == false)
+    }
+
+    /// The audit rows about a patient follow the patient (docs/operations.md §4.1a): after a
+    /// transfer away the old site's nurse keeps only her own actions about them; the new site's
+    /// nurse sees the patient's whole history.
+    @Test func aTransferredPatientsAuditRowsFollowThePatient() throws {
+        let d = try TestDaemon()
+        for code in ["a", "b"] {
+            #expect(try d.request(.post, "/v1/sites", token: d.adminToken, body: ["code": .string(code), "name": "Site"]).status == 201)
+        }
+        let nurseA = try Study.staff(d, "nurse.a", role: "nurse", sites: ["a"]), nurseB = try Study.staff(d, "nurse.b", role: "nurse", sites: ["b"])
+        _ = try Study.enrollAndActivate(d, "AUD-1", [("site", "a")])
+        #expect(try d.request(.post, "/v1/patients/AUD-1/labs", token: nurseA, body: ["sodium": 140]).status == 201)
+        func rows(_ token: String) throws -> [JSONObject] {
+            guard case .array(let items) = try d.request(.get, "/v1/audit?limit=1000", token: token).json else { return [] }
+            return items.compactMap { if case .object(let o) = $0, o["subject"] == "AUD-1" { o } else { nil } }
+        }
+        #expect(try rows(nurseA).count >= 2 && rows(nurseB).isEmpty, "before: site a's rows")
+        #expect(try d.request(.post, "/v1/patients/AUD-1/transfer", token: d.adminToken, body: ["site": "b"]).status == 200)
+        let left = try rows(nurseA)
+        #expect(!left.isEmpty && left.allSatisfy { $0["actor"] == "staff:nurse.a" }, "only her own actions: \(left)")
+        let history = try rows(nurseB)
+        #expect(history.count == (try rows(d.adminToken)).count && history.contains { $0["actor"] == "staff:nurse.a" }, "\(history)")
     }
 
     @Test func theWebCheckInShowsTheClinicAndEmergencyNumbersOfThePatientsSite() throws {

@@ -49,7 +49,8 @@ import HTJSON
                   "/console/alerts/{alertId}/acknowledge", "/console/alerts/{alertId}/resolve", "/console/statistics", "/console/proposals",
                   "/console/proposals/{proposalId}/confirm", "/console/proposals/{proposalId}/reject", "/console/export/days.csv",
                   "/console/export/alerts.csv", "/console/export/contacts.csv", "/console/sync", "/console/patients/{studyId}/report.pdf",
-                  "/v1/backups", "/v1/backups/verification", "/v1/hooks/events", "/v1/hooks/events/{eventId}/retry", "/v1/hooks/{name}/enable"] {
+                  "/v1/backups", "/v1/backups/verification", "/v1/hooks/events", "/v1/hooks/events/{eventId}/retry",
+                  "/v1/hooks/{name}/enable"] {
             f[t] = ("", [:])
         }
         f["/console/"] = ("?all=1", [:])

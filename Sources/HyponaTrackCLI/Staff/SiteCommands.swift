@@ -9,7 +9,7 @@ enum SiteCommands {
         there; its clinic phone and emergency number are shown to its patients on the web
         check-in instead of app.clinicPhone and app.emergencyNumber.
         `hyponatrack site SUBCOMMAND --help` describes one subcommand.
-        """, subcommands: [add, list, update])
+        """, subcommands: [add, list, update, remove])
 
     static let fields = [("name", "name"), ("time-zone", "timeZone"), ("clinic-phone", "clinicPhone"),
                          ("emergency-number", "emergencyNumber"), ("redcap-dag", "redcapDag")]
@@ -34,6 +34,15 @@ enum SiteCommands {
         for (option, key) in fields { if let v = a.value(option) { body[key] = v.isEmpty && key != "name" ? .null : .string(v) } }
         let r = try client.patch("/v1/sites/\(DaemonClient.segment(a.positionals[0]))", .object(body))
         return Reply(json: r) { io in io.out("Updated the site \(Show.text(r, "code")).") }
+    }
+
+    static let remove = StaffCommand(name: "site remove", usage: ["site remove CODE [--json]"], about: """
+        Removes a site that no patient and no active staff member belongs to (transfer them
+        first: hyponatrack transfer, hyponatrack staff sites). Audited.
+        """, operands: ["CODE"], spec: .init()) { a, client in
+        let code = a.positionals[0]
+        _ = try client.send(.delete, "/v1/sites/\(DaemonClient.segment(code))", body: nil)
+        return Reply(json: ["code": .string(code), "removed": true]) { io in io.out("Removed the site \(code).") }
     }
 
     static let list = StaffCommand(name: "site list", usage: ["site list [--json]"], about: """

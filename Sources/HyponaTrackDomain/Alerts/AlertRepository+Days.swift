@@ -18,6 +18,12 @@ extension AlertRepository {
                         [patientId, kind.rawValue]).map(decode)
     }
 
+    /// Removes the unfired steps of an alert's ladder; returns the tiers that fired.
+    static func dropUnfiredSteps(_ db: Connection, alertId: Int64, ladder: Int) throws -> Set<Int> {
+        try db.execute("DELETE FROM escalation_steps WHERE alert_id = ? AND ladder = ? AND fired_at IS NULL", [alertId, ladder])
+        return Set(try db.query("SELECT tier FROM escalation_steps WHERE alert_id = ? AND ladder = ?", [alertId, ladder]).map { try $0.int(0) })
+    }
+
     /// The patient's last resolved alert of `kind` that covers `date`.
     static func lastResolved(_ db: Connection, patientId: Int64, covering date: LocalDate, kind: AlertKind) throws -> Alert? {
         try db.queryOne("""

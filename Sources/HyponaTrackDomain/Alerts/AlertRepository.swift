@@ -210,6 +210,11 @@ enum AlertRepository {
         try db.query("\(logSelect) ORDER BY a.id").map(logEntry)
     }
 
+    /// One patient's alerts, oldest first (a transfer queues them again with the new site's DAG).
+    static func logEntries(_ db: Connection, patientId: Int64) throws -> [AlertLogEntry] {
+        try db.query("\(logSelect) WHERE a.patient_id = ? ORDER BY a.id", [patientId]).map(logEntry)
+    }
+
     /// The alerts that migration `v4_alert_log` found and that have not been queued for REDCap yet.
     static func backfill(_ db: Connection) throws -> [AlertLogEntry] {
         try db.query("\(logSelect) JOIN alert_log_backfill b ON b.alert_id = a.id ORDER BY a.id").map(logEntry)
@@ -239,12 +244,13 @@ enum AlertRepository {
 
     /// Every patient's unresolved alerts: how many and the highest level, by patient id.
     /// Every unresolved alert, or the patient's (the current level reads them, `CurrentLevel`).
-    static func unresolved(_ db: Connection, patientId: Int64? = nil) throws -> [Alert] {
+    static func unresolved(_ db: Connection, patientId: Int64? = nil, scope: SiteScope = .allSites) throws -> [Alert] {
         if let patientId {
             return try db.query("SELECT \(columns) FROM alerts WHERE patient_id = ? AND state != 'resolved' ORDER BY id", [patientId])
                 .map(decode)
         }
-        return try db.query("SELECT \(columns) FROM alerts WHERE state != 'resolved' ORDER BY id").map(decode)
+        let reach = scope.patients("patient_id").map { " AND \($0)" } ?? ""
+        return try db.query("SELECT \(columns) FROM alerts WHERE state != 'resolved'\(reach) ORDER BY id").map(decode)
     }
 
     // MARK: column decoding

@@ -109,18 +109,51 @@ final class Alerting: Sendable {
 
     /// `alert.updated` to the hooks of tier 0 of the alert's level; no new ladder.
     private func notifyTierZero(_ db: Connection, _ alert: Alert, patient: PatientRecord, at ms: Int64) throws {
-        guard let current = try AlertRepository.load(db, id: alert.id), let tier = ladder.tiers(for: current.level).first else { return }
-        try AlertRepository.addRecipients(db, alertId: current.id, hooks: tier.hooks)
-        try HookOutbox.enqueue(db, type: .alertUpdated, data: eventData(current, patient: patient, tier: 0), hooks: tier.hooks, at: ms)
+        let site = try siteCode(db, patient)
+        guard let current = try AlertRepository.load(db, id: alert.id), let tier = ladder.tiers(for: current.level, site: site).first else {
+            return
+        }
+        let hookNames = heard(tier.hooks, site: site)
+        try AlertRepository.addRecipients(db, alertId: current.id, hooks: hookNames)
+        try HookOutbox.enqueue(db, type: .alertUpdated, data: eventData(current, patient: patient, site: site, tier: 0), hooks: hookNames,
+                               at: ms)
     }
 
-    /// Schedules the level's tiers from the ladder start and fires those already due (tier 0).
+    /// Schedules the level's tiers of the patient's site's ladder from the ladder start and
+    /// fires those already due (tier 0).
     private func startLadder(_ db: Connection, _ alert: Alert, firstType: HookEventType, at ms: Int64) throws {
-        for (tier, step) in ladder.tiers(for: alert.level).enumerated() {
+        let site = try SiteRepository.patientSiteCode(db, patientId: alert.patientId)
+        try schedule(db, alert, tiers: ladder.tiers(for: alert.level, site: site))
+        _ = try fireDue(db, now: ms, alertId: alert.id, firstType: firstType)
+    }
+
+    private func schedule(_ db: Connection, _ alert: Alert, tiers: [EscalationLadder.Tier], skipping fired: Set<Int> = []) throws {
+        for (tier, step) in tiers.enumerated() where !fired.contains(tier) {
             let due = alert.ladderStartedAt + Int64((step.afterMinutes * 60_000).rounded())
             try AlertRepository.scheduleStep(db, alertId: alert.id, ladder: alert.ladder, tier: tier, dueAt: due)
         }
-        _ = try fireDue(db, now: ms, alertId: alert.id, firstType: firstType)
+    }
+
+    /// A transfer (docs/product.md, settled S): the tiers of the patient's unresolved alerts not
+    /// yet fired are planned again on the new site's ladder, from the same ladder start; those
+    /// already due fire now. Tiers that fired stay fired (their hooks heard it).
+    func replan(_ db: Connection, patientId: Int64, site: String, at ms: Int64) throws {
+        for alert in try AlertRepository.unresolved(db, patientId: patientId) {
+            let fired = try AlertRepository.dropUnfiredSteps(db, alertId: alert.id, ladder: alert.ladder)
+            try schedule(db, alert, tiers: ladder.tiers(for: alert.level, site: site), skipping: fired)
+            _ = try fireDue(db, now: ms, alertId: alert.id)
+        }
+    }
+
+    /// The patient's site's code (nil only for a site that no longer exists, which cannot hold patients).
+    func siteCode(_ db: Connection, _ patient: PatientRecord) throws -> String? {
+        try SiteRepository.patientSiteCode(db, patientId: patient.id)
+    }
+
+    /// The hooks of a tier that hear events about the site's patients (`hooks[].sites`).
+    func heard(_ names: [String], site: String?) -> [String] {
+        guard let site else { return names }
+        return names.filter { name in hooks.first { $0.name == name }?.hears(site: site) ?? true }
     }
 
     /// Fires every due, unfired step of the current ladder of alerts still open (tier 0 always
@@ -133,12 +166,14 @@ final class Alerting: Sendable {
             guard let alert = try AlertRepository.load(db, id: step.alertId),
                   let patient = try PatientRepository.load(db, id: alert.patientId) else { continue }
             try AlertRepository.markFired(db, step, at: ms)
-            let tiers = ladder.tiers(for: alert.level)
+            let site = try siteCode(db, patient)
+            let tiers = ladder.tiers(for: alert.level, site: site)
             guard step.tier < tiers.count else { continue }
             let type: HookEventType = step.tier == 0 ? (alert.ladder > 1 ? .alertWorsened : firstType) : .alertEscalated
-            let hookNames = tiers[step.tier].hooks
+            let hookNames = heard(tiers[step.tier].hooks, site: site)
             try AlertRepository.addRecipients(db, alertId: alert.id, hooks: hookNames)
-            try HookOutbox.enqueue(db, type: type, data: eventData(alert, patient: patient, tier: step.tier), hooks: hookNames, at: ms)
+            try HookOutbox.enqueue(db, type: type, data: eventData(alert, patient: patient, site: site, tier: step.tier), hooks: hookNames,
+                                   at: ms)
             if step.tier > 0 {
                 try AuditLog.append(db, at: ms, actor: "system", action: .alertEscalated, subject: patient.studyId,
                                     details: AuditDetails.AlertEscalated(alertId: alert.id, tier: step.tier, hooks: hookNames))
@@ -190,14 +225,14 @@ final class Alerting: Sendable {
         guard let alert = try AlertRepository.load(db, id: id), let patient = try PatientRepository.load(db, id: alert.patientId) else { return }
         let hooks = try AlertRepository.recipients(db, alertId: id)
         guard !hooks.isEmpty else { return }
-        var data = eventData(alert, patient: patient, tier: nil)
+        var data = eventData(alert, patient: patient, site: try siteCode(db, patient), tier: nil)
         data.staffAction = action
         try HookOutbox.enqueue(db, type: type, data: data, hooks: hooks, at: ms)
     }
 
     /// The event body hooks receive (reasons rounded for display, as the API shows them).
-    func eventData(_ alert: Alert, patient: PatientRecord, tier: Int?) -> HookEventData.Alert {
-        HookEventData.Alert(alertId: alert.id, studyId: patient.studyId, date: alert.date.description,
+    func eventData(_ alert: Alert, patient: PatientRecord, site: String?, tier: Int?) -> HookEventData.Alert {
+        HookEventData.Alert(alertId: alert.id, studyId: patient.studyId, site: site ?? "", date: alert.date.description,
                             lastDate: alert.lastDate.description, pod: alert.pod,
                             level: alert.level.rawValue, kind: alert.kind.rawValue, reasons: alert.reasons.map(ReasonDisplay.init),
                             riskClass: riskClass(patient), tier: tier, state: alert.state.rawValue)

@@ -89,6 +89,13 @@ public final class StudyDomain: Sendable {
             throw DaemonError.configuration("invalid rules: \(error)")
         }
         do {
+            // A site the configuration names must be in the database (exit 78 otherwise).
+            try ConfiguredSites.check(configuration, sites: try database.read { try SiteRepository.all($0).map(\.code) })
+        } catch {
+            database.close()
+            throw DaemonError.configuration(error)
+        }
+        do {
             try Self.bootstrapAdmin(database, configuration: configuration, logger: logger, now: clock.now())
             try AdminRecovery.auditPending(database, dataDirectory: configuration.dataDirectory, logger: logger, now: clock.now())
         } catch {

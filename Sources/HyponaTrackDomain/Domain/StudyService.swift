@@ -64,6 +64,6 @@ public final class StudyService: Sendable {
         exports = ExportService(context: context)
         reports = ReportService(context: context)
         statistics = StatisticsService(context: context)
-        sites = SiteService(transactions: context.transactions, clock: clock)
+        sites = SiteService(context: context)
     }
 }

@@ -12,12 +12,19 @@ public struct HookConfiguration: Sendable, Equatable {
     public var kind: Kind
     /// The non-alert events this hook hears (``HookEventType/subscribable``).
     public var events: [HookEventType]
+    /// The sites whose patients' events this hook hears (nil: every site's). Events about no
+    /// patient (`sync.*`, `audit.checkpoint`) reach it whatever the filter.
+    public var sites: [String]?
 
-    public init(name: String, kind: Kind, events: [HookEventType]) {
+    public init(name: String, kind: Kind, events: [HookEventType], sites: [String]? = nil) {
         self.name = name
         self.kind = kind
         self.events = events
+        self.sites = sites
     }
+
+    /// Whether the hook hears events about a patient of the site `code`.
+    public func hears(site code: String) -> Bool { sites?.contains(code) ?? true }
 
     /// A hook's name: letters, digits, `.`, `_` or `-` (it appears in logs, the outbox and the ladder).
     public static func isValidName(_ name: String) -> Bool {
@@ -55,12 +62,28 @@ public struct EscalationLadder: Sendable, Equatable {
         }
     }
 
+    /// A site's own tiers (`escalation.sites.CODE`); a level it leaves out uses the study's.
+    public struct SiteTiers: Sendable, Equatable {
+        public var red: [Tier]?
+        public var yellow: [Tier]?
+
+        public init(red: [Tier]? = nil, yellow: [Tier]? = nil) {
+            self.red = red
+            self.yellow = yellow
+        }
+    }
+
     public var red: [Tier] = []
     public var yellow: [Tier] = []
+    /// By site code (docs/product.md, third round, S); every code must be a site at start.
+    public var sites: [String: SiteTiers] = [:]
 
     /// False when no tier is configured: alerts are stored and shown but reach nobody.
-    public var isConfigured: Bool { !(red.isEmpty && yellow.isEmpty) }
+    public var isConfigured: Bool {
+        !(red.isEmpty && yellow.isEmpty) || sites.values.contains { !($0.red ?? []).isEmpty || !($0.yellow ?? []).isEmpty }
+    }
 
+    /// The study's tiers for the level.
     public func tiers(for level: Level) -> [Tier] {
         switch level {
         case .red: return red
@@ -69,8 +92,19 @@ public struct EscalationLadder: Sendable, Equatable {
         }
     }
 
-    public init(red: [Tier] = [], yellow: [Tier] = []) {
+    /// The tiers of the site's ladder for the level: its own, else the study's.
+    public func tiers(for level: Level, site: String?) -> [Tier] {
+        guard let site, let own = sites[site] else { return tiers(for: level) }
+        switch level {
+        case .red: return own.red ?? red
+        case .yellow: return own.yellow ?? yellow
+        case .green, .info: return []
+        }
+    }
+
+    public init(red: [Tier] = [], yellow: [Tier] = [], sites: [String: SiteTiers] = [:]) {
         self.red = red
         self.yellow = yellow
+        self.sites = sites
     }
 }

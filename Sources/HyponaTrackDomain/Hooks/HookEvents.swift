@@ -9,6 +9,8 @@ enum HookEventData {
     struct Alert: Encodable, Sendable {
         let alertId: Int64
         let studyId: String
+        /// The code of the patient's site (docs/product.md, third round, S).
+        let site: String
         /// The first day the alert covers.
         let date: String
         /// The last day it covers.
@@ -29,13 +31,14 @@ enum HookEventData {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case alertId, studyId, date, lastDate, pod, level, kind, reasons, riskClass, tier, state, by, note, sodium
+            case alertId, studyId, site, date, lastDate, pod, level, kind, reasons, riskClass, tier, state, by, note, sodium
         }
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(alertId, forKey: .alertId)
             try c.encode(studyId, forKey: .studyId)
+            try c.encode(site, forKey: .site)
             try c.encode(date, forKey: .date)
             try c.encode(lastDate, forKey: .lastDate)
             try c.encode(pod, forKey: .pod)
@@ -62,6 +65,7 @@ enum HookEventData {
     /// `reminder.due`: a patient without the app is due a reminder (`Scheduler`).
     struct ReminderDue: Encodable, Sendable {
         let studyId: String
+        let site: String
         let date: String
         let pod: Int
         let kind: String

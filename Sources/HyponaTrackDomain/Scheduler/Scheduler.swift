@@ -200,11 +200,18 @@ final class Scheduler: BackgroundService {
                 try mark(db, patient.id, today, key, subscribers.isEmpty ? "no_subscriber" : "skipped", ms)
                 continue
             }
-            let data = HookEventData.ReminderDue(studyId: patient.studyId, date: today.description,
+            // Only the hooks that hear the patient's site (`hooks[].sites`).
+            let site = try SiteRepository.patientSiteCode(db, patientId: patient.id) ?? ""
+            let heard = hooks.filter { subscribers.contains($0.name) && $0.hears(site: site) }.map(\.name)
+            guard !heard.isEmpty else {
+                try mark(db, patient.id, today, key, "no_subscriber", ms)
+                continue
+            }
+            let data = HookEventData.ReminderDue(studyId: patient.studyId, site: site, date: today.description,
                                                  pod: patient.profile.pod(at: today), kind: reminder.kind.rawValue,
                                                  at: reminder.at.description, intensity: plan.intensity.rawValue,
                                                  tasks: reminder.tasks.map(\.rawValue))
-            try HookOutbox.enqueue(db, type: .reminderDue, data: data, hooks: subscribers, at: ms)
+            try HookOutbox.enqueue(db, type: .reminderDue, data: data, hooks: heard, at: ms)
             try mark(db, patient.id, today, key, "emitted", ms)
             queued = true
         }

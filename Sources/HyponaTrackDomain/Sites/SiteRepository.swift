@@ -88,6 +88,27 @@ enum SiteRepository {
         try db.queryOne("SELECT site_id FROM patients WHERE id = ?", [patientId])?.int64(0)
     }
 
+    /// The REDCap DAG of a site (nil: none, or no such site).
+    static func redcapDAG(_ db: Connection, siteId: Int64) throws -> String? {
+        try db.queryOne("SELECT redcap_dag FROM sites WHERE id = ?", [siteId])?.optionalString(0)
+    }
+
+    /// The REDCap DAG of a patient's site by study ID (case-insensitive; nil: none, or no such patient).
+    static func redcapDAG(_ db: Connection, studyId: String) throws -> String? {
+        try db.queryOne("SELECT s.redcap_dag FROM patients p JOIN sites s ON s.id = p.site_id WHERE p.study_id_key = ?",
+                        [PatientRecord.key(studyId)])?.optionalString(0)
+    }
+
+    /// The code of a patient's site (nil: no such patient).
+    static func patientSiteCode(_ db: Connection, patientId: Int64) throws -> String? {
+        try db.queryOne("SELECT s.code FROM patients p JOIN sites s ON s.id = p.site_id WHERE p.id = ?", [patientId])?.string(0)
+    }
+
+    /// The ids of the site's patients, withdrawn ones included.
+    static func patientIds(_ db: Connection, site: Int64) throws -> [Int64] {
+        try db.query("SELECT id FROM patients WHERE site_id = ? ORDER BY id", [site]).map { try $0.int64(0) }
+    }
+
     static func movePatient(_ db: Connection, patientId: Int64, to site: Int64, at ms: Int64) throws {
         try db.execute("UPDATE patients SET site_id = ?, updated_at = ? WHERE id = ?", [site, ms, patientId])
     }

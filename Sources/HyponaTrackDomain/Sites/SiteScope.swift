@@ -20,6 +20,13 @@ public enum SiteScope: Sendable, Equatable {
     /// The scope a `?site=CODE` filter leaves: that site, if the member reaches it; else none.
     public func narrowed(to site: Int64) -> SiteScope { .sites(contains(site: site) ? [site] : []) }
 
+    /// A SQL condition that a patient id column is one of the scope's patients, e.g.
+    /// `d.patient_id IN (SELECT id FROM patients WHERE site_id IN (2))`; nil for all sites (no
+    /// condition, so an all-sites read keeps its plan).
+    public func patients(_ column: String) -> String? {
+        isAllSites ? nil : "\(column) IN (SELECT id FROM patients WHERE \(condition("site_id")))"
+    }
+
     /// A SQL condition on a patients' site column, e.g. `p.site_id IN (2,5)` (`1` for all sites,
     /// `0` for none). The ids are integers read from the database, never text from a request.
     public func condition(_ column: String) -> String {

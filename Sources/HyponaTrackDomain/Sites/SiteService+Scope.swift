@@ -66,7 +66,26 @@ public struct ContactNumbers: Sendable, Equatable {
 
 extension SiteService {
     public func numbers(patientId: Int64, app: ServerConfiguration.App) throws -> ContactNumbers {
-        let site = try site(patientId: patientId)
-        return ContactNumbers(clinicPhone: site?.clinicPhone ?? app.clinicPhone, emergencyNumber: site?.emergencyNumber ?? app.emergencyNumber)
+        Self.numbers(try site(patientId: patientId), app: app)
+    }
+
+    /// The numbers of a site by id, from the sites kept in memory (a day submission's answer
+    /// reads no row for them); a site not found gives the study's.
+    public func numbers(siteId: Int64, app: ServerConfiguration.App) throws -> ContactNumbers {
+        Self.numbers(try sitesById()[siteId], app: app)
+    }
+
+    static func numbers(_ site: Site?, app: ServerConfiguration.App) -> ContactNumbers {
+        ContactNumbers(clinicPhone: site?.clinicPhone ?? app.clinicPhone, emergencyNumber: site?.emergencyNumber ?? app.emergencyNumber)
+    }
+
+    /// Every site by id, read once and kept until a site is added, changed or removed.
+    public func sitesById() throws -> [Int64: Site] {
+        let (generation, sites) = kept.withLock { $0 }
+        if let sites { return sites }
+        let all = try transactions.read { try SiteRepository.all($0) }
+        let byId = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+        kept.withLock { if $0.generation == generation { $0.sites = byId } }
+        return byId
     }
 }

@@ -1,6 +1,6 @@
 import HyponaTrackCore
-
 import SQLite
+import Synchronization
 
 /// The study's sites (docs/product.md, third round, S): managed by admins, each change with its
 /// audit row in one transaction; which sites a staff member works for; patients' transfers; and
@@ -8,15 +8,27 @@ import SQLite
 public final class SiteService: Sendable {
     let transactions: Transactions
     let clock: any ServerClock
+    /// The REDCap outbox (nil: sync off): a transfer or a new DAG queues the patients' rows again.
+    let outbox: SyncOutbox?
+    /// A transfer re-plans the patient's escalation tiers not yet fired on the new site's ladder.
+    let alerting: Alerting?
+    let rules: ActiveRules
+    /// The sites by id as last read (`sitesById`); nil after a change, until read again. The
+    /// generation moves with every change, so a read that raced one is not kept.
+    let kept = Mutex<(generation: Int, sites: [Int64: Site]?)>((0, nil))
 
-    init(transactions: Transactions, clock: any ServerClock) {
-        self.transactions = transactions
-        self.clock = clock
+    init(context: StudyContext) {
+        transactions = context.transactions
+        clock = context.clock
+        outbox = context.outbox
+        alerting = context.alerting
+        rules = context.rules
     }
 
     // MARK: sites
 
     public func add(_ command: AddSite) throws -> SiteView {
+        defer { forgetSites() }
         let ms = epochMilliseconds(clock.now())
         guard SiteRules.isValidCode(command.code) else { throw Self.badCode(command.code, field: "code") }
         var site = Site(id: 0, code: command.code, name: command.name, timeZone: command.timeZone, clinicPhone: command.clinicPhone,
@@ -26,6 +38,7 @@ public final class SiteService: Sendable {
             guard try SiteRepository.find(db, code: site.code) == nil else {
                 throw DomainError.conflict("a site with the code \(site.code) exists", field: "code")
             }
+            try Self.checkGroups(db, site, was: nil)
             site.id = try SiteRepository.insert(db, site, by: command.actor)
             try AuditLog.append(db, at: ms, actor: command.actor, action: .siteAdd, subject: "site:\(site.code)",
                                 details: AuditDetails.SiteFields(site))
@@ -44,16 +57,26 @@ public final class SiteService: Sendable {
     }
 
     public func update(_ command: UpdateSite) throws -> SiteView {
+        defer { forgetSites() }
         let ms = epochMilliseconds(clock.now())
         return try transactions.write { db in
             var site = try Self.site(db, code: command.code, field: "code", missing: true)
+            let was = site
             if let name = command.name { site.name = name }
             if let zone = command.timeZone { site.timeZone = zone }
             if let phone = command.clinicPhone { site.clinicPhone = phone }
             if let number = command.emergencyNumber { site.emergencyNumber = number }
             if let dag = command.redcapDAG { site.redcapDAG = dag }
             try Self.check(site)
+            try Self.checkGroups(db, site, was: was)
             try SiteRepository.update(db, site, at: ms)
+            if site.redcapDAG != was.redcapDAG, let outbox {
+                // The site's records join its new group with their next rows: queue them now.
+                let snapshot = rules.snapshot
+                for id in try SiteRepository.patientIds(db, site: site.id) {
+                    if let patient = try PatientRepository.load(db, id: id) { try outbox.enqueuePatient(db, patient, snapshot: snapshot, at: ms) }
+                }
+            }
             try AuditLog.append(db, at: ms, actor: command.actor, action: .siteUpdate, subject: "site:\(site.code)",
                                 details: AuditDetails.SiteFields(site))
             return SiteView(site: site, patients: try SiteRepository.patientCount(db, site: site.id),
@@ -63,6 +86,7 @@ public final class SiteService: Sendable {
 
     /// Removes a site no patient and no active staff member belongs to (409 `conflict` otherwise).
     public func remove(_ command: RemoveSite) throws {
+        defer { forgetSites() }
         let ms = epochMilliseconds(clock.now())
         try transactions.write { db in
             let site = try Self.site(db, code: command.code, field: "code", missing: true)
@@ -76,6 +100,9 @@ public final class SiteService: Sendable {
                                 details: AuditDetails.SiteRemoved(code: site.code))
         }
     }
+
+    /// After a site changed (its COMMIT done or rolled back): the next `sitesById` reads them again.
+    private func forgetSites() { kept.withLock { $0 = ($0.generation + 1, nil) } }
 
     // MARK: staff
 
@@ -137,7 +164,16 @@ public final class SiteService: Sendable {
             guard target.id != patient.siteId else {
                 throw DomainError.invalid("site", "\(patient.studyId) is already at the site \(target.code)")
             }
+            if target.redcapDAG == nil, let dag = from?.redcapDAG {
+                throw DomainError.invalid("site", "the site \(target.code) has no REDCap DAG and REDCap cannot take the record out of "
+                                          + "\(dag): give \(target.code) its DAG first (hyponatrack site update)")
+            }
             try SiteRepository.movePatient(db, patientId: patient.id, to: target.id, at: ms)
+            var moved = patient
+            moved.siteId = target.id
+            // The DAG follows (every row again, naming the new group), and so does the ladder.
+            try outbox?.enqueuePatient(db, moved, snapshot: rules.snapshot, at: ms)
+            try alerting?.replan(db, patientId: patient.id, site: target.code, at: ms)
             let fromCode = from?.code ?? "?"
             try AuditLog.append(db, at: ms, actor: command.actor, action: .patientTransfer, subject: patient.studyId,
                                 details: AuditDetails.PatientTransfer(from: fromCode, to: target.code))
@@ -181,6 +217,26 @@ public final class SiteService: Sendable {
             throw DomainError.invalid(field, "no site \(code) (hyponatrack site list)")
         }
         return site
+    }
+
+    /// DAGs all or none (docs/product.md, settled S; REDCap cannot un-assign a record): a new
+    /// site needs one when another site has one; a DAG once set is not cleared while the site
+    /// holds patients or another site has one; no two sites share a group. Setting DAGs site by
+    /// site on a study that had none is allowed (`sync check` names the sites still without).
+    static func checkGroups(_ db: Connection, _ site: Site, was: Site?) throws {
+        let others = try SiteRepository.all(db).filter { $0.id != site.id }
+        guard let dag = site.redcapDAG else {
+            if was == nil, others.contains(where: { $0.redcapDAG != nil }) {
+                throw DomainError.invalid("redcapDag", "the other sites have REDCap DAGs: give this one its own")
+            }
+            if let old = was?.redcapDAG, try others.contains(where: { $0.redcapDAG != nil }) || SiteRepository.patientCount(db, site: site.id) > 0 {
+                throw DomainError.invalid("redcapDag", "REDCap cannot take a record out of its DAG (\(old)): give another DAG instead")
+            }
+            return
+        }
+        if let taken = others.first(where: { $0.redcapDAG == dag }) {
+            throw DomainError.conflict("the site \(taken.code) has the REDCap DAG \(dag)", field: "redcapDag")
+        }
     }
 
     static func badCode(_ code: String, field: String) -> DomainError {

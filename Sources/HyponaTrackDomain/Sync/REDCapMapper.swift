@@ -52,6 +52,21 @@ struct REDCapMapper: Sendable {
         return row
     }
 
+    /// The row with `redcap_data_access_group` after the repeat columns, when the patient's site
+    /// has a DAG (docs/product.md, third round, S): REDCap assigns the record to the group its
+    /// imported rows name, and re-assigns it when a later row names another. Without a DAG the
+    /// row is as it was (a blank would not take a record out of its group: REDCap cannot
+    /// un-assign one, so sites have a DAG each or none has).
+    static func assigned(_ row: Row, to dag: String?) -> Row {
+        guard let dag else { return row }
+        var row = row
+        let at = (row.firstIndex { $0.0 == "redcap_repeat_instance" } ?? 0) + 1
+        row.insert((dataAccessGroupField, dag), at: at)
+        return row
+    }
+
+    static let dataAccessGroupField = "redcap_data_access_group"
+
     /// The daily row of a day with POD ≥ 1 (the instance number); nil for POD 0 or earlier.
     func daily(_ p: PatientRecord, day: DailyEntry, alert: DailyAlert?, rules: RuleSet) -> Row? {
         let pod = p.profile.pod(at: day.date)

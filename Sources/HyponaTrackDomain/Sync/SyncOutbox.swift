@@ -21,7 +21,8 @@ final class SyncOutbox: Sendable {
     @discardableResult
     func enqueueBaseline(_ db: Connection, _ patient: PatientRecord, snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> Int {
         let risk = snapshot.engine.risk.assess(patient.profile)
-        let row = mapper.baseline(patient, risk: risk, rules: snapshot.rules)
+        let dag = try SiteRepository.redcapDAG(db, siteId: patient.siteId)
+        let row = REDCapMapper.assigned(mapper.baseline(patient, risk: risk, rules: snapshot.rules), to: dag)
         try OutboxRepository.enqueue(db, record: patient.studyId, instrument: REDCapFields.baselineForm, instance: 0, row: row, at: ms)
         var count = 1
         let days = try DayRepository.load(db, patientId: patient.id, from: patient.profile.surgeryDate.adding(days: 1),
@@ -29,17 +30,19 @@ final class SyncOutbox: Sendable {
         guard !days.isEmpty else { return count }
         let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
         for day in days {
-            try enqueueDaily(db, patient, day: day, alert: evaluations[day.date].map(DailyAlert.init), snapshot: snapshot, at: ms)
+            try enqueueDaily(db, patient, day: day, alert: evaluations[day.date].map(DailyAlert.init), snapshot: snapshot, dag: dag, at: ms)
             count += 1
         }
         return count
     }
 
+    /// `dag`: the patient's site's DAG when the caller has it (nil: read here).
     func enqueueDaily(_ db: Connection, _ patient: PatientRecord, day: DailyEntry, alert: DailyAlert?,
-                      snapshot: ActiveRules.Snapshot, at ms: Int64) throws {
+                      snapshot: ActiveRules.Snapshot, dag: String?? = nil, at ms: Int64) throws {
         guard let row = mapper.daily(patient, day: day, alert: alert, rules: snapshot.rules) else { return }
+        let group = try dag ?? SiteRepository.redcapDAG(db, siteId: patient.siteId)
         try OutboxRepository.enqueue(db, record: patient.studyId, instrument: REDCapFields.dailyForm,
-                                     instance: patient.profile.pod(at: day.date), row: row, at: ms)
+                                     instance: patient.profile.pod(at: day.date), row: REDCapMapper.assigned(row, to: group), at: ms)
     }
 
     /// Queues the `alert_log` row of an alert as it stands now (after the change being stored).
@@ -49,8 +52,22 @@ final class SyncOutbox: Sendable {
     }
 
     func enqueueAlertLog(_ db: Connection, _ entry: AlertLogEntry, at ms: Int64) throws {
+        let row = REDCapMapper.assigned(mapper.alertLog(entry), to: try SiteRepository.redcapDAG(db, studyId: entry.studyId))
         try OutboxRepository.enqueue(db, record: entry.studyId, instrument: REDCapFields.alertLogForm, instance: entry.instance,
-                                     row: mapper.alertLog(entry), at: ms)
+                                     row: row, at: ms)
+    }
+
+    /// Queues every row of one patient again (baseline, days, alerts), each carrying the DAG of
+    /// the patient's site as it is now: a transfer, or a site given its DAG, moves the record
+    /// (REDCap assigns a record to the group its imported rows name). Returns the rows queued.
+    @discardableResult
+    func enqueuePatient(_ db: Connection, _ patient: PatientRecord, snapshot: ActiveRules.Snapshot, at ms: Int64) throws -> Int {
+        var count = try enqueueBaseline(db, patient, snapshot: snapshot, at: ms)
+        for entry in try AlertRepository.logEntries(db, patientId: patient.id) {
+            try enqueueAlertLog(db, entry, at: ms)
+            count += 1
+        }
+        return count
     }
 
     /// Queues the alerts that migration `v4_alert_log` found (once: the list is emptied in the

@@ -59,7 +59,7 @@ extension SyncService {
                                onlyInREDCap: extra, differences: differences)
     }
 
-    /// Every row the server would send now.
+    /// Every row the server would send now, each with its patient's DAG (if the site has one).
     private func localRows(_ db: Connection) throws -> [REDCapRowKey: [String: String]] {
         let snapshot = rules.snapshot
         let mapper = outbox.mapper
@@ -68,18 +68,22 @@ extension SyncService {
             let flat = Dictionary(uniqueKeysWithValues: row)
             rows[REDCapRowKey(flat)] = flat
         }
+        var groups: [String: String] = [:]
         for patient in try PatientRepository.all(db) {
-            add(mapper.baseline(patient, risk: snapshot.engine.risk.assess(patient.profile), rules: snapshot.rules))
+            let dag = try SiteRepository.redcapDAG(db, siteId: patient.siteId)
+            if let dag { groups[patient.studyId] = dag }
+            add(REDCapMapper.assigned(mapper.baseline(patient, risk: snapshot.engine.risk.assess(patient.profile), rules: snapshot.rules),
+                                      to: dag))
             let evaluations = try EvaluationRepository.latestPerDate(db, patientId: patient.id)
             for day in try DayRepository.load(db, patientId: patient.id, from: patient.profile.surgeryDate.adding(days: 1),
                                               to: patient.profile.surgeryDate.adding(days: 400)) {
                 if let row = mapper.daily(patient, day: day, alert: evaluations[day.date].map(DailyAlert.init),
                                           rules: snapshot.rules) {
-                    add(row)
+                    add(REDCapMapper.assigned(row, to: dag))
                 }
             }
         }
-        for entry in try AlertRepository.logEntries(db) { add(mapper.alertLog(entry)) }
+        for entry in try AlertRepository.logEntries(db) { add(REDCapMapper.assigned(mapper.alertLog(entry), to: groups[entry.studyId])) }
         return rows
     }
 
@@ -89,7 +93,8 @@ extension SyncService {
         let forms = REDCapFields(rules: rules.snapshot.rules).forms.map(\.form)
         var remote: [REDCapRowKey: [String: String]] = [:]
         for chunk in stride(from: 0, to: records.count, by: 50).map({ Array(records[$0..<min($0 + 50, records.count)]) }) {
-            var fields: [(String, String)] = [("content", "record"), ("type", "flat")]
+            // With each record's DAG, so a record left in another group (a transfer not yet sent) shows.
+            var fields: [(String, String)] = [("content", "record"), ("type", "flat"), ("exportDataAccessGroups", "true")]
             for (i, form) in forms.enumerated() { fields.append(("forms[\(i)]", form)) }
             for (i, r) in chunk.enumerated() { fields.append(("records[\(i)]", r)) }
             guard let rows = REDCapObject.array(try readBytes(worker.client.read(fields))) else { continue }

@@ -113,6 +113,7 @@ public final class SyncService: Sendable {
         if let problem = SyncCheck.noDataLabel(remote: remote["alert_kind"], days: written.noDataDays) {
             problems.append(.init(field: "alert_kind", form: REDCapFields.alertLogForm, problem: problem))
         }
+        problems += try checkGroups()
         return SyncCheckReport(redcapVersion: version, projectId: project["project_id"].flatMap(SyncCheckReport.Value.init),
                                projectTitle: project["project_title"].flatMap(SyncCheckReport.Value.init),
                                fieldsChecked: written.forms.reduce(0) { $0 + $1.fields.count }, problems: problems,
@@ -158,6 +159,27 @@ public final class SyncService: Sendable {
                                   problem: "marked repeating: the baseline must not be repeating"))
         }
         return (problems, .init(perInstrument: true, note: nil))
+    }
+
+    /// Each site's DAG must be one of the project's (`content=dag`, read only when a site has
+    /// one); a site without a DAG while others have one is named too (its records are in no group).
+    private func checkGroups() throws -> [SyncCheckReport.Problem] {
+        let sites = try transactions.read { try SiteRepository.all($0) }
+        guard sites.contains(where: { $0.redcapDAG != nil }) else { return [] }
+        guard let rows = REDCapObject.array(try readBytes(worker.client.read([("content", "dag")]))) else {
+            throw DomainError.upstream("REDCap's data access groups are not a JSON array")
+        }
+        let groups = Set(rows.compactMap { row -> String? in if case .string(let s)? = row["unique_group_name"] { s } else { nil } })
+        let field = REDCapMapper.dataAccessGroupField
+        return sites.compactMap { site in
+            guard let dag = site.redcapDAG else {
+                return .init(field: field, form: "site \(site.code)",
+                             problem: "the site \(site.code) has no DAG while other sites have one: give it one (hyponatrack site update)")
+            }
+            guard !groups.contains(dag) else { return nil }
+            return .init(field: field, form: "site \(site.code)",
+                         problem: "the site \(site.code)'s DAG \(dag) is missing in the project: add it (unique group name \(dag))")
+        }
     }
 
     func readBytes(_ r: Result<[UInt8], REDCapError>) throws -> [UInt8] {

@@ -18,6 +18,7 @@ enum PatientJSON {
     /// A line of `GET /v1/patients`; the answer to a profile change and a withdrawal.
     static let summary = ResponseShape<PatientSummary>("PatientSummary", [
         .member("studyId", .string(S.studyId)) { $0.patient.studyId },
+        .member("site", .string) { $0.site },
         .member("surgeryDate", .date) { $0.patient.profile.surgeryDate },
         .member("pod", .integer) { $0.pod },
     ], risk.embedded { $0.risk }, [

@@ -23,8 +23,8 @@ extension Routes {
                 catch { throw APIError.from(error) }
                 let result = try service.days.correct(CorrectDay(studyId: ctx.parameter("studyId"), date: date, patch: correction.patch,
                                                                  reason: correction.reason, actor: ctx.actor))
-                return .json(.ok, DayJSON.result.encode(DayAnswer(result, language: ctx.language,
-                                                                   emergencyNumber: service.configuration.app.emergencyNumber)))
+                let numbers = try service.sites.numbers(siteId: result.siteId, app: service.configuration.app)
+                return .json(.ok, DayJSON.result.encode(DayAnswer(result, language: ctx.language, emergencyNumber: numbers.emergencyNumber)))
             },
             Route(.post, "/v1/imports/fhir", access: .staff(.write), touches: .list,
                   summary: "Import FHIR R4 sodium Observations (an Observation or a Bundle): proposed, not applied",

@@ -20,7 +20,6 @@ extension Routes {
                     patch = try DayPatchDecoder.decode(ctx.body, date: date, rules: service.rules.snapshot.rules)
                 } catch { throw APIError.from(error) }
                 let language = ctx.language
-                let emergencyNumber = service.configuration.app.emergencyNumber
                 // Answered from the COMMIT: no thread waits for it. The day cache is refreshed
                 // after it, on the thread that sends the answer (`CommittedSubmission.result`).
                 return .later(DeferredAnswer(start: { committed in
@@ -29,7 +28,10 @@ extension Routes {
                     // A yellow answer says when the clinic will call, as the web check-in does (only then is the clock read).
                     let result = try committed.result()
                     let call = result.evaluation.level == .yellow ? service.configuration.clinicCall(atEpochSeconds: service.clock.now()) : nil
-                    return .json(.ok, DayJSON.result.encode(DayAnswer(result, language: language, emergencyNumber: emergencyNumber, call: call)))
+                    // The patient's site's emergency number (else `app.emergencyNumber`), as the web check-in shows it.
+                    let numbers = try service.sites.numbers(siteId: result.siteId, app: service.configuration.app)
+                    return .json(.ok, DayJSON.result.encode(DayAnswer(result, language: language, emergencyNumber: numbers.emergencyNumber,
+                                                                      call: call)))
                 }))
             },
             Route(.get, "/v1/me/days", access: .patient, touches: .ownRecord, summary: "The patient's stored days with their evaluations",
@@ -42,9 +44,10 @@ extension Routes {
             Route(.get, "/v1/me/today", access: .patient, touches: .ownRecord, summary: "Today's tasks, level and reminder plan",
                   responses: [200: ("today", DayJSON.today.reference), 401: ("token missing or revoked", S.error),
                               403: ("not a patient token", S.error)]) { ctx in
-                .json(.ok, DayJSON.today.encode(TodayAnswer(try service.days.today(patientId: try ctx.patientId()), language: ctx.language,
-                                                            emergencyNumber: service.configuration.app.emergencyNumber,
-                                                            call: service.configuration.clinicCall(atEpochSeconds: service.clock.now()))))
+                let today = try service.days.today(patientId: try ctx.patientId())
+                let numbers = try service.sites.numbers(siteId: today.siteId, app: service.configuration.app)
+                return .json(.ok, DayJSON.today.encode(TodayAnswer(today, language: ctx.language, emergencyNumber: numbers.emergencyNumber,
+                                                                   call: service.configuration.clinicCall(atEpochSeconds: service.clock.now()))))
             },
         ]
     }

@@ -11,6 +11,9 @@ struct BoardPage {
     let all: Bool
     /// The rules' facts the reasons are worded with.
     let facts: ReasonWording.Facts
+    /// The study's sites by id, for an all-sites member of a study with several: the board
+    /// then has a site column and a site filter (a site-bound member has neither).
+    var sites: [Int64: Site]? = nil
 
     var t: ConsoleText { layout.t }
 
@@ -73,32 +76,43 @@ struct BoardPage {
         var hidden: HTML = all ? "<input type=\"hidden\" name=\"all\" value=\"1\">" : HTML()
         if paused { hidden = hidden + "<input type=\"hidden\" name=\"\(Self.pauseParameter)\" value=\"off\">" }
         let clear: HTML = f.isEmpty ? HTML() : "<a href=\"/console/\(all ? "?all=1" : "")\">\(t.s("Clear filters", "Filter zurücksetzen"))</a>"
-        // The site filter (sites issue) joins these as a fourth select.
         return """
             <form method="get" action="/console/" class="inline board-filter" id="board-filter" role="search" \
             aria-label="\(t.s("Filter the board", "Übersicht filtern"))">\(hidden)
             <div><label for="filter-level">\(t.level)</label><select id="filter-level" name="\(WardBoardFilter.levelParameter)">\(levels)</select></div>
             <div><label for="filter-handling">\(t.s("Handling", "Bearbeitung"))</label>\
             <select id="filter-handling" name="\(WardBoardFilter.handlingParameter)">\(states)</select></div>
-            <div><label for="filter-q">\(t.studyId)</label><input type="text" id="filter-q" name="\(WardBoardFilter.studyIdParameter)" \
+            \(siteSelect(f))<div><label for="filter-q">\(t.studyId)</label><input type="text" id="filter-q" name="\(WardBoardFilter.studyIdParameter)" \
             value="\(f.studyId)" autocomplete="off"></div>
             <div><button type="submit">\(t.s("Filter", "Filtern"))</button> \(clear)</div></form>
             """
     }
 
+    /// The site select (all-sites members of a study with several sites).
+    func siteSelect(_ f: WardBoardFilter) -> HTML {
+        guard let sites else { return HTML() }
+        return "<div>" + SiteChoice.select(id: "filter-site", label: t.s("Site", "Standort"), sites: sites, selected: f.site,
+                                           all: t.s("All", "Alle")) + "</div>"
+    }
+
     func render() -> HTML {
         let shown = board.rows.filter(filter.matches)
-        let rows = shown.map { BoardRow(layout: layout, wording: ReasonWording(t.language, facts: facts), row: $0, at: board.at).html }
+        let rows = shown.map { row in
+            BoardRow(layout: layout, wording: ReasonWording(t.language, facts: facts), row: row, at: board.at,
+                     site: sites.map { $0[row.patient.siteId] }).html
+        }
+        // Soft hyphens in the long German heads: with the site column the board still fits 1,280 px.
+        let siteHead: HTML = sites == nil ? HTML() : "<th scope=\"col\">\(t.s("Site", "Stand\u{00AD}ort"))</th>"
         let caption = shown.count == board.rows.count
             ? t.s("\(board.rows.count) patients, most urgent first", "\(board.rows.count) Patienten, dringlichste zuerst")
             : t.s("\(shown.count) of \(board.rows.count) patients, most urgent first",
                   "\(shown.count) von \(board.rows.count) Patienten, dringlichste zuerst")
         let table: HTML = rows.isEmpty ? "<p>\(t.noPatients)</p>" : ConsoleLayout.scrolling("""
-            <table id="board"><caption class="muted" id="board-caption">\(caption)</caption>
-            <thead><tr><th scope="col">\(t.studyId)</th><th scope="col">\(t.level)</th><th scope="col">\(t.s("Why", "Warum"))</th>
-            <th scope="col">\(t.s("Since", "Seit"))</th><th scope="col">\(t.s("Handling", "Bearbeitung"))</th>
+            <table id="board"\(sites == nil ? HTML() : " class=\"with-site\"")><caption class="muted" id="board-caption">\(caption)</caption>
+            <thead><tr><th scope="col">\(t.studyId)</th>\(siteHead)<th scope="col">\(t.level)</th><th scope="col">\(t.s("Why", "Warum"))</th>
+            <th scope="col">\(t.s("Since", "Seit"))</th><th scope="col">\(t.s("Handling", "Bear\u{00AD}beitung"))</th>
             <th scope="col"><abbr title="\(t.s("postoperative day", "postoperativer Tag"))">\(t.pod)</abbr></th>
-            <th scope="col">\(t.s("Risk class", "Risiko"))</th><th scope="col">\(t.lastSubmission)</th><th scope="col">\(t.missingChecks)</th>
+            <th scope="col">\(t.s("Risk class", "Risiko"))</th><th scope="col">\(t.s("Last submission", "Letzte Über\u{00AD}mittlung"))</th><th scope="col">\(t.missingChecks)</th>
             <th scope="col" class="num">\(t.openAlerts)</th><th scope="col">\(t.status)</th></tr></thead>
             <tbody>\(rows)</tbody></table>
             """, labelledBy: "board-caption")

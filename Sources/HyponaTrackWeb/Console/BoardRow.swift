@@ -11,6 +11,8 @@ struct BoardRow {
     let row: WardBoard.Row
     /// The board's instant (epoch seconds), for the submission's age.
     let at: Double
+    /// The patient's site, when the board has a site column (`.some(nil)`: a site not found).
+    var site: Site?? = nil
 
     var t: ConsoleText { layout.t }
 
@@ -57,6 +59,13 @@ struct BoardRow {
         }
     }
 
+    /// The site's code (short, so the German board still fits 1,280 px), its name as the title.
+    var siteCell: HTML {
+        guard let site else { return HTML() }
+        guard let site else { return "<td class=\"site\">–</td>" }
+        return "<td class=\"site\"><abbr title=\"\(site.name)\">\(site.code)</abbr></td>"
+    }
+
     var html: HTML {
         let r = row
         let last = r.lastSubmissionAt.map { t.age(seconds: at - Double($0) / 1000) } ?? t.never
@@ -68,7 +77,7 @@ struct BoardRow {
         return """
             <tr class="row-\(r.level?.rawValue ?? "none")" data-study-id="\(r.patient.studyId)" data-level="\(r.level?.rawValue ?? "none")" \
             data-handling="\(r.handling?.rawValue ?? "")">\
-            <th scope="row">\(ConsoleLayout.patientLink(r.patient.studyId))</th><td>\(layout.badge(r.level))</td><td>\(why)</td><td>\(since)</td>\
+            <th scope="row">\(ConsoleLayout.patientLink(r.patient.studyId))</th>\(siteCell)<td>\(layout.badge(r.level))</td><td>\(why)</td><td>\(since)</td>\
             <td>\(handling)</td><td class="nowrap">\(t.s("day \(r.pod)", "Tag \(r.pod)"))</td>\
             <td>\(t.riskWord(r.riskClass))</td><td>\(last)</td>\
             <td\(r.missingChecks.isEmpty ? HTML() : " class=\"flag\"")>\(missing)</td><td class="num">\(r.openAlerts)</td><td>\(status)</td></tr>

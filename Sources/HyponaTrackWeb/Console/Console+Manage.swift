@@ -13,9 +13,12 @@ import HyponaTrackKit
 extension Console {
     static let gone: HTTPStatus = 410
 
-    func enrolPage(_ ctx: PageContext, errors: FormErrors = FormErrors()) -> HTML {
-        EnrolPage(layout: layout(ctx), rules: study.rules.snapshot.rules, defaultTimeZone: study.configuration.defaultTimeZone,
-                  errors: errors).render()
+    func enrolPage(_ ctx: PageContext, errors: FormErrors = FormErrors()) throws -> HTML {
+        var page = EnrolPage(layout: layout(ctx), rules: study.rules.snapshot.rules, defaultTimeZone: study.configuration.defaultTimeZone,
+                             errors: errors)
+        let all = try study.sites.sitesById()
+        if all.count > 1 { page.sites = all.filter { ctx.scope.contains(site: $0.key) } }
+        return page.render()
     }
 
     func managePage(_ ctx: PageContext, errors: FormErrors = FormErrors()) throws -> HTML {
@@ -28,19 +31,25 @@ extension Console {
     func enrol(_ ctx: PageContext) throws -> HTTPResponse {
         let rules = study.rules.snapshot.rules
         // The site's time zone is the enrolment default; a site refused is shown at the site field below.
-        let site = try? study.sites.enrolmentSite(code: ctx.field("site"), scope: ctx.scope)
+        var check = FormCheck()
+        var site: Site?
+        do { site = try study.sites.enrolmentSite(code: ctx.field("site"), scope: ctx.scope) } catch let e as DomainError {
+            // Said at the site field together with every other refused field (all problems at once).
+            if let found = refusal(e, fallback: "site", language: ctx.language) { check.note(found.field, said: found.message) }
+        }
         let members = PatientBodies.withDefaultTimeZone(ProfileForm.body(ctx.form, enrolment: true),
                                                         site?.timeZone ?? study.configuration.defaultTimeZone)
-        var check = FormCheck()
         let profile = check.decode(members, standIns: ProfileForm.standIns, fallback: "studyId") { b throws(FieldError) in
             try ProfileDecoder.decode(b, path: "", rules: rules)
         }
-        let refuse = { (check: FormCheck, status: HTTPStatus) in
-            try self.refused(ctx, form: "enrol", check, echo: ProfileForm.echo(ctx.form), shown: ProfileForm.names, status: status) {
-                self.enrolPage(ctx, errors: $0)
+        let refuse = { (check: FormCheck, status: HTTPStatus) throws -> HTTPResponse in
+            var echo = ProfileForm.echo(ctx.form)
+            echo["site"] = ctx.form["site"] ?? ""
+            return try self.refused(ctx, form: "enrol", check, echo: echo, shown: ProfileForm.names + ["site"], status: status) {
+                try self.enrolPage(ctx, errors: $0)
             }
         }
-        guard let profile else { return try refuse(check, .badRequest) }
+        guard let profile, check.isEmpty else { return try refuse(check, .badRequest) }
         do {
             let enrolled = try study.enrollment.enroll(Enroll(profile: profile, site: ctx.field("site"), scope: ctx.scope, actor: ctx.actor))
             let studyId = enrolled.patient.studyId
@@ -100,7 +109,8 @@ extension Console {
         let app = study.configuration.app
         let page = ActivationCodePage(layout: layout(ctx), issued: issued, studyId: stored.studyId, zone: study.zone(stored.profile),
                                       activationURL: issued.flatMap { app.activationURL(studyId: $0.studyId, code: $0.code) },
-                                      clinicPhone: app.clinicPhone, publicAppURL: app.publicURL.map { "\($0)/app/" })
+                                      clinicPhone: try study.sites.numbers(siteId: stored.siteId, app: app).clinicPhone,
+                                      publicAppURL: app.publicURL.map { "\($0)/app/" })
         return WebResponse.page(issued == nil ? Self.gone : .ok, page.render())
     }
 

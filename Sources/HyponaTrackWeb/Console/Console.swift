@@ -30,7 +30,7 @@ struct Console: Sendable {
             Route(.get, "/console/patients/{studyId}", access: .staff(.read), touches: .patient) { ctx in try patient(ctx) },
             Route(.post, "/console/patients/{studyId}/labs", access: .staff(.write), touches: .patient) { ctx in try addLab(ctx) },
             Route(.post, "/console/patients/{studyId}/contacts", access: .staff(.write), touches: .patient) { ctx in try addContact(ctx) },
-            Route(.get, "/console/enrolment", access: .staff(.write), touches: .enrolment) { ctx in WebResponse.page(.ok, enrolPage(ctx)) },
+            Route(.get, "/console/enrolment", access: .staff(.write), touches: .enrolment) { ctx in WebResponse.page(.ok, try enrolPage(ctx)) },
             Route(.post, "/console/enrolment", access: .staff(.write), touches: .enrolment) { ctx in try enrol(ctx) },
             Route(.get, "/console/patients/{studyId}/manage", access: .staff(.write), touches: .patient) { ctx in
                 WebResponse.page(.ok, try managePage(ctx))
@@ -78,9 +78,18 @@ struct Console: Sendable {
     private func board(_ ctx: PageContext) throws -> HTTPResponse {
         let all = ctx.query("all") == "1"
         // One clock read: the rows and the submission ages are of the same instant (`WardBoard.at`).
-        let page = BoardPage(layout: layout(ctx), board: try study.patients.board(all: all, scope: ctx.scope), all: all,
+        var page = BoardPage(layout: layout(ctx), board: try study.patients.board(all: all, scope: ctx.scope), all: all,
                              facts: ReasonWording.Facts(rules: study.rules.snapshot.rules))
+        page.sites = try siteChoices(ctx)
         return WebResponse.page(.ok, page.render())
+    }
+
+    /// The study's sites for the site column and filters: an all-sites member's, when the
+    /// study has more than one (a site-bound member gets neither).
+    func siteChoices(_ ctx: PageContext) throws -> [Int64: Site]? {
+        guard ctx.allSites else { return nil }
+        let all = try study.sites.sitesById()
+        return all.count > 1 ? all : nil
     }
 
     func patientPage(_ ctx: PageContext, errors: FormErrors = FormErrors()) throws -> HTML {
@@ -100,10 +109,13 @@ struct Console: Sendable {
         let filter = ctx.request.http.method == .post ? InboxFilter.returned(ctx.form[InboxFilter.formFieldName], language: ctx.language)
             : try InboxFilter({ ctx.query($0) }, language: ctx.language)
         var query = filter.query
-        query.scope = ctx.scope
+        // A form sent from a site-filtered inbox returns to it (a GET's `?site=` the router narrowed already).
+        query.scope = filter.site.isEmpty ? ctx.scope : try study.sites.filter(site: filter.site, scope: ctx.scope)
         let page = try study.alerts.alerts(query)
-        return InboxPage(layout: layout(ctx), filter: filter, alerts: page.alerts, hasOlder: page.olderBefore != nil,
-                         zone: try zoneLookup(), facts: ReasonWording.Facts(rules: study.rules.snapshot.rules), errors: errors).render()
+        var inbox = InboxPage(layout: layout(ctx), filter: filter, alerts: page.alerts, hasOlder: page.olderBefore != nil,
+                              zone: try zoneLookup(), facts: ReasonWording.Facts(rules: study.rules.snapshot.rules), errors: errors)
+        inbox.sites = try siteChoices(ctx)
+        return inbox.render()
     }
 
     private func inbox(_ ctx: PageContext) throws -> HTTPResponse { WebResponse.page(.ok, try inboxPage(ctx)) }
@@ -116,7 +128,10 @@ struct Console: Sendable {
     }
 
     private func statistics(_ ctx: PageContext) throws -> HTTPResponse {
-        WebResponse.page(.ok, StatisticsPage(layout: layout(ctx), statistics: try study.statistics.statistics(StatisticsQuery(studyId: nil, scope: ctx.scope))).render())
+        var page = StatisticsPage(layout: layout(ctx), statistics: try study.statistics.statistics(StatisticsQuery(studyId: nil, scope: ctx.scope)))
+        page.sites = try siteChoices(ctx)
+        page.site = ctx.query("site") ?? ""
+        return WebResponse.page(.ok, page.render())
     }
 
     /// A CSV download; `?dialect=excel` in the page's language unless `lang` says otherwise.

@@ -38,6 +38,8 @@ enum ConsoleStylesheet {
         #board caption { text-align: left; }
         #board th[scope=row] { background: none; font-weight: normal; white-space: nowrap; }
         #board td.nowrap, #board span.nowrap { white-space: nowrap; }
+        #board.with-site th, #board.with-site td { padding: 4px 6px; }
+        #board.with-site .level { min-width: 4.5em; }
         form.board-filter label { margin-top: 0; }
         form.board-filter input[type=text], form.board-filter select { min-width: 10em; }
         tr.row-red th:first-child, tr.row-red td:first-child { border-left: 6px solid #a4001d; }

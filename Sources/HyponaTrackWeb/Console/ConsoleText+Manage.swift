@@ -28,6 +28,7 @@ extension ConsoleText {
     func profileLabel(_ field: String) -> String {
         switch field {
         case "studyId": return studyId
+        case "site": return s("Site (the patient's centre)", "Standort (das Zentrum des Patienten)")
         case "surgeryDate": return s("Surgery date", "OP-Datum")
         case "timeZone": return s("Time zone (IANA, e.g. Europe/Berlin)", "Zeitzone (IANA, z. B. Europe/Berlin)")
         case "age": return s("Age (years)", "Alter (Jahre)")

@@ -6,7 +6,8 @@ import HyponaTrackDomain
 /// The inbox's filters and page as GET query parameters (links, so they work without script and
 /// can be bookmarked): `level` (`red`, `yellow`; none: both), `state` (`unresolved` the default,
 /// `open` = new, `acknowledged`, `resolved`, `all`; the older `all=1` means `all`), `page` (from 1,
-/// pages of 50) and the older `before` (an alert number: only older alerts).
+/// pages of 50), the older `before` (an alert number: only older alerts) and `site` (a site's code,
+/// for all-sites members; the router narrows a GET's rows by it).
 struct InboxFilter: Equatable {
     enum StateFilter: String, CaseIterable {
         case unresolved, open, acknowledged, resolved, all
@@ -33,6 +34,8 @@ struct InboxFilter: Equatable {
     var state: StateFilter = .unresolved
     var page = 1
     var before: Int64? = nil
+    /// A site's code, or "" for every site the member reaches.
+    var site = ""
 
     /// Reads the query; a malformed value is refused (400) naming it, never shown as the first page.
     init(_ query: (String) -> String?, language: Language) throws {
@@ -54,16 +57,21 @@ struct InboxFilter: Equatable {
             guard let n = Int(text), n >= 1, n <= 100_000 else { throw refuse("\"page\" is not a page number.", "\"page\" ist keine Seitenzahl.") }
             page = n
         }
+        if let text = query("site"), !text.isEmpty {
+            guard SiteRules.isValidCode(text) else { throw refuse("\"site\" is not a site code.", "\"site\" ist kein Standortcode.") }
+            site = text
+        }
         if let text = query("before") {
             guard let id = Int64(text), id > 0 else { throw refuse("\"before\" is not an alert number.", "\"before\" ist keine Alarmnummer.") }
             before = id
         }
     }
 
-    init(level: Level? = nil, state: StateFilter = .unresolved, page: Int = 1) {
+    init(level: Level? = nil, state: StateFilter = .unresolved, page: Int = 1, site: String = "") {
         self.level = level
         self.state = state
         self.page = page
+        self.site = site
     }
 
     /// What the service is asked: unresolved ones whole (paged here), others a page by offset.
@@ -82,6 +90,7 @@ struct InboxFilter: Equatable {
         if state != .unresolved { items.append("state=\(state.rawValue)") }
         if page > 1 { items.append("page=\(page)") }
         if let before { items.append("before=\(before)") }
+        if !site.isEmpty { items.append("site=\(site)") }
         return items.joined(separator: "&")
     }
 
@@ -102,10 +111,11 @@ struct InboxFilter: Equatable {
         return filter
     }
 
-    func with(level: Level?) -> InboxFilter { InboxFilter(level: level, state: state) }
-    func with(state: StateFilter) -> InboxFilter { InboxFilter(level: level, state: state) }
+    func with(level: Level?) -> InboxFilter { InboxFilter(level: level, state: state, site: site) }
+    func with(state: StateFilter) -> InboxFilter { InboxFilter(level: level, state: state, site: site) }
+    func with(site: String) -> InboxFilter { InboxFilter(level: level, state: state, site: site) }
     func with(page: Int) -> InboxFilter {
-        var f = InboxFilter(level: level, state: state, page: page)
+        var f = InboxFilter(level: level, state: state, page: page, site: site)
         f.before = before
         return f
     }
@@ -122,18 +132,25 @@ struct InboxFilter: Equatable {
         }
     }
 
-    /// Two rows of links, the chosen one marked `aria-current` (and bold, not by colour alone).
-    func render(_ t: ConsoleText) -> HTML {
+    /// Two rows of links (three with `sites`: all-sites members of a study with several), the
+    /// chosen one marked `aria-current` (and bold, not by colour alone).
+    func render(_ t: ConsoleText, sites: [Int64: Site]? = nil) -> HTML {
         func link(_ f: InboxFilter, _ label: String, current: Bool) -> HTML {
             current ? "<a href=\"\(f.href)\" aria-current=\"true\" class=\"current\">\(label)</a>" : "<a href=\"\(f.href)\">\(label)</a>"
         }
         let levels: [HTML] = [link(with(level: nil), t.s("All", "Alle"), current: level == nil)]
             + Self.levels.map { l in link(with(level: l), t.vocabulary.level(l), current: level == l) }
         let states: [HTML] = StateFilter.allCases.map { s in link(with(state: s), stateWord(s, t), current: state == s) }
+        var siteRow = HTML()
+        if let sites {
+            let links: [HTML] = [link(with(site: ""), t.s("All", "Alle"), current: site.isEmpty)]
+                + sites.values.sorted { $0.code < $1.code }.map { s in link(with(site: s.code), s.code, current: site == s.code) }
+            siteRow = "<p id=\"inbox-sites\"><span class=\"filter-name\">\(t.s("Site", "Standort")):</span> \(links.joined(separator: " "))</p>"
+        }
         return """
             <nav class="filters" aria-label="\(t.s("Filters", "Filter"))">\
             <p><span class="filter-name">\(t.level):</span> \(levels.joined(separator: " "))</p>\
-            <p><span class="filter-name">\(t.s("Handling", "Bearbeitung")):</span> \(states.joined(separator: " "))</p></nav>
+            <p><span class="filter-name">\(t.s("Handling", "Bearbeitung")):</span> \(states.joined(separator: " "))</p>\(siteRow)</nav>
             """
     }
 

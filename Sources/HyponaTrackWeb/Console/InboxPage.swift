@@ -16,6 +16,8 @@ struct InboxPage {
     /// The facts of the rules in force (`ReasonWording`).
     let facts: ReasonWording.Facts
     var errors = FormErrors()
+    /// The study's sites, for an all-sites member of a study with several (the site filter).
+    var sites: [Int64: Site]? = nil
 
     var t: ConsoleText { layout.t }
 
@@ -42,7 +44,7 @@ struct InboxPage {
         let table: HTML = shown.isEmpty ? "<p>\(t.s("No alerts.", "Keine Alarme."))</p>"
             : "<table class=\"alerts inbox\">\(row.header())<tbody>\(rows)</tbody></table>"
         let pager = filter.pager(t, shown: shown.count, total: total, hasMore: hasMore)
-        return layout.page(t.alerts, filter.render(t) + table + pager)
+        return layout.page(t.alerts, filter.render(t, sites: sites) + table + pager)
     }
 }
 

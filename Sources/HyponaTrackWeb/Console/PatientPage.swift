@@ -77,6 +77,7 @@ struct PatientPage {
         return """
             <dl class="profile">
             <dt>\(t.studyId)</dt><dd>\(studyId)</dd>
+            <dt>\(t.s("Site", "Standort"))</dt><dd id="patient-site">\(s.site)</dd>
             <dt>\(t.level)</dt><dd>\(layout.badge(s.current?.level))</dd>
             <dt>\(t.s("Surgery date", "OP-Datum"))</dt><dd>\(t.date(s.patient.profile.surgeryDate))</dd>
             <dt>\(t.pod)</dt><dd>\(s.pod)</dd>

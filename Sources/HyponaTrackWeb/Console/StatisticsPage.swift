@@ -7,6 +7,10 @@ import HyponaTrackDomain
 struct StatisticsPage {
     let layout: ConsoleLayout
     let statistics: StudyStatistics
+    /// The study's sites, for an all-sites member of a study with several (the site filter).
+    var sites: [Int64: Site]? = nil
+    /// The site the figures and downloads are narrowed to ("" for all).
+    var site = ""
 
     var t: ConsoleText { layout.t }
     var sep: String { t.language == .de ? "," : "." }
@@ -50,7 +54,7 @@ struct StatisticsPage {
             row(t.s("Minutes to resolution: p90", "Minuten bis zur Erledigung: p90")) { number($0.resolveMinutes.p90) },
             row(t.s("Alerts resolved (n)", "Erledigte Alarme (n)")) { "\($0.resolveMinutes.n)" },
         ]
-        return layout.page(t.statistics, """
+        return layout.page(t.statistics, siteForm + """
             <table id="statistics"><caption class="muted">\(t.s("Computed from the stored data", "Aus den gespeicherten Daten berechnet"))</caption>
             <thead><tr><th scope="col">\(t.s("Figure", "Kennzahl"))</th>\(head)</tr></thead><tbody>\(rows)</tbody></table>
             <h2>\(t.s("Exports", "Exporte"))</h2>
@@ -62,11 +66,25 @@ struct StatisticsPage {
             """)
     }
 
-    /// A CSV download and, next to it, the same file for Excel in the page's language.
+    /// The site filter: a plain GET form (no script), for all-sites members.
+    var siteForm: HTML {
+        guard let sites else { return HTML() }
+        return """
+            <form method="get" action="/console/statistics" class="inline" id="statistics-site" role="search" \
+            aria-label="\(t.s("Statistics of one site", "Kennzahlen eines Standorts"))"><div>\
+            \(SiteChoice.select(id: "statistics-site-select", label: t.s("Site", "Standort"), sites: sites, selected: site, all: t.s("All", "Alle")))\
+            </div><div><button type="submit">\(t.s("Show", "Anzeigen"))</button></div></form>
+            """
+    }
+
+    /// A CSV download and, next to it, the same file for Excel in the page's language (both of
+    /// the chosen site, if one is).
     func download(_ kind: String, _ label: String) -> HTML {
         let path = "/console/export/\(kind).csv"
+        let plain: HTML = site.isEmpty ? "\(path)" : "\(path)?site=\(site)"
+        let excel: HTML = "\(path)?dialect=excel&amp;lang=\(t.language.rawValue)" + (site.isEmpty ? HTML() : "&amp;site=\(site)")
         return """
-            <li><a href="\(path)" download>\(label)</a> · <a href="\(path)?dialect=excel&amp;lang=\(t.language.rawValue)" download \
+            <li><a href="\(plain)" download>\(label)</a> · <a href="\(excel)" download \
             class="excel">\(t.s("for Excel", "für Excel"))</a></li>
             """
     }

@@ -38,6 +38,9 @@ public struct PageContext: Sendable {
     var signInFormToken: String? = nil
     /// The patients the signed-in member reaches (as `RequestContext.scope`).
     public var scope: SiteScope = .allSites
+    /// Whether the member works for every site (their reach before any `?site=`): the board's
+    /// site column and the pages' site filters are theirs only.
+    public var allSites = true
 
     public var language: Language { request.language }
     public func parameter(_ name: String) -> String { parameters[name] ?? "" }

@@ -124,8 +124,9 @@ extension Router {
     /// read, written or audited for it); a list or an export gets the scope to filter its rows
     /// by, narrowed to one site by `?site=CODE`. Runs after the input is read, so a form without
     /// its CSRF token or a body that is not JSON is refused the same whoever it names.
-    func confine(_ route: Route, _ parameters: [String: String], _ exchange: Exchange) throws -> SiteScope {
-        guard case .staff(let name, let role)? = exchange.caller else { return .allSites }
+    /// Returns what the route reaches and the member's whole reach (before `?site=`).
+    func confine(_ route: Route, _ parameters: [String: String], _ exchange: Exchange) throws -> (reach: SiteScope, member: SiteScope) {
+        guard case .staff(let name, let role)? = exchange.caller else { return (.allSites, .allSites) }
         let scope = try sites.scope(staffName: name, role: role)
         switch route.touches {
         case .patient?:
@@ -136,11 +137,12 @@ extension Router {
         case .proposal?:
             if let id = Int64(parameters["proposalId"] ?? "") { try sites.reach(proposalId: id, scope: scope) }
         case .list?, .export?:
-            if let code = exchange.http.query["site"] { return try sites.filter(site: code, scope: scope) }
+            // A page's site select sends `site=` for "all sites": no narrowing there.
+            if let code = exchange.http.query["site"], !(code.isEmpty && route.isPage) { return (try sites.filter(site: code, scope: scope), scope) }
         case .enrolment?, .ownRecord?, .system?, nil:
             break
         }
-        return scope
+        return (scope, scope)
     }
 
     // MARK: read the input

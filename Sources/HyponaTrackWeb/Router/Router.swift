@@ -55,7 +55,7 @@ public final class Router: Sendable {
                 let body = try parseBody(http, route)
                 var context = RequestContext(request: http, parameters: parameters, principal: exchange.principal, body: body,
                                              clientIP: exchange.clientIP)
-                context.scope = try confine(route, parameters, exchange)
+                context.scope = try confine(route, parameters, exchange).reach
                 let result = try handler(context)
                 if case .later(let deferred) = result {
                     // Answered from the commit; the response is built on the thread that sends it.
@@ -71,7 +71,9 @@ public final class Router: Sendable {
                 var context = PageContext(request: exchange.web!, parameters: parameters, session: exchange.session, form: form)
                 context.patient = exchange.patient
                 context.signInFormToken = exchange.signInForm?.formToken
-                context.scope = try confine(route, parameters, exchange)
+                let confined = try confine(route, parameters, exchange)
+                context.scope = confined.reach
+                context.allSites = confined.member.isAllSites
                 response = try handler(context)
             }
         } catch {

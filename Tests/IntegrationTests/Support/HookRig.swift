@@ -23,6 +23,8 @@ struct HookConfig {
     var reminders: ((inout JSONObject) -> Void)?
     /// The `push` block, if any.
     var push: JSONValue?
+    /// `escalation.sites`: by site code, the site's own ladders (`red`, `yellow`).
+    var siteLadders: [String: (red: Ladder?, yellow: Ladder?)] = [:]
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hookcfg-\(UUID().uuidString)")
@@ -32,9 +34,12 @@ struct HookConfig {
         try Hooks.writeFile(secretFile.path, secret + "\n")
     }
 
-    mutating func webhook(_ name: String, url: String, events: [String] = []) {
-        hooks.append(["name": .string(name), "type": "webhook", "url": .string(url), "secretFile": "webhook-secret",
-                      "events": .array(events.map { .string($0) })])
+    /// A webhook; `sites`: the sites whose patients' events it hears (nil: every site's).
+    mutating func webhook(_ name: String, url: String, events: [String] = [], sites: [String]? = nil) {
+        var hook = JSONObject([("name", .string(name)), ("type", "webhook"), ("url", .string(url)), ("secretFile", "webhook-secret"),
+                               ("events", .array(events.map { .string($0) }))])
+        if let sites { hook["sites"] = .array(sites.map { .string($0) }) }
+        hooks.append(.object(hook))
     }
 
     mutating func command(_ name: String, path: String, args: [String] = [], timeoutSeconds: Double = 10, events: [String] = []) {
@@ -68,12 +73,19 @@ struct HookConfig {
         func ladder(_ l: Ladder) -> JSONValue {
             .array(l.map { ["afterMinutes": .number($0.afterMinutes), "hooks": .array($0.hooks.map { .string($0) })] })
         }
+        var sites = JSONObject()
+        for (code, own) in siteLadders.sorted(by: { $0.key < $1.key }) {
+            var ladders = JSONObject()
+            if let red = own.red { ladders["red"] = ladder(red) }
+            if let yellow = own.yellow { ladders["yellow"] = ladder(yellow) }
+            sites[code] = .object(ladders)
+        }
         var config: JSONValue = [
             "listen": "127.0.0.1:8750", "defaultTimeZone": "Europe/Berlin", "studyTimeZone": "Europe/Berlin",
             "rules": ["riskModel": "risk-model.json", "thresholds": "thresholds.json",
                       "reminders": "reminders.json", "instructions": "instructions.json"],
             "hooks": .array(hooks),
-            "escalation": ["red": ladder(red), "yellow": ladder(yellow)],
+            "escalation": ["red": ladder(red), "yellow": ladder(yellow), "sites": .object(sites)],
             "scheduler": ["intervalSeconds": .number(schedulerInterval)],
         ]
         if let push, case .object(var o) = config {
@@ -86,7 +98,8 @@ struct HookConfig {
     }
 }
 
-/// The real daemon on a `HookConfig`, a nurse, and the steps and waits the hook tests share.
+/// The real daemon on a `HookConfig`, an all-sites nurse (she may verify the audit chain), and
+/// the steps and waits the hook tests share.
 final class HookRig: @unchecked Sendable {
     let config: HookConfig
     let daemon: TestDaemon
@@ -96,9 +109,10 @@ final class HookRig: @unchecked Sendable {
     /// Every secret a delivered event must never contain (tokens, codes, the webhook secret).
     private(set) var secrets: [String] = []
 
-    init(_ config: HookConfig, receivers: [String: WebhookReceiver] = [:]) throws {
-        let daemon = try TestDaemon(configFile: try config.write())
-        let nurse = try Study.staff(daemon, "nurse-\(UUID().uuidString.prefix(6))", role: "nurse", allSites: true)   // audit verify is for all-sites staff (settled S)
+    /// `dataDir`: a data directory an earlier daemon left (sites the configuration names must exist at start).
+    init(_ config: HookConfig, receivers: [String: WebhookReceiver] = [:], dataDir: URL? = nil) throws {
+        let daemon = try TestDaemon(dataDir: dataDir, configFile: try config.write())
+        let nurse = try Study.staff(daemon, "nurse-\(UUID().uuidString.prefix(6))", role: "nurse", allSites: true)
         self.config = config
         self.receivers = receivers
         self.daemon = daemon

@@ -142,6 +142,7 @@ final class REDCapEmulator: @unchecked Sendable {
             if case .object(let forms)? = r["repeating"] {
                 for (form, v) in forms.members { if case .object(let i) = v { record.repeating[form] = Self.instances(i) } }
             }
+            if case .string(let dag)? = r["dag"] { record.dag = dag }
             out[name] = record
         }
         return out
@@ -195,6 +196,8 @@ struct EmulatedRecord: Equatable {
     var baseline: [String: String] = [:]
     var instances: [Int: [String: String]] = [:]
     var repeating: [String: [Int: [String: String]]] = [:]
+    /// The Data Access Group the record is assigned to (nil: none).
+    var dag: String?
 
     /// The `alert_log` instances.
     var alertLog: [Int: [String: String]] { repeating["alert_log"] ?? [:] }

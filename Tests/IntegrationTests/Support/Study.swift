@@ -65,9 +65,10 @@ enum Study {
 
     /// Creates a staff member and returns their token.
     /// `allSites`: the member works for every site (else for the study's only site).
-    static func staff(_ d: TestDaemon, _ name: String, role: String, allSites: Bool = false) throws -> String {
+    static func staff(_ d: TestDaemon, _ name: String, role: String, allSites: Bool = false, sites: [String] = []) throws -> String {
         var body = JSONObject([("name", .string(name)), ("role", .string(role))])
         if allSites { body["allSites"] = true }
+        if !sites.isEmpty { body["sites"] = .array(sites.map { .string($0) }) }
         let r = try d.request(.post, "/v1/staff", token: d.adminToken, body: .object(body))
         guard r.status == 201, case .string(let token)? = r["token"] else { throw TestFailure("staff add failed: \(r.text)") }
         return token

@@ -48,6 +48,8 @@ public struct DayResult: Sendable {
     public var rulesSnapshot: ActiveRules.Snapshot
     public var morningCheckComplete: Bool
     public var eveningCheckComplete: Bool
+    /// The patient's site (its clinic and emergency numbers go into the answer).
+    public var siteId: Int64
 }
 
 /// `GET /v1/me/days`: a range of dates; nil ends default to surgery date and monitoring end.
@@ -78,6 +80,8 @@ public struct TodayView: Sendable {
     public var adherence: Double
     public var plan: ReminderPlan
     public var rulesSnapshot: ActiveRules.Snapshot
+    /// The patient's site (its clinic and emergency numbers go into the answer).
+    public var siteId: Int64
 }
 
 /// What the patient app does: submit a day, read days back, see today.
@@ -158,7 +162,7 @@ public final class DayService: Sendable {
             let alerts = try AlertRepository.holding(db, patientId: patient.id, date: date)
             return TodayView(date: date, pod: profile.pod(at: date), monitoringActive: active, monitoringEnds: window.last,
                              latest: latest, shown: Self.shownLevel(latest, alerts), tasks: tasks,
-                             adherence: adherence, plan: plan, rulesSnapshot: snapshot)
+                             adherence: adherence, plan: plan, rulesSnapshot: snapshot, siteId: patient.siteId)
         }
     }
 }

@@ -170,6 +170,6 @@ struct SubmissionPlan: Sendable {
 
     func result(_ snapshot: ActiveRules.Snapshot) -> DayResult {
         DayResult(date: date, evaluation: evaluations[0].evaluation, rulesSnapshot: snapshot,
-                  morningCheckComplete: after.morningCheckComplete, eveningCheckComplete: after.eveningCheckComplete)
+                  morningCheckComplete: after.morningCheckComplete, eveningCheckComplete: after.eveningCheckComplete, siteId: patient.siteId)
     }
 }

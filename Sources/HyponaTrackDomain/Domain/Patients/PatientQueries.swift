@@ -58,6 +58,6 @@ extension StudyContext {
         return PatientSummary(patient: patient, risk: snapshot.engine.risk.assess(patient.profile),
                               pod: patient.profile.pod(at: today), current: current.level,
                               monitoringActive: window.contains(today), monitoringEnds: window.last,
-                              openAlerts: current.openAlerts)
+                              openAlerts: current.openAlerts, site: try SiteRepository.find(db, id: patient.siteId)?.code ?? "")
     }
 }

@@ -11,6 +11,8 @@ public struct PatientSummary: Sendable {
     public var monitoringActive: Bool
     public var monitoringEnds: LocalDate
     public var openAlerts: Int
+    /// The code of the patient's site.
+    public var site: String
 }
 
 /// A stored day with its POD and latest evaluation.

@@ -82,18 +82,22 @@ extension PatientQueries {
             let facts = try boardFacts(db, patients, snapshot.rules, now: now)
             let statuses = facts.map { rules.status(of: $0, now: now) }
             let listed = patients.indices.filter { all || statuses[$0].isWatched }
-            let last = try DayRepository.lastSubmissions(db)
-            let alerts = Dictionary(grouping: try AlertRepository.unresolved(db), by: \.patientId)
+            // Every read below only of the scope's patients: a nurse of one site among many reads her site's rows.
+            let last = try DayRepository.lastSubmissions(db, scope: scope)
+            let alerts = Dictionary(grouping: try AlertRepository.unresolved(db, scope: scope), by: \.patientId)
             let evaluations = try EvaluationRepository.current(db, patientIds: listed.map { patients[$0].id })
             var checks: [Int64: [LocalDate: Set<ReminderRules.Deadline>]] = [:]
             if let first = facts.map(\.today).min(), let latest = facts.map(\.today).max() {
-                checks = try DayRepository.checks(db, from: first.adding(days: -1), to: latest)
+                checks = try DayRepository.checks(db, from: first.adding(days: -1), to: latest, scope: scope)
             }
-            let views = Dictionary(grouping: try AlertRepository.boardViews(db), by: \.studyId)
+            let views = Dictionary(grouping: try AlertRepository.boardViews(db, scope: scope), by: \.studyId)
             let days = try EvaluationRepository.dailyLevels(db, patientIds: listed.map { patients[$0].id })
-            // A site gateway subscribed to reminder.due reminds everyone; else a patient needs a device.
-            let gateway = !HookOutbox.subscribers(context.configuration.hooks, type: .reminderDue).isEmpty
-            let reachable = gateway ? [] : try PushDeviceRepository.patientsWithActiveDevice(db)
+            // A gateway subscribed to reminder.due reminds the patients of the sites it hears
+            // (`hooks[].sites`; none named: everyone); else a patient needs a device.
+            let gateways = context.configuration.hooks.filter { $0.events.contains(.reminderDue) }
+            let everyone = gateways.contains { $0.sites == nil }
+            let gatewaySites = everyone ? [] : try Self.siteIds(db, codes: Set(gateways.flatMap { $0.sites ?? [] }))
+            let reachable = everyone ? [] : try PushDeviceRepository.patientsWithActiveDevice(db)
             let rows = listed.map { i in
                 let patient = patients[i], open = alerts[patient.id] ?? []
                 let current = CurrentLevel.of(evaluations[patient.id], open)
@@ -103,11 +107,18 @@ extension PatientQueries {
                                         missingChecks: rules.missingChecks(of: facts[i], completed: checks[patient.id] ?? [:], now: now),
                                         status: statuses[i], reasons: current?.reasons ?? [], today: facts[i].today, zone: facts[i].zone)
                 row.handle(views[patient.studyId] ?? [], evaluated: days[patient.id] ?? [:])
-                row.noReminderChannel = !gateway && statuses[i] == .monitoring && !reachable.contains(patient.id)
+                row.noReminderChannel = !everyone && !gatewaySites.contains(patient.siteId) && statuses[i] == .monitoring
+                    && !reachable.contains(patient.id)
                 return row
             }
             return WardBoard(rows: rows.sorted(by: WardBoard.urgency), hidden: patients.count - listed.count, at: now)
         }
+    }
+
+    /// The ids of the sites with these codes (a code that is no site has none).
+    private static func siteIds(_ db: Connection, codes: Set<String>) throws -> Set<Int64> {
+        guard !codes.isEmpty else { return [] }
+        return Set(try SiteRepository.all(db).filter { codes.contains($0.code) }.map(\.id))
     }
 
     /// What `WardBoardRules` needs of each patient at `now`: their zone, today there, and a

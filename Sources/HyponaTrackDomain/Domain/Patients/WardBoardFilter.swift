@@ -14,31 +14,34 @@ public struct WardBoardFilter: Sendable, Equatable {
     public var handling: BoardHandling?
     /// Part of the study ID, any case.
     public var studyId: String
-    // The site filter comes with the sites issue: a `site` here, matched against the
-    // patient's site, and its query parameter in `queryItems`.
+    /// A site's code ("" for every site the member reaches). The rows are narrowed by the
+    /// router's scope step (`?site=` on a list), which refuses a code that is not a site; the
+    /// filter only keeps it in the page's links.
+    public var site: String
 
-    public init(level: LevelChoice? = nil, handling: BoardHandling? = nil, studyId: String = "") {
+    public init(level: LevelChoice? = nil, handling: BoardHandling? = nil, studyId: String = "", site: String = "") {
         self.level = level
         self.handling = handling
         self.studyId = studyId.trimmingCharacters(in: .whitespaces)
+        self.site = site
     }
 
     /// The query parameters' names.
-    public static let levelParameter = "level", handlingParameter = "handling", studyIdParameter = "q"
+    public static let levelParameter = "level", handlingParameter = "handling", studyIdParameter = "q", siteParameter = "site"
 
     /// From a page's query; an unknown value is no filter.
     public init(query: (String) -> String?) {
         self.init(level: query(Self.levelParameter).flatMap(LevelChoice.init(rawValue:)),
                   handling: query(Self.handlingParameter).flatMap(BoardHandling.init(rawValue:)),
-                  studyId: query(Self.studyIdParameter) ?? "")
+                  studyId: query(Self.studyIdParameter) ?? "", site: query(Self.siteParameter) ?? "")
     }
 
-    public var isEmpty: Bool { level == nil && handling == nil && studyId.isEmpty }
+    public var isEmpty: Bool { level == nil && handling == nil && studyId.isEmpty && site.isEmpty }
 
     /// The filter as query items, in a fixed order (the refresh and the links keep it).
     public var queryItems: [(name: String, value: String)] {
         [level.map { (Self.levelParameter, $0.rawValue) }, handling.map { (Self.handlingParameter, $0.rawValue) },
-         studyId.isEmpty ? nil : (Self.studyIdParameter, studyId)].compactMap { $0 }
+         studyId.isEmpty ? nil : (Self.studyIdParameter, studyId), site.isEmpty ? nil : (Self.siteParameter, site)].compactMap { $0 }
     }
 
     public func matches(_ row: WardBoard.Row) -> Bool {

@@ -73,6 +73,7 @@ public enum EmailText {
 
         var lines = opening.isEmpty ? [] : opening + [""]
         lines.append("Study ID:  \(studyId)")
+        if let site = e.string("site"), !site.isEmpty { lines.append("Site:      \(site)") }
         lines.append("Level:     \(AlertWording.level(level))")
         if let pod { lines.append("Day:       \(pod)" + (e.string("date").map { ", \($0)" } ?? "")) }
         if let risk = e.string("riskClass") { lines.append("Risk:      \(risk) risk class") }
@@ -132,6 +133,7 @@ public enum EmailText {
         let subject = "Reminder due for \(studyId)" + (tasks.isEmpty ? "" : ": \(shortened(tasks.joined(separator: ", "), to: 80))")
         var lines = ["A \(kind) is due for patient \(studyId)."]
         lines.append("Study ID:  \(studyId)")
+        if let site = e.string("site"), !site.isEmpty { lines.append("Site:      \(site)") }
         if let pod = e.numberText("pod") { lines.append("Day:       POD \(pod)" + (e.string("date").map { ", \($0)" } ?? "")) }
         if let at = e.string("at") { lines.append("Due at:    \(at)") }
         if let intensity = e.string("intensity") { lines.append("Reminder intensity: \(intensity)") }
