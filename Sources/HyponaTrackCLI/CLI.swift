@@ -76,6 +76,9 @@ public enum CLI {
           audit       verify the audit chain (--checkpoint SEQ:HEX), checkpoint it, list entries
           alerts      yellow and red alerts (--open); ack ALERT [--note]; resolve ALERT --note T [--sodium N]
           contact ID  log a contact attempt: --outcome O [--note T] [--alert ALERT]; contacts ID lists them
+          outcome ID  record an outcome: --kind K --date D [--sodium N] [--note T]
+          outcomes    list ID: a patient's outcomes; report: the outcome report (--json, --csv)
+          rules       backtest --rules DIR, shadow --rules DIR | --off, promote (admin)
           hooks       hooks status: deliveries, dead letters, disabled endpoints
           sync        REDCap sync: status, retry, resume, check, reconcile, export-all (admin)
           backup      a consistent online copy of the database (admin); prints its path
@@ -113,7 +116,8 @@ public enum CLI {
     static let commands: [any CLICommand] = [
         PatientCommands.enroll, PatientCommands.update, PatientCommands.reissue, OtherCommands.lab, OtherCommands.item,
         PatientCommands.patients, PatientCommands.show, OtherCommands.staff, OtherCommands.audit, AlertCommands.alerts,
-        AlertCommands.ack, AlertCommands.resolve, ContactCommands.contact, ContactCommands.contacts, AlertCommands.hooks, SyncCommand.group, OtherCommands.backup,
+        AlertCommands.ack, AlertCommands.resolve, ContactCommands.contact, ContactCommands.contacts,
+        OutcomeCommands.outcome, OutcomeCommands.group, RuleCommands.group, AlertCommands.hooks, SyncCommand.group, OtherCommands.backup,
         ExportCommands.export, ReportCommand(), ExportCommands.stats, ImportCommands.group, ImportCommands.proposals,
         ImportCommands.confirm, ImportCommands.reject, EvaluateCommand(), VersionCommand(),
     ]

@@ -135,6 +135,11 @@ public struct ServerConfiguration: Sendable {
     public var imports = Imports()
     /// Push reminders (`push.*`, ServerConfiguration+Push.swift); nothing configured: no push.
     public var push = Push()
+    /// `outcomes.*` (ServerConfiguration+Outcomes.swift).
+    public var outcomes = Outcomes()
+    /// `rules.shadow`: a directory with the four rule files evaluated beside the live ones
+    /// (docs/product.md, third round, O); a shadow set by `hyponatrack rules shadow` wins.
+    public var shadowRulesDirectory: URL?
 
     /// The defaults with everything under `directory` (tests, `--config`-less starts).
     public init(baseDirectory directory: URL, dataDirectory: URL) {

@@ -47,6 +47,8 @@ enum Schema {
         ("v17_alert_episodes", { try AlertEpisodesSchema.migrate($0) }),
         // The patients' push devices (PushSchema.v1).
         ("v18_push", { try $0.execute(PushSchema.v1) }),
+        // Outcomes, the evaluations under shadow rules, the shadow set by the CLI (OutcomesSchema).
+        ("v20_outcomes", { try $0.execute(OutcomesSchema.v1) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

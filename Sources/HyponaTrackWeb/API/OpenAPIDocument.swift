@@ -195,7 +195,9 @@ public enum OpenAPIDocument {
                                   ("ProfilePatch", S.object(profileProperties(required: false)))])
         let shapes = DayJSON.components + PatientJSON.components
             + [ActivationJSON.activated.component, AlertJSON.alert.component, AlertJSON.alertDay.component, ImportJSON.proposal.component,
-               ImportJSON.report.component, StatisticsJSON.statistics.component, HealthJSON.health.component, APIError.shape.component]
+               ImportJSON.report.component, StatisticsJSON.statistics.component, HealthJSON.health.component, APIError.shape.component,
+               OutcomeJSON.outcome.component, OutcomeReportJSON.report.component, RuleTrialJSON.comparison.component,
+               RuleTrialJSON.backtest.component, RuleTrialJSON.shadow.component]
         for (name, schema) in shapes {
             precondition(schemas[name] == nil, "two components named \(name)")
             schemas[name] = schema

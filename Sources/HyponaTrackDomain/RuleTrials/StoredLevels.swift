@@ -1,0 +1,63 @@
+import HyponaTrackCore
+import SQLite
+
+/// The latest stored evaluation of each patient-day, as a backtest and the shadow comparison
+/// compare it: its level, its reason codes, its POD and whether it was made under the live rules.
+struct StoredDayLevel: Sendable {
+    var pod: Int
+    var level: Level?
+    var reasons: [String]
+    var underLiveRules: Bool
+}
+
+enum StoredLevels {
+    /// The latest evaluation of every date of the patients whose row ids lie in `patients`, by
+    /// patient row id and date (through `evaluations_by_day`: the last row of a date is its latest).
+    static func latest(_ db: Connection, patients: ClosedRange<Int64>, liveVersion: String,
+                       withReasons: Bool) throws -> [Int64: [LocalDate: StoredDayLevel]] {
+        var out: [Int64: [LocalDate: StoredDayLevel]] = [:]
+        let sql = """
+            SELECT patient_id, date, pod, level, rules_version\(withReasons ? ", reasons" : "") FROM evaluations
+            WHERE patient_id BETWEEN ? AND ? ORDER BY patient_id, date, id
+            """
+        try db.forEachRow(sql, [patients.lowerBound, patients.upperBound]) { row in
+            guard let date = LocalDate(try row.string(1)) else { return true }
+            let day = StoredDayLevel(pod: try row.int(2), level: try row.optionalString(3).flatMap(Level.init(rawValue:)),
+                                reasons: withReasons ? StoredReasonsColumn.decode(try row.string(5)).map(\.code) : [],
+                                underLiveRules: try row.string(4) == liveVersion)
+            out[try row.int64(0), default: [:]][date] = day
+            return true
+        }
+        return out
+    }
+}
+
+/// Live beside shadow rules from the shadow's start (docs/product.md, third round, O): the days
+/// whose latest shadow evaluation was made under the shadow in force, against their latest live
+/// evaluation; episodes on or after the shadow's first day.
+enum ShadowComparison {
+    static func compare(_ db: Connection, patients: [PatientRecord], query: OutcomeReportQuery, liveVersion: String,
+                        shadowVersion: String, lookback: Int, today: (PatientRecord) -> LocalDate) throws -> RuleComparison? {
+        let shadow = try ShadowRepository.latest(db, version: shadowVersion)
+        guard let since = shadow.since else {
+            return RuleComparisonBuilder(lookback: lookback).build(liveVersion: liveVersion, otherVersion: shadowVersion)
+        }
+        let live = try StoredLevels.latest(db, patients: Int64.min...Int64.max, liveVersion: liveVersion, withReasons: false)
+        let outcomes = try OutcomeRepository.byPatient(db)
+        var builder = RuleComparisonBuilder(lookback: lookback)
+        for p in patients {
+            let shadowDays = shadow.days[p.id] ?? [:]
+            guard !shadowDays.isEmpty else { continue }
+            let start = shadowDays.keys.min()!
+            var days: [RuleComparisonBuilder.Day] = []
+            for (date, s) in shadowDays.sorted(by: { $0.key < $1.key }) where query.contains(date) {
+                guard let l = live[p.id]?[date], l.underLiveRules else { builder.daysUnderOtherRules += 1; continue }
+                days.append(.init(date: date, pod: l.pod, live: l.level, other: s.level, otherReasons: s.reasons))
+            }
+            let episodes = (outcomes[p.id] ?? []).filter(\.isEpisode).map(\.date)
+            builder.add(studyId: p.studyId, days: days, episodes: episodes.filter { $0 >= start && query.contains($0) },
+                        allEpisodes: episodes, today: today(p))
+        }
+        return builder.build(liveVersion: liveVersion, otherVersion: shadowVersion, since: since)
+    }
+}
