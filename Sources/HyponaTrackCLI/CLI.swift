@@ -82,7 +82,7 @@ public enum CLI {
           hooks       hooks status: deliveries, dead letters, disabled endpoints
           sync        REDCap sync: status, retry, resume, check, reconcile, export-all (admin)
           backup      a consistent online copy of the database (admin); prints its path
-          export      days, alerts or contacts as CSV (--patient ID, -o FILE; stdout without -o or with -o -)
+          export      days, alerts, contacts or outcomes as CSV (--patient ID, -o FILE; stdout without -o or with -o -)
           report ID   the clinical report as a PDF (-o FILE, --lang de|en; stdout without -o or with -o -)
           stats       cohort statistics: adherence, days per level, alert rates, times to ack
           import      import fhir FILE, import apple-health ID FILE: lab and wearable values, proposed

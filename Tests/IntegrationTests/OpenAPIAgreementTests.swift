@@ -27,6 +27,9 @@ import HTJSON
         ("get", "/metrics"), ("get", "/openapi.json"),
         ("put", "/v1/me/devices/{deviceId}"), ("get", "/v1/me/devices"), ("delete", "/v1/me/devices/{deviceId}"),
         ("get", "/v1/patients/{studyId}/reminders"),
+        ("post", "/v1/patients/{studyId}/outcomes"), ("get", "/v1/patients/{studyId}/outcomes"), ("get", "/v1/export/outcomes.csv"),
+        ("get", "/v1/outcomes/report"), ("post", "/v1/rules/backtest"), ("get", "/v1/rules/shadow"), ("put", "/v1/rules/shadow"),
+        ("delete", "/v1/rules/shadow"), ("post", "/v1/rules/promote"),
     ]
 
     func operations(_ spec: JSONValue) -> [(String, String)] {

@@ -87,9 +87,8 @@ enum Backtest {
             var r = Replayed()
             for (date, s) in (stored[p.id] ?? [:]).sorted(by: { $0.key < $1.key }) where query.contains(date) {
                 guard s.underLiveRules else { r.otherRules += 1; continue }
-                // What the live evaluation read: the day and the two before it.
-                let window = all.filter { $0.date >= date.adding(days: -2) && $0.date <= date }
-                let e = candidate.engine.evaluate(profile: p.profile, days: window, date: date, assessment: assessment)
+                // The engine reads the day and the two before it, as the live evaluation did.
+                let e = candidate.engine.evaluate(profile: p.profile, days: all, date: date, assessment: assessment)
                 if e.level == s.level && e.reasonCodes != s.reasons { r.reasonsChanged += 1 }
                 r.days.append(.init(date: date, pod: s.pod, live: s.level, other: e.level, otherReasons: e.reasonCodes))
             }
