@@ -24,16 +24,27 @@ public final class OutcomeService: Sendable {
         return try context.write { db in
             // A withdrawn patient's readmission is still an outcome of the study.
             let patient = try context.patient(db, studyId: command.studyId)
-            let window = try context.window(db, patient, snapshot.rules)
-            let first = window.first.adding(days: -Self.dateSlackDays), last = window.last.adding(days: Self.dateSlackDays)
-            guard command.date >= first, command.date <= last else {
-                throw DomainError.invalid("date", "the outcome's date \(command.date) is outside the patient's monitoring "
-                                          + "(\(window.first) to \(window.last)) by more than \(Self.dateSlackDays) days",
-                                          problem: .dateOutside(first: first.description, last: last.description))
-            }
+            try checkDate(db, patient, command.date, rules: snapshot.rules)
             let new = OutcomeRepository.New(kind: command.kind, date: command.date, pod: patient.profile.pod(at: command.date),
                                             sodium: command.sodium, note: command.note, source: .staff, labId: nil)
             return try record(db, patient, new, actor: command.actor, at: ms)
+        }
+    }
+
+    /// Refuses a date outside the patient's monitoring window ±30 days (a form checks it beside
+    /// its other fields before anything is stored).
+    public func checkDate(studyId: String, date: LocalDate) throws {
+        let rules = context.rules.snapshot.rules
+        try context.read { db in try checkDate(db, try context.patient(db, studyId: studyId), date, rules: rules) }
+    }
+
+    private func checkDate(_ db: Connection, _ patient: PatientRecord, _ date: LocalDate, rules: RuleSet) throws {
+        let window = try context.window(db, patient, rules)
+        let first = window.first.adding(days: -Self.dateSlackDays), last = window.last.adding(days: Self.dateSlackDays)
+        guard date >= first, date <= last else {
+            throw DomainError.invalid("date", "the outcome's date \(date) is outside the patient's monitoring "
+                                      + "(\(window.first) to \(window.last)) by more than \(Self.dateSlackDays) days",
+                                      problem: .dateOutside(first: first.description, last: last.description))
         }
     }
 

@@ -21,7 +21,13 @@ extension Console {
                 try self.patientPage(ctx, errors: $0)
             }
         }
-        guard let command else { return try refuse(check, .badRequest) }
+        // The date's range is the service's to check: asked here too, so it is said with the rest.
+        if let date = ctx.form["date"].flatMap(LocalDate.init), check.refusals.allSatisfy({ $0.field != "date" }) {
+            do { try study.outcomes.checkDate(studyId: stored.studyId, date: date) } catch DomainError.rejected(let e) {
+                check.note("date", e)
+            }
+        }
+        guard let command, check.isEmpty else { return try refuse(check, .badRequest) }
         do {
             _ = try study.outcomes.add(command)
             return WebResponse.redirect(Self.patientPath(stored.studyId, "#outcomes"))

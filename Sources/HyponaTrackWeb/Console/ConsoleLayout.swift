@@ -35,7 +35,8 @@ struct ConsoleLayout {
                              "<a href=\"/console/outcomes\">\(t.s("Outcomes", "Ergebnisse"))</a>",
                              "<a href=\"/console/proposals\">\(t.s("Imports", "Importe"))</a>"]
         if session.role.canAdmin { links.append("<a href=\"/console/sync\">\(t.sync)</a>") }
-        return "<nav aria-label=\"\(t.s("Console", "Konsole"))\">\(links)</nav>"
+        // Spaces between the links: a line break may fall there on a phone.
+        return "<nav aria-label=\"\(t.s("Console", "Konsole"))\">\(links.joined(separator: " "))</nav>"
     }
 
     private func who() -> HTML {
