@@ -25,6 +25,8 @@ final class StudyContext: Sendable {
     let dayWindows = DayWindowCache()
     /// Patient rows as day submissions plan with them (`PatientCache`).
     let patients = PatientCache()
+    /// Every patient decoded once, for the reads over all of them (`DecodedPatients`).
+    let everyPatient = DecodedPatients()
 
     init(database: Database, rules: ActiveRules, clock: any ServerClock, configuration: ServerConfiguration,
          metrics: Metrics, outbox: SyncOutbox?, alerting: Alerting?, shadow: ShadowRules, hooksWake: @escaping @Sendable () -> Void) {

@@ -4,24 +4,26 @@ import SQLite
 /// The outcome report's reads across every patient at once (a fixed number of queries,
 /// streamed). Callers own the (read) transaction.
 enum OutcomeReportRepository {
-    /// The level of each date's latest evaluation, by patient row id; dates not evaluated are absent.
-    static func latestLevels(_ db: Connection) throws -> [Int64: [LocalDate: Level]] {
-        var out: [Int64: [LocalDate: Level]] = [:]
+    /// The level of each date's latest evaluation, by patient row id, each patient's in date
+    /// order (nil: not evaluated). Streamed by (patient, date, id) through `evaluations_by_day`:
+    /// a date's last row is its latest, so no dictionary is built for a million days.
+    static func latestLevels(_ db: Connection) throws -> [Int64: [(date: LocalDate, level: Level?)]] {
+        var out: [Int64: [(date: LocalDate, level: Level?)]] = [:]
         var patient: Int64 = -1
-        var levels: [LocalDate: Level] = [:]
-        // By (patient, date, id) through evaluations_by_day: the last row of a date is its latest.
+        var run: [(date: LocalDate, level: Level?)] = []
         try db.forEachRow("SELECT patient_id, date, level FROM evaluations ORDER BY patient_id, date, id") { row in
             let id = try row.int64(0)
             if id != patient {
-                if patient >= 0 { out[patient] = levels }
+                if patient >= 0 { out[patient] = run }
                 patient = id
-                levels = [:]
+                run = []
             }
             guard let date = LocalDate(try row.string(1)) else { return true }
-            levels[date] = try row.optionalString(2).flatMap(Level.init(rawValue:))
+            let level = try row.optionalString(2).flatMap(Level.init(rawValue:))
+            if run.last?.date == date { run[run.count - 1].level = level } else { run.append((date, level)) }
             return true
         }
-        if patient >= 0 { out[patient] = levels }
+        if patient >= 0 { out[patient] = run }
         return out
     }
 

@@ -34,8 +34,14 @@ public final class OutcomeReportService: Sendable {
         }
     }
 
+    /// A patient's levels by date, built only where an episode looks back over them.
+    static func levels(_ run: [(date: LocalDate, level: Level?)]?, needed: Bool) -> [LocalDate: Level] {
+        guard needed, let run else { return [:] }
+        return Dictionary(run.compactMap { d in d.level.map { (d.date, $0) } }, uniquingKeysWith: { _, last in last })
+    }
+
     /// The patients the report is over: every patient (one place to narrow to a member's sites).
-    func patientsInScope(_ db: Connection) throws -> [PatientRecord] { try PatientRepository.all(db) }
+    func patientsInScope(_ db: Connection) throws -> [PatientRecord] { try context.everyPatient.all(db) }
 
     static func facts(_ db: Connection, patients: [PatientRecord], query: OutcomeReportQuery, now: Double, context: StudyContext,
                       rules: RuleSet) throws -> [PatientOutcomeFacts] {
@@ -59,7 +65,8 @@ public final class OutcomeReportService: Sendable {
             let episodes = (outcomes[p.id] ?? []).filter(\.isEpisode)
             return PatientOutcomeFacts(
                 studyId: p.studyId, riskClass: assess.assess(p.profile).riskClass, surgeryDate: p.profile.surgeryDate, today: today,
-                monitoredPODs: pods, levels: levels[p.id] ?? [:], episodes: episodes.filter { query.contains($0.date) },
+                monitoredPODs: pods, levels: Self.levels(levels[p.id], needed: !episodes.isEmpty),
+                episodes: episodes.filter { query.contains($0.date) },
                 allEpisodeDates: episodes.map(\.date),
                 alerts: (alerts[p.id] ?? []).filter { $0.firstDay.map(query.contains) ?? false },
                 contacts: (contacts[p.id] ?? []).filter { query.contains(zone.localDate(atEpochSeconds: Double($0) / 1000)) }.count)

@@ -77,7 +77,7 @@ enum Backtest {
     }
 
     /// Each patient's stored days under the live rules replayed under the candidate, in parallel.
-    static func replay(_ patients: [PatientRecord], days: [Int64: [DailyEntry]], stored: [Int64: [LocalDate: StoredDayLevel]],
+    static func replay(_ patients: [PatientRecord], days: [Int64: [DailyEntry]], stored: [Int64: [(date: LocalDate, day: StoredDayLevel)]],
                        candidate: ActiveRules.Snapshot, query: OutcomeReportQuery) -> [Replayed] {
         let out = ResultSlots<Replayed>(count: patients.count)
         DispatchQueue.concurrentPerform(iterations: patients.count) { i in
@@ -85,10 +85,15 @@ enum Backtest {
             let all = days[p.id] ?? []
             let assessment = candidate.engine.risk.assess(p.profile)
             var r = Replayed()
-            for (date, s) in (stored[p.id] ?? [:]).sorted(by: { $0.key < $1.key }) where query.contains(date) {
+            var first = 0   // the first of `all` on or after the date's day − 2 (both in date order)
+            for (date, s) in stored[p.id] ?? [] where query.contains(date) {
                 guard s.underLiveRules else { r.otherRules += 1; continue }
-                // The engine reads the day and the two before it, as the live evaluation did.
-                let e = candidate.engine.evaluate(profile: p.profile, days: all, date: date, assessment: assessment)
+                // The day and the two before it: all the engine reads, as the live evaluation did.
+                let from = date.adding(days: -2)
+                while first < all.count && all[first].date < from { first += 1 }
+                var last = first
+                while last < all.count && all[last].date <= date { last += 1 }
+                let e = candidate.engine.evaluate(profile: p.profile, days: Array(all[first..<last]), date: date, assessment: assessment)
                 if e.level == s.level && e.reasonCodes != s.reasons { r.reasonsChanged += 1 }
                 r.days.append(.init(date: date, pod: s.pod, live: s.level, other: e.level, otherReasons: e.reasonCodes))
             }

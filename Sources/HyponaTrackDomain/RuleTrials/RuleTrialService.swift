@@ -24,7 +24,7 @@ public final class RuleTrialService: Sendable {
         let now = context.clock.now()
         let query = OutcomeReportQuery(from: request.from, to: request.to)
         let (comparison, reasonsChanged) = try context.transactions.longRead { db in
-            try Backtest.run(db, candidate: candidate, liveVersion: live.rules.version, patients: try PatientRepository.all(db),
+            try Backtest.run(db, candidate: candidate, liveVersion: live.rules.version, patients: try context.everyPatient.all(db),
                              query: query, lookback: context.configuration.outcomes.lookbackDays,
                              today: { context.today($0.profile, now: now) })
         }

@@ -3,13 +3,19 @@ import SQLite
 
 extension DayRepository {
     /// Every day of the patients whose row ids lie in `patients`, as `load` reads one patient's
-    /// (the same values, items in the same order), by patient row id: one query per table for a
-    /// whole slice of patients (a backtest replays every stored day).
+    /// (the same values, items in the same order), by patient row id, each patient's in date
+    /// order: one query per table for a whole slice of patients (a backtest replays every stored
+    /// day). The days live in one array, found by (patient, day) while items join them.
     static func load(_ db: Connection, patients: ClosedRange<Int64>) throws -> [Int64: [DailyEntry]] {
-        var days: [Int64: [LocalDate: DailyEntry]] = [:]
+        struct Key: Hashable { let patient: Int64, day: Int }
+        var entries: [DailyEntry] = [], owners: [Int64] = [], index: [Key: Int] = [:]
         let range: [(any SQLiteBindable)?] = [patients.lowerBound, patients.upperBound]
         try db.forEachRow("SELECT \(scalarColumns), patient_id FROM days WHERE patient_id BETWEEN ? AND ?", range) { row in
-            if let d = try scalars(row) { days[try row.int64(11), default: [:]][d.date] = d }
+            guard let d = try scalars(row) else { return true }
+            let patient = try row.int64(11)
+            index[Key(patient: patient, day: d.date.daysSinceEpoch)] = entries.count
+            entries.append(d)
+            owners.append(patient)
             return true
         }
         for item in ItemSQL.lists {
@@ -21,13 +27,23 @@ extension DayRepository {
                 """
             try db.forEachRow(sql, range) { row in
                 guard let date = LocalDate(try row.string(0)) else { return true }
-                let patient = try row.int64(count + 1)
-                var d = days[patient]?[date] ?? DailyEntry(date: date)
-                try item.add(&d, row)
-                days[patient, default: [:]][date] = d
+                let key = Key(patient: try row.int64(count + 1), day: date.daysSinceEpoch)
+                let i: Int
+                if let found = index[key] { i = found } else {
+                    // A date with only items or lab values.
+                    i = entries.count
+                    index[key] = i
+                    entries.append(DailyEntry(date: date))
+                    owners.append(key.patient)
+                }
+                try item.add(&entries[i], row)
                 return true
             }
         }
-        return days.mapValues { $0.values.sorted { $0.date < $1.date } }
+        var out: [Int64: [DailyEntry]] = [:]
+        for (i, patient) in owners.enumerated() { out[patient, default: []].append(entries[i]) }
+        return out.mapValues { days in
+            days.indices.dropFirst().allSatisfy { days[$0 - 1].date < days[$0].date } ? days : days.sorted { $0.date < $1.date }
+        }
     }
 }
