@@ -80,6 +80,7 @@ extension SyncService {
             }
         }
         for entry in try AlertRepository.logEntries(db) { add(mapper.alertLog(entry)) }
+        for outcome in try OutcomeRepository.export(db, patientId: nil) { add(mapper.outcomeLog(outcome)) }
         return rows
     }
 
