@@ -94,7 +94,7 @@ import HTJSON
         #expect(listed.status == 0 && listed.stdout.contains("hyponatremia") && listed.stdout.contains("lab") && listed.stdout.contains("ed_visit"))
 
         let (header, rows) = try RFC4180.table(try d.download("/v1/export/outcomes.csv", token: nurse).body)
-        #expect(header == ["record_id", "outcome_id", "outcome_kind", "outcome_date", "outcome_pod", "outcome_sodium", "outcome_source",
+        #expect(header == ["record_id", "site", "outcome_id", "outcome_kind", "outcome_date", "outcome_pod", "outcome_sodium", "outcome_source",
                            "outcome_status", "outcome_note", "outcome_log_complete", "outcome_recorded_at", "outcome_recorded_by"])
         #expect(rows.map { $0["outcome_kind"] } == ["hyponatremia", "ed_visit"])
         #expect(rows.first?["outcome_sodium"] == "131.0" && rows.first?["outcome_source"] == "lab" && rows.first?["outcome_pod"] == "4")

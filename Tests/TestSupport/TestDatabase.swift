@@ -27,6 +27,7 @@ final class TestDatabase {
         migrator.register("v1_patients") { try $0.execute(PatientsSchema.v1) }
         migrator.register("v1_security") { try $0.execute(SecuritySchema.v1) }
         migrator.register("v1_audit") { try $0.execute(AuditSchema.v1) }
+        migrator.register("v19_sites") { try $0.execute(SitesSchema.v1) }
         try migrator.migrate(db)
     }
 

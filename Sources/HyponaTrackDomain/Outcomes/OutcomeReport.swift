@@ -6,10 +6,13 @@ import HyponaTrackCore
 public struct OutcomeReportQuery: Sendable {
     public var from: LocalDate?
     public var to: LocalDate?
+    /// Only the patients this reaches are counted (a site-bound member's sites; docs/product.md, S).
+    public var scope: SiteScope
 
-    public init(from: LocalDate? = nil, to: LocalDate? = nil) {
+    public init(from: LocalDate? = nil, to: LocalDate? = nil, scope: SiteScope) {
         self.from = from
         self.to = to
+        self.scope = scope
     }
 
     func contains(_ date: LocalDate) -> Bool { (from.map { date >= $0 } ?? true) && (to.map { date <= $0 } ?? true) }

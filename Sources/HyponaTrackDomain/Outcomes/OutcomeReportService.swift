@@ -21,7 +21,7 @@ public final class OutcomeReportService: Sendable {
         let lookback = context.configuration.outcomes.lookbackDays
         let shadowVersion = shadow.snapshot?.rules.version
         return try context.transactions.longRead { db in
-            let patients = try patientsInScope(db)
+            let patients = try patientsInScope(db, query.scope)
             let facts = try Self.facts(db, patients: patients, query: query, now: now, context: context, rules: snapshot.rules)
             let comparison = try shadowVersion.map { version in
                 try ShadowComparison.compare(db, patients: patients, query: query, liveVersion: snapshot.rules.version,
@@ -40,8 +40,11 @@ public final class OutcomeReportService: Sendable {
         return Dictionary(run.compactMap { d in d.level.map { (d.date, $0) } }, uniquingKeysWith: { _, last in last })
     }
 
-    /// The patients the report is over: every patient (one place to narrow to a member's sites).
-    func patientsInScope(_ db: Connection) throws -> [PatientRecord] { try context.everyPatient.all(db) }
+    /// The patients the report is over: those of the member's sites.
+    func patientsInScope(_ db: Connection, _ scope: SiteScope) throws -> [PatientRecord] {
+        let all = try context.everyPatient.all(db)
+        return scope.isAllSites ? all : all.filter { scope.contains(site: $0.siteId) }
+    }
 
     static func facts(_ db: Connection, patients: [PatientRecord], query: OutcomeReportQuery, now: Double, context: StudyContext,
                       rules: RuleSet) throws -> [PatientOutcomeFacts] {

@@ -22,7 +22,7 @@ public final class RuleTrialService: Sendable {
         let candidate = ActiveRules.Snapshot(try Self.parse(request.candidate))
         let live = context.rules.snapshot
         let now = context.clock.now()
-        let query = OutcomeReportQuery(from: request.from, to: request.to)
+        let query = OutcomeReportQuery(from: request.from, to: request.to, scope: .allSites)
         let (comparison, reasonsChanged) = try context.transactions.longRead { db in
             try Backtest.run(db, candidate: candidate, liveVersion: live.rules.version, patients: try context.everyPatient.all(db),
                              query: query, lookback: context.configuration.outcomes.lookbackDays,

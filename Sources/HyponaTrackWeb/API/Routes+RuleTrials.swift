@@ -14,7 +14,7 @@ extension Routes {
             Route(.get, "/v1/outcomes/report", access: .staff(.read), touches: .list,
                   summary: "The outcome report: episodes, warned episodes and lead times, sensitivity with its 95 % Wilson interval, alert burden, positive predictive value, contacts, time to acknowledgement, by risk class; live beside shadow rules",
                   query: dates, responses: Responses.longRead(with([200: ("the report", OutcomeReportJSON.report.reference)]))) { ctx in
-                let query = OutcomeReportQuery(from: try RuleTrialQuery.date(ctx, "from"), to: try RuleTrialQuery.date(ctx, "to"))
+                let query = OutcomeReportQuery(from: try RuleTrialQuery.date(ctx, "from"), to: try RuleTrialQuery.date(ctx, "to"), scope: ctx.scope)
                 return .json(.ok, OutcomeReportJSON.report.encode(try service.outcomeReport.report(query)))
             },
             Route(.post, "/v1/rules/backtest", access: .staff(.admin), touches: .list,

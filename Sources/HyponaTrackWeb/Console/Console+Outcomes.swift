@@ -45,7 +45,7 @@ extension Console {
             }
             return d
         }
-        let report = try study.outcomeReport.report(OutcomeReportQuery(from: try date("from"), to: try date("to")))
+        let report = try study.outcomeReport.report(OutcomeReportQuery(from: try date("from"), to: try date("to"), scope: ctx.scope))
         return WebResponse.page(.ok, OutcomesPage(layout: layout(ctx), report: report).render())
     }
 }

@@ -71,7 +71,7 @@ extension SiteMatrixTests {
                 "{studyId}": unknown ? "NOSUCH-1" : SiteMatrixTests.patients[site]!,
                 "{alertId}": unknown ? "999999" : String(alerts[site]!), "{proposalId}": unknown ? "999999" : String(proposals[site]!),
                 "{labId}": String(labs[site] ?? 1), "{date}": Study.date(-1), "{list}": "symptoms", "{itemId}": "x",
-                "{name}": "nobody", "{code}": "main"]
+                "{name}": "nobody", "{code}": "main", "{eventId}": "999999"]
             return values.reduce(template) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
         }
 
