@@ -76,10 +76,13 @@ public enum CLI {
           audit       verify the audit chain (--checkpoint SEQ:HEX), checkpoint it, list entries
           alerts      yellow and red alerts (--open); ack ALERT [--note]; resolve ALERT --note T [--sodium N]
           contact ID  log a contact attempt: --outcome O [--note T] [--alert ALERT]; contacts ID lists them
+          outcome ID  record an outcome: --kind K --date D [--sodium N] [--note T]
+          outcomes    list ID: a patient's outcomes; report: the outcome report (--json, --csv)
+          rules       backtest --rules DIR, shadow --rules DIR | --off, promote (admin)
           hooks       hooks status, list events, retry EVENT_ID, enable NAME (admin)
           sync        REDCap sync: status, retry, resume, check, reconcile, export-all (admin)
           backup      a checked online copy of the database (admin); list; verify FILE
-          export      days, alerts or contacts as CSV (--patient ID, -o FILE; stdout without -o or with -o -)
+          export      days, alerts, contacts or outcomes as CSV (--patient ID, -o FILE; stdout without -o or with -o -)
           report ID   the clinical report as a PDF (-o FILE, --lang de|en; stdout without -o or with -o -)
           stats       cohort statistics: adherence, days per level, alert rates, times to ack
           import      import fhir FILE, import apple-health ID FILE: lab and wearable values, proposed
@@ -114,7 +117,8 @@ public enum CLI {
         PatientCommands.enroll, PatientCommands.update, PatientCommands.reissue, OtherCommands.lab, OtherCommands.item,
         PatientCommands.patients, PatientCommands.show, OtherCommands.staff, SiteCommands.site, SiteCommands.transfer, OtherCommands.audit,
         AlertCommands.alerts,
-        AlertCommands.ack, AlertCommands.resolve, ContactCommands.contact, ContactCommands.contacts, HookCommands.group, SyncCommand.group, BackupCommands.group,
+        AlertCommands.ack, AlertCommands.resolve, ContactCommands.contact, ContactCommands.contacts,
+        OutcomeCommands.outcome, OutcomeCommands.group, RuleCommands.group, HookCommands.group, SyncCommand.group, BackupCommands.group,
         ExportCommands.export, ReportCommand(), ExportCommands.stats, ImportCommands.group, ImportCommands.proposals,
         ImportCommands.confirm, ImportCommands.reject, EvaluateCommand(), VersionCommand(),
     ]

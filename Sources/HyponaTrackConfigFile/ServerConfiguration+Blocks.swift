@@ -100,4 +100,12 @@ extension ServerConfiguration {
             ?? config.imports.fhirPatientIdentifierSystem
         try ir.finish()
     }
+
+    static func parseOutcomes(_ r: ObjectReader, into config: inout ServerConfiguration) throws(FieldError) {
+        guard let block = try r.optional("outcomes", .any) else { return }
+        let o = try ObjectReader(block, path: "outcomes")
+        config.outcomes.hyponatremiaBelow = try o.optional("hyponatremiaBelow", .number(100...180)) ?? config.outcomes.hyponatremiaBelow
+        config.outcomes.lookbackDays = try o.optional("lookbackDays", .integer(1...30)) ?? config.outcomes.lookbackDays
+        try o.finish()
+    }
 }

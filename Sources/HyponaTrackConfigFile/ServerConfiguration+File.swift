@@ -55,6 +55,7 @@ extension ServerConfiguration {
             for (key, name) in keys {
                 if let path = try rr.optional(key, .string(length: 1...4096)) { config.ruleFiles[name] = resolve(path) }
             }
+            config.shadowRulesDirectory = try rr.optional("shadow", .string(length: 1...4096)).map(resolve)
             try rr.finish()
         }
         if let redcap = try r.optional("redcap", .any) {
@@ -76,6 +77,7 @@ extension ServerConfiguration {
         try parseHTTP(r, into: &config)
         try parseLimitsAndTokens(r, into: &config)
         try parseImports(r, into: &config)
+        try parseOutcomes(r, into: &config)
         try parsePush(r, into: &config) { resolve($0).path }
         try parseOperations(r, into: &config, resolve: resolve)
         if let a = try r.optional("audit", .any) {

@@ -297,12 +297,12 @@ import HTJSON
             guard case .array(let a)? = r["problems"] else { return [] }
             return a.compactMap { if case .object(let o) = $0 { o } else { nil } }
         }
-        let ok = try check()   // 100: every field of the dictionary (baseline 39, daily 48, alert_log 13)
-        #expect(ok["ok"] == true && ok["fieldsChecked"] == 106, "\(ok.text)")
+        let ok = try check()   // every field of the dictionary (106 before outcome_log's 8)
+        #expect(ok["ok"] == true && ok["fieldsChecked"] == 114, "\(ok.text)")
         #expect(repeatingCheck(ok)["scope"] == "instrument" && repeatingCheck(ok)["note"] == .null)
 
         // alert_log left non-repeating in the project: named, and the CLI fails.
-        try emu.control(["repeatingForms": ["daily_monitoring"]])
+        try emu.control(["repeatingForms": ["daily_monitoring", "outcome_log"]])
         let one = try check()
         #expect(one["ok"] == false)
         #expect(problems(one).map { Self.string($0["field"]) ?? "" } == ["alert_log"], "\(one.text)")

@@ -31,6 +31,9 @@ import HTJSON
         ("get", "/v1/patients/{studyId}/reminders"),
         ("get", "/v1/backups"), ("post", "/v1/backups/verification"), ("get", "/v1/hooks/events"),
         ("post", "/v1/hooks/events/{eventId}/retry"), ("post", "/v1/hooks/{name}/enable"),
+        ("post", "/v1/patients/{studyId}/outcomes"), ("get", "/v1/patients/{studyId}/outcomes"), ("get", "/v1/export/outcomes.csv"),
+        ("get", "/v1/outcomes/report"), ("post", "/v1/rules/backtest"), ("get", "/v1/rules/shadow"), ("put", "/v1/rules/shadow"),
+        ("delete", "/v1/rules/shadow"), ("post", "/v1/rules/promote"),
     ]
 
     func operations(_ spec: JSONValue) -> [(String, String)] {

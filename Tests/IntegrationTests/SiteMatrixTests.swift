@@ -49,8 +49,10 @@ import HTJSON
                   "/console/alerts/{alertId}/acknowledge", "/console/alerts/{alertId}/resolve", "/console/statistics", "/console/proposals",
                   "/console/proposals/{proposalId}/confirm", "/console/proposals/{proposalId}/reject", "/console/export/days.csv",
                   "/console/export/alerts.csv", "/console/export/contacts.csv", "/console/sync", "/console/patients/{studyId}/report.pdf",
-                  "/v1/backups", "/v1/backups/verification", "/v1/hooks/events", "/v1/hooks/events/{eventId}/retry",
-                  "/v1/hooks/{name}/enable"] {
+                  "/v1/backups", "/v1/backups/verification", "/v1/hooks/events", "/v1/hooks/events/{eventId}/retry", "/v1/hooks/{name}/enable",
+                  "/v1/patients/{studyId}/outcomes", "/v1/export/outcomes.csv", "/v1/outcomes/report", "/v1/rules/backtest",
+                  "/v1/rules/shadow", "/v1/rules/promote", "/console/outcomes", "/console/export/outcomes.csv",
+                  "/console/patients/{studyId}/outcomes"] {
             f[t] = ("", [:])
         }
         f["/console/"] = ("?all=1", [:])

@@ -15,8 +15,8 @@ def run(t):
     page.goto("/console/statistics")
     links = page.locator("a.excel")
     texts = [links.nth(i).inner_text() for i in range(links.count())]
-    c.check("exports: a 'für Excel' link beside each of the three CSV downloads (German)",
-            texts == ["für Excel"] * 3, str(texts))
+    c.check("exports: a 'für Excel' link beside each of the four CSV downloads (German)",
+            texts == ["für Excel"] * 4, str(texts))
     with page.expect_download() as info:
         page.click("a.excel[href^='/console/export/days.csv']")
     path = info.value.path()

@@ -30,6 +30,7 @@ struct DaemonClient {
     func post(_ path: String, _ body: JSONValue = .object(JSONObject())) throws(Failure) -> JSONValue { try send(.post, path, body: body) }
     func patch(_ path: String, _ body: JSONValue) throws(Failure) -> JSONValue { try send(.patch, path, body: body) }
     func put(_ path: String, _ body: JSONValue) throws(Failure) -> JSONValue { try send(.put, path, body: body) }
+    func delete(_ path: String) throws(Failure) -> JSONValue { try send(.delete, path, body: nil) }
 
     func send(_ method: HTTPClientRequest.Method, _ path: String, body: JSONValue?) throws(Failure) -> JSONValue {
         let response = try exchange(method, path, body: body, accept: "application/json")

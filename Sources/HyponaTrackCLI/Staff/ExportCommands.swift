@@ -1,13 +1,13 @@
 import Foundation
 import HTJSON
 
-/// export days|alerts|contacts, stats.
+/// export days|alerts|contacts|outcomes, stats.
 enum ExportCommands {
     static let export = CommandGroup(name: "export", about: """
         CSV exports (RFC 4180: UTF-8, CRLF, a header row of REDCap field names, record_id first;
         times in each patient's time zone). Each export is recorded in the audit trail.
         `hyponatrack export SUBCOMMAND --help` describes one subcommand.
-        """, subcommands: [days, alerts, contacts])
+        """, subcommands: [days, alerts, contacts, outcomes])
 
     static let days = ExportCommand(kind: "days", about: """
         One row per patient-day with any stored measurement or lab value: every measurement, the
@@ -25,6 +25,12 @@ enum ExportCommands {
         One row per contact attempt: record_id, contact_id, contact_at (the patient's time zone),
         outcome, alert_id (blank for a contact about no alert), staff, note. Every patient, or
         --patient ID.
+        """)
+
+    static let outcomes = ExportCommand(kind: "outcomes", about: """
+        One row per outcome, withdrawn ones too: the columns of REDCap's outcome_log instrument
+        (kind, date and POD, sodium, source staff or lab, status, note) plus outcome_recorded_at
+        (the patient's time zone) and outcome_recorded_by. Every patient, or --patient ID.
         """)
 
     static let stats = StaffCommand(name: "stats", usage: ["stats [--patient ID] [--json]"], about: """

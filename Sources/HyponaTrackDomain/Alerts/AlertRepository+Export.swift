@@ -22,6 +22,8 @@ struct AlertTiming: Sendable, Equatable {
     var openedAt: Int64
     var firstAcknowledgedAt: Int64?
     var resolvedAt: Int64?
+    /// The alert's first day (the outcome report's lead times and positive predictive value).
+    var firstDay: LocalDate? = nil
 }
 
 extension AlertRepository {
@@ -57,13 +59,14 @@ extension AlertRepository {
         let filter = patientId == nil ? "WHERE merged_into IS NULL" : "WHERE merged_into IS NULL AND patient_id = ?"
         let params: [(any SQLiteBindable)?] = patientId.map { [$0] } ?? []
         return try db.query("""
-            SELECT patient_id, kind, level, opened_at, first_acknowledged_at, resolved_at FROM alerts \(filter) ORDER BY id
+            SELECT patient_id, kind, level, opened_at, first_acknowledged_at, resolved_at, date FROM alerts \(filter) ORDER BY id
             """, params).map { r in
             guard let kind = AlertKind(rawValue: try r.string(1)), let level = Level(rawValue: try r.string(2)) else {
                 throw StoreCorruption("alerts holds an unknown kind or level")
             }
             return AlertTiming(patientId: try r.int64(0), kind: kind, level: level, openedAt: try r.int64(3),
-                               firstAcknowledgedAt: try r.optionalInt64(4), resolvedAt: try r.optionalInt64(5))
+                               firstAcknowledgedAt: try r.optionalInt64(4), resolvedAt: try r.optionalInt64(5),
+                               firstDay: LocalDate(try r.string(6)))
         }
     }
 

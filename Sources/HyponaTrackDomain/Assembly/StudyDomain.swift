@@ -121,9 +121,17 @@ public final class StudyDomain: Sendable {
         let alerting = Alerting(ladder: configuration.escalation, hooks: hooks, outbox: sync?.outbox) { patient in
             rules.snapshot.engine.risk.assess(patient.profile).riskClass.rawValue
         }
+        let reload: @Sendable () -> Result<String, RulesError> = {
+            Self.reload(rules, database: database, configuration: configuration, clock: clock, logger: logger, metrics: metrics)
+        }
         let service = StudyService(database: database, rules: rules, clock: clock, configuration: configuration, metrics: metrics,
-                                   outbox: sync?.outbox, alerting: alerting, hooksWake: { delivery.wake() })
+                                   outbox: sync?.outbox, alerting: alerting, shadow: ShadowRules(), reloadRules: reload,
+                                   hooksWake: { delivery.wake() })
         self.service = service
+        do { try service.ruleTrials.loadShadow() } catch {
+            database.close()
+            throw error
+        }
         let refusals = ActivationRefusals()
         self.refusals = refusals
         let pushMetrics = PushMetrics()
@@ -163,6 +171,12 @@ public final class StudyDomain: Sendable {
     /// Reloads and validates the rule files; invalid files are refused and the old kept, and so
     /// are files that lack a code an active patient carries (`StoredProfileCodes`).
     public func reloadRules() {
+        _ = Self.reload(rules, database: database, configuration: configuration, clock: clock, logger: logger, metrics: metrics)
+    }
+
+    /// The reload path (SIGHUP, and `hyponatrack rules promote`): logged and counted.
+    static func reload(_ rules: ActiveRules, database: Database, configuration: ServerConfiguration, clock: any ServerClock,
+                       logger: Logger, metrics: Metrics) -> Result<String, RulesError> {
         let checked = rules.reload { new throws(RulesError) in
             try StoredProfileCodes.enforce(database, rules: new, configuration: configuration, now: clock.now(), logger: logger)
         }
@@ -175,6 +189,7 @@ public final class StudyDomain: Sendable {
             logger.error("rules reload refused; the previous rules stay in force",
                          ["error": error.description, "rules_version": rules.snapshot.rules.version])
         }
+        return checked
     }
 
     /// Closes the database (after the workers stopped).

@@ -46,6 +46,17 @@ public enum AuditAction: String, Sendable, CaseIterable {
     /// A contact attempt logged (`POST /v1/patients/{studyId}/contacts`); one about an open
     /// alert is followed by that alert's `alert.acknowledge` row.
     case contactAdd = "contact.add"
+    // Outcomes and the rules' trials (docs/product.md, third round, O)
+    /// An outcome recorded by staff, or from a lab sodium below `outcomes.hyponatremiaBelow`.
+    case outcomeRecord = "outcome.record"
+    /// A lab-derived outcome withdrawn because its lab value was deleted.
+    case outcomeWithdraw = "outcome.withdraw"
+    /// A backtest of candidate rules over the stored days: who, the candidate version, the filters.
+    case rulesBacktest = "rules.backtest"
+    /// Shadow rules set or turned off (`hyponatrack rules shadow`).
+    case rulesShadow = "rules.shadow"
+    /// The shadow rules made live (`hyponatrack rules promote`).
+    case rulesPromote = "rules.promote"
     // Push devices (never their tokens or subscriptions)
     /// A patient registered or replaced a push device (`PUT /v1/me/devices/{deviceId}`).
     case deviceRegister = "device.register"
@@ -86,6 +97,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case exportDays = "export.days"
     case exportAlerts = "export.alerts"
     case exportContacts = "export.contacts"
+    case exportOutcomes = "export.outcomes"
     /// A patient's clinical report as a PDF (`…/report.pdf`, `hyponatrack report`).
     case exportReport = "export.report"
     // The trail itself

@@ -139,6 +139,11 @@ public struct ServerConfiguration: Sendable {
     public var backup: Backup?
     /// `log.*`: the lowest level written (SIGHUP reloads it).
     public var log = Log()
+    /// `outcomes.*` (ServerConfiguration+Outcomes.swift).
+    public var outcomes = Outcomes()
+    /// `rules.shadow`: a directory with the four rule files evaluated beside the live ones
+    /// (docs/product.md, third round, O); a shadow set by `hyponatrack rules shadow` wins.
+    public var shadowRulesDirectory: URL?
 
     /// The defaults with everything under `directory` (tests, `--config`-less starts).
     public init(baseDirectory directory: URL, dataDirectory: URL) {

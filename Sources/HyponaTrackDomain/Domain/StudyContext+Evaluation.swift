@@ -32,6 +32,10 @@ extension StudyContext {
         guard let first = dates.min(), let last = dates.max() else { return [] }
         let days = try preloaded ?? DayRepository.load(db, patientId: patient.id, from: first.adding(days: -2), to: last)
         let assessment = snapshot.engine.risk.assess(patient.profile)
+        // Shadow rules see the same days; computed here, so a submission computes them on a
+        // reader's snapshot and the single writer only stores the row.
+        let shadow = shadow.snapshot
+        let shadowAssessment = shadow.map { $0.engine.risk.assess(patient.profile) }
         return try Set(dates).sorted().map { date in
             let e = snapshot.engine.evaluate(profile: patient.profile, days: days, date: date, assessment: assessment)
             var isNew = true
@@ -40,7 +44,12 @@ extension StudyContext {
                stored.riskScore == e.risk.riskScore {
                 isNew = false
             }
-            return ComputedEvaluation(evaluation: e, day: days.first { $0.date == date } ?? DailyEntry(date: date), isNew: isNew)
+            var shadowEvaluation: Evaluation?
+            if isNew, let shadow, let shadowAssessment {
+                shadowEvaluation = shadow.engine.evaluate(profile: patient.profile, days: days, date: date, assessment: shadowAssessment)
+            }
+            return ComputedEvaluation(evaluation: e, day: days.first { $0.date == date } ?? DailyEntry(date: date), isNew: isNew,
+                                      shadow: shadowEvaluation)
         }
     }
 
@@ -56,7 +65,8 @@ extension StudyContext {
     func recordUnaudited(_ db: Connection, _ patient: PatientRecord, _ item: ComputedEvaluation, cause: EvaluationCause,
                          snapshot: ActiveRules.Snapshot, at ms: Int64, raisesAlerts: Bool = true) throws -> AuditDetails.EvaluationRecorded {
         let e = item.evaluation
-        let id = try EvaluationRepository.insert(db, patientId: patient.id, e, cause: cause.rawValue, at: ms)
+        // The shadow result rides in the same row, with no alert, hook, patient-visible or REDCap effect.
+        let id = try EvaluationRepository.insert(db, patientId: patient.id, e, cause: cause.rawValue, at: ms, shadow: item.shadow)
         metrics.evaluationRecorded(level: e.level)
         if raisesAlerts { try alerting?.evaluationRecorded(db, patient, e, at: ms) }
         if let outbox {
@@ -82,4 +92,6 @@ struct ComputedEvaluation: Sendable {
     var evaluation: Evaluation
     var day: DailyEntry
     var isNew: Bool
+    /// The same day under the shadow rules, when they are set (`ShadowRules`).
+    var shadow: Evaluation? = nil
 }

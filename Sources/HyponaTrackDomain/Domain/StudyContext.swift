@@ -19,13 +19,17 @@ final class StudyContext: Sendable {
     /// Opens and worsens alerts from evaluations, queues their hook events.
     let alerting: Alerting?
     let transactions: Transactions
+    /// Rules every evaluation is also computed under, with no effect but a stored row.
+    let shadow: ShadowRules
     /// The days submissions read, by patient and revision (`SubmissionPlan`).
     let dayWindows = DayWindowCache()
     /// Patient rows as day submissions plan with them (`PatientCache`).
     let patients = PatientCache()
+    /// Every patient decoded once, for the reads over all of them (`DecodedPatients`).
+    let everyPatient = DecodedPatients()
 
     init(database: Database, rules: ActiveRules, clock: any ServerClock, configuration: ServerConfiguration,
-         metrics: Metrics, outbox: SyncOutbox?, alerting: Alerting?, hooksWake: @escaping @Sendable () -> Void) {
+         metrics: Metrics, outbox: SyncOutbox?, alerting: Alerting?, shadow: ShadowRules, hooksWake: @escaping @Sendable () -> Void) {
         self.database = database
         self.rules = rules
         self.clock = clock
@@ -33,6 +37,7 @@ final class StudyContext: Sendable {
         self.metrics = metrics
         self.outbox = outbox
         self.alerting = alerting
+        self.shadow = shadow
         transactions = Transactions(database: database, wakeSync: { outbox?.wake() }, wakeHooks: hooksWake)
     }
 

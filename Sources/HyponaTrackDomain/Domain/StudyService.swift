@@ -21,6 +21,8 @@ public final class StudyService: Sendable {
     public let alerts: AlertService
     /// The contact log: contact attempts with patients.
     public let contacts: ContactService
+    /// Outcomes: staff-recorded and lab-derived.
+    public let outcomes: OutcomeService
     /// The patients' push devices.
     public let devices: PushDeviceService
     /// The audit trail: read a page, verify the chain, checkpoint its head.
@@ -35,6 +37,10 @@ public final class StudyService: Sendable {
     public let statistics: StatisticsService
     /// The study's sites, staff members' sites, transfers and the scope rule.
     public let sites: SiteService
+    /// The outcome report: episodes, warnings, lead times, burden, predictive value.
+    public let outcomeReport: OutcomeReportService
+    /// Backtests of candidate rules, shadow rules and their promotion.
+    public let ruleTrials: RuleTrialService
 
     public var database: Database { context.database }
     public var rules: ActiveRules { context.rules }
@@ -42,13 +48,15 @@ public final class StudyService: Sendable {
     public var configuration: ServerConfiguration { context.configuration }
 
     init(database: Database, rules: ActiveRules, clock: any ServerClock, configuration: ServerConfiguration,
-         metrics: Metrics, outbox: SyncOutbox? = nil, alerting: Alerting? = nil, hooksWake: @escaping @Sendable () -> Void = {}) {
+         metrics: Metrics, outbox: SyncOutbox? = nil, alerting: Alerting? = nil, shadow: ShadowRules = ShadowRules(),
+         reloadRules: (@Sendable () -> Result<String, RulesError>)? = nil, hooksWake: @escaping @Sendable () -> Void = {}) {
         let context = StudyContext(database: database, rules: rules, clock: clock, configuration: configuration, metrics: metrics,
-                                   outbox: outbox, alerting: alerting, hooksWake: hooksWake)
+                                   outbox: outbox, alerting: alerting, shadow: shadow, hooksWake: hooksWake)
         self.context = context
         enrollment = EnrollmentService(context: context)
         days = DayService(context: context)
-        corrections = CorrectionService(context: context)
+        outcomes = OutcomeService(context: context)
+        corrections = CorrectionService(context: context, outcomes: outcomes)
         patients = PatientQueries(context: context)
         proposals = ProposalService(context: context, corrections: corrections)
         imports = ImportService(context: context)
@@ -65,5 +73,7 @@ public final class StudyService: Sendable {
         reports = ReportService(context: context)
         statistics = StatisticsService(context: context)
         sites = SiteService(context: context)
+        outcomeReport = OutcomeReportService(context: context, shadow: shadow)
+        ruleTrials = RuleTrialService(context: context, reload: reloadRules)
     }
 }

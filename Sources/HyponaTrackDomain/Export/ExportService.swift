@@ -4,13 +4,14 @@ import SQLite
 
 /// What a CSV export holds: one row per stored day, per alert, or per contact attempt.
 public enum ExportKind: String, Sendable, CaseIterable {
-    case days, alerts, contacts
+    case days, alerts, contacts, outcomes
 
     var auditAction: AuditAction {
         switch self {
         case .days: .exportDays
         case .alerts: .exportAlerts
         case .contacts: .exportContacts
+        case .outcomes: .exportOutcomes
         }
     }
 }
@@ -77,6 +78,8 @@ public final class ExportService: Sendable {
                                        mapper: mappers)
             case .contacts:
                 try ContactExport.append(to: &document, db, patients: patients, onePatient: command.studyId != nil, mapper: mappers)
+            case .outcomes:
+                try OutcomeExport.append(to: &document, db, patients: patients, onePatient: command.studyId != nil, mapper: mappers)
             }
             return (command.studyId == nil ? nil : patients.first?.studyId, document)
         }
@@ -93,6 +96,7 @@ public final class ExportService: Sendable {
         case .days: DayExport.header(rules)
         case .alerts: AlertExport.header
         case .contacts: ContactExport.header
+        case .outcomes: OutcomeExport.header
         }
     }
 

@@ -53,6 +53,11 @@ public enum ConfigCheck {
         do { rules = try ActiveRules(files: configuration.ruleFiles) } catch {
             throw Failure(description: configuration.locating(error).description)
         }
+        if let shadow = configuration.shadowRulesDirectory {
+            do { _ = try RuleTexts.read(directory: shadow).rules() } catch {
+                throw Failure(description: "\(file): invalid shadow rules (rules.shadow): \(error)")
+            }
+        }
         do { _ = try HookTransports.make(configuration.hooks, rules: rules) } catch { throw Failure(description: "\(file): \(error)") }
         for hook in configuration.hooks {
             if let problem = unreadable(caFile(of: hook)) { throw Failure(description: "\(file): hook \(hook.name) caFile: \(problem)") }

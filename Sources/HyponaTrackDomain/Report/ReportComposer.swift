@@ -36,6 +36,8 @@ struct ReportComposer {
         blocks.append(content.alerts.isEmpty ? .paragraph(text.noAlerts, font: body, color: ink) : .table(alertTable()))
         blocks.append(.heading(text.contacts))
         blocks.append(content.contacts.isEmpty ? .paragraph(text.noContacts, font: body, color: ink) : .table(contactTable()))
+        blocks.append(.heading(text.outcomes))
+        blocks.append(content.outcomes.isEmpty ? .paragraph(text.noOutcomes, font: body, color: ink) : .table(outcomeTable()))
         blocks.append(.heading(text.labs))
         blocks.append(content.labs.isEmpty ? .paragraph(text.noLabs, font: body, color: ink) : .table(labTable()))
         blocks.append(.space(4))
@@ -120,6 +122,17 @@ struct ReportComposer {
         return ReportTable(columns: columns, rows: content.contacts.map { c in
             ReportTable.Row(cells: [time(Double(c.at) / 1000), text.vocabulary.contactOutcome(c.outcome),
                                     c.alertId.map { "#\($0)" } ?? "–", Principal.displayName(ofActor: c.by), c.note ?? "–"])
+        })
+    }
+
+    /// Every outcome by date: day and POD, kind, sodium, who recorded it (a withdrawn one says so), the note.
+    func outcomeTable() -> ReportTable {
+        let columns = [ReportTable.Column(title: text.labDayColumn, share: 0.16), .init(title: text.eventColumn, share: 0.2),
+                       .init(title: text.labValueColumn, share: 0.12), .init(title: text.sourceColumn, share: 0.24),
+                       .init(title: text.noteColumn, share: 0.28)]
+        return ReportTable(columns: columns, rows: content.outcomes.map { o in
+            ReportTable.Row(cells: ["\(day(o.date)) (\(o.pod))", text.vocabulary.outcomeKind(o.kind), o.sodium.map { number($0, 1) } ?? "–",
+                                    text.vocabulary.outcomeSource(o.source, status: o.status), o.note ?? "–"])
         })
     }
 

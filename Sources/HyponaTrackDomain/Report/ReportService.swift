@@ -52,12 +52,14 @@ public final class ReportService: Sendable {
             let charts = TrendChartBuilder(engine: snapshot.engine)
                 .charts(profile: patient.profile, days: stored.days, evaluations: stored.evaluations, window: stored.window,
                         language: request.language)
-            return ReportContent(patient: patient, stored: stored, charts: charts,
+            var content = ReportContent(patient: patient, stored: stored, charts: charts,
                                  risk: snapshot.engine.risk.assess(patient.profile),
                                  riskFactors: snapshot.engine.risk.factors(patient.profile),
                                  alerts: try AlertRepository.views(db, patientId: patient.id),
                                  contacts: try ContactRepository.list(db, patientId: patient.id),
                                  rules: snapshot.rules, zone: context.zone(patient.profile), now: now)
+            content.outcomes = try OutcomeRepository.list(db, patientId: patient.id)
+            return content
         }
         let read = clock.now - start
         let rendered = try ReportRenderer(content: content, text: ReportText(language: request.language)).render()
@@ -105,6 +107,8 @@ struct ReportContent: Sendable {
     var alerts: [AlertView]
     /// Every contact attempt, oldest first.
     var contacts: [ContactRecord]
+    /// Every outcome by date, withdrawn ones too.
+    var outcomes: [OutcomeRecord] = []
     var labs: [Lab]
     var rulesVersion: String
     /// The risk model in force, whose rules the baseline's items name.

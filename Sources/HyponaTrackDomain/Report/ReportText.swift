@@ -70,6 +70,10 @@ struct ReportText: Bilingual, Sendable {
     // Contact table
     var contacts: String { s("Contacts with the patient", "Kontakte mit dem Patienten") }
     var noContacts: String { s("No contacts logged.", "Keine Kontakte erfasst.") }
+    var outcomes: String { s("Outcomes", "Ereignisse") }
+    var noOutcomes: String { s("No outcomes recorded.", "Keine Ereignisse erfasst.") }
+    var eventColumn: String { s("Outcome", "Ereignis") }
+    var sourceColumn: String { s("Source", "Quelle") }
     var outcomeColumn: String { s("Outcome", "Ergebnis") }
     var alertNumberColumn: String { s("Alert", "Alarm") }
     var staffColumn: String { s("Logged by", "Erfasst von") }

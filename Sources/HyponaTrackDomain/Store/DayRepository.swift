@@ -10,59 +10,82 @@ enum DayRepository {
         // `SELECT *` and name lookups showed up in the profile.
         var days: [LocalDate: DailyEntry] = [:]
         let range: [(any SQLiteBindable)?] = [patientId, from.description, to.description]
-        for row in try db.query("""
-            SELECT date, weight_morning_kg, weight_evening_kg, fluid_intake_ml, urine_sg, vomiting_episodes,
-                   emergency_symptoms, steps, hrv_sdnn_ms, sleep_minutes, resting_heart_rate
-            FROM days WHERE patient_id = ? AND date BETWEEN ? AND ?
-            """, range) {
-            guard let date = LocalDate(try row.string(0)) else { continue }
-            var d = DailyEntry(date: date)
-            d.weightMorningKg = try row.optionalDouble(1)
-            d.weightEveningKg = try row.optionalDouble(2)
-            d.fluidIntakeMl = try row.optionalDouble(3)
-            d.urineSG = try row.optionalDouble(4)
-            d.vomitingEpisodes = try row.optionalInt(5)
-            let symptoms = try row.string(6)
-            if !symptoms.isEmpty {
-                d.emergencySymptoms = Set(symptoms.split(separator: ",").map(String.init))
-            }
-            d.steps = try row.optionalInt(7)
-            d.hrvSdnnMs = try row.optionalDouble(8)
-            d.sleepMinutes = try row.optionalInt(9)
-            d.restingHeartRate = try row.optionalInt(10)
-            days[date] = d
+        for row in try db.query("SELECT \(scalarColumns) FROM days WHERE patient_id = ? AND date BETWEEN ? AND ?", range) {
+            guard let d = try scalars(row) else { continue }
+            days[d.date] = d
         }
-        func attach(_ sql: String, _ add: (inout DailyEntry, Row) throws -> Void) throws {
-            for row in try db.query(sql, range) {
+        for item in ItemSQL.lists {
+            for row in try db.query(item.sql, range) {
                 guard let date = LocalDate(try row.string(0)) else { continue }
                 var d = days[date] ?? DailyEntry(date: date)
-                try add(&d, row)
+                try item.add(&d, row)
                 days[date] = d
             }
         }
-        try attach(ItemSQL.symptoms) { d, r in d.symptoms.append(try ItemRows.symptom(r)) }
-        try attach(ItemSQL.reactionTests) { d, r in d.reactionTests.append(try ItemRows.reactionTest(r)) }
-        try attach(ItemSQL.tappingTests) { d, r in d.tappingTests.append(try ItemRows.tappingTest(r)) }
-        try attach(ItemSQL.doses) { d, r in d.desmopressinDoses.append(try ItemRows.desmopressinDose(r)) }
-        try attach(ItemSQL.labs) { d, r in d.labSodium.append(try ItemRows.lab(r)) }
         return days.values.sorted { $0.date < $1.date }
+    }
+
+    /// The scalar columns of `days` that `scalars` reads, by position (date first).
+    static let scalarColumns = """
+        date, weight_morning_kg, weight_evening_kg, fluid_intake_ml, urine_sg, vomiting_episodes,
+        emergency_symptoms, steps, hrv_sdnn_ms, sleep_minutes, resting_heart_rate
+        """
+
+    /// A day's scalars from a row of `scalarColumns`; nil for an unreadable date.
+    static func scalars(_ row: Row) throws -> DailyEntry? {
+        guard let date = LocalDate(try row.string(0)) else { return nil }
+        var d = DailyEntry(date: date)
+        d.weightMorningKg = try row.optionalDouble(1)
+        d.weightEveningKg = try row.optionalDouble(2)
+        d.fluidIntakeMl = try row.optionalDouble(3)
+        d.urineSG = try row.optionalDouble(4)
+        d.vomitingEpisodes = try row.optionalInt(5)
+        let symptoms = try row.string(6)
+        if !symptoms.isEmpty {
+            d.emergencySymptoms = Set(symptoms.split(separator: ",").map(String.init))
+        }
+        d.steps = try row.optionalInt(7)
+        d.hrvSdnnMs = try row.optionalDouble(8)
+        d.sleepMinutes = try row.optionalInt(9)
+        d.restingHeartRate = try row.optionalInt(10)
+        return d
     }
 
     /// The item queries of `load`, built once (they run in every submission). A day's client
     /// items come by time, then client id (unique per day and kind): an order that follows from
     /// the items alone, so `storedOrder` can put a merged day in it without asking the store.
-    private enum ItemSQL {
+    enum ItemSQL {
         static func live(_ columns: String, _ table: String, tieBreak: String = "client_id") -> String {
             """
             SELECT date, \(columns) FROM \(table)
             WHERE patient_id = ? AND date BETWEEN ? AND ? AND deleted_at IS NULL ORDER BY time, \(tieBreak)
             """
         }
-        static let symptoms = live(ItemRows.symptomColumns, "symptom_entries")
-        static let reactionTests = live(ItemRows.reactionColumns, "reaction_tests")
-        static let tappingTests = live(ItemRows.tappingColumns, "tapping_tests")
-        static let doses = live(ItemRows.doseColumns, "desmopressin_doses")
-        static let labs = live(ItemRows.labColumns, "lab_values", tieBreak: "rowid")
+
+        /// One list of a day: its query's columns, table and order, and how a row joins the day.
+        struct List: Sendable {
+            let columns: String
+            let table: String
+            let tieBreak: String
+            let add: @Sendable (inout DailyEntry, Row) throws -> Void
+            var sql: String { live(columns, table, tieBreak: tieBreak) }
+        }
+
+        static let lists: [List] = [
+            List(columns: ItemRows.symptomColumns, table: "symptom_entries", tieBreak: "client_id") { d, r in
+                d.symptoms.append(try ItemRows.symptom(r))
+            },
+            List(columns: ItemRows.reactionColumns, table: "reaction_tests", tieBreak: "client_id") { d, r in
+                d.reactionTests.append(try ItemRows.reactionTest(r))
+            },
+            List(columns: ItemRows.tappingColumns, table: "tapping_tests", tieBreak: "client_id") { d, r in
+                d.tappingTests.append(try ItemRows.tappingTest(r))
+            },
+            List(columns: ItemRows.doseColumns, table: "desmopressin_doses", tieBreak: "client_id") { d, r in
+                d.desmopressinDoses.append(try ItemRows.desmopressinDose(r))
+            },
+            List(columns: ItemRows.labColumns, table: "lab_values", tieBreak: "rowid") { d, r in d.labSodium.append(try ItemRows.lab(r)) },
+        ]
     }
 
     /// `day` as `load` would return it once stored: each client item list by time, then id (as

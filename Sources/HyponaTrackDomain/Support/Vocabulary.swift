@@ -154,6 +154,22 @@ public struct Vocabulary: Bilingual, Sendable {
         }
     }
 
+    /// An outcome's kind in words (the code stays `ed_visit`, …).
+    public func outcomeKind(_ kind: OutcomeKind) -> String {
+        switch kind {
+        case .hyponatremia: return s("hyponatremia", "Hyponatriämie")
+        case .edVisit: return s("emergency department visit", "Vorstellung in der Notaufnahme")
+        case .readmission: return s("readmission", "Wiederaufnahme")
+        case .other: return s("other", "Sonstiges")
+        }
+    }
+
+    /// Who recorded an outcome, in words.
+    public func outcomeSource(_ source: OutcomeSource, status: OutcomeStatus) -> String {
+        let from = source == .lab ? s("from a lab value", "aus einem Laborwert") : s("recorded by staff", "vom Team erfasst")
+        return status == .withdrawn ? from + s(", withdrawn (lab value deleted)", ", zurückgezogen (Laborwert gelöscht)") : from
+    }
+
     /// A Kat A histology code of the rules in words (an unknown code as it is).
     public func histology(_ code: String) -> String {
         switch code {

@@ -93,17 +93,30 @@ struct REDCapFields: Sendable {
         ("alert_contact_attempts", .integer), ("alert_reached_at", .datetimeSeconds), ("alert_last_date", .date),
     ]
 
+    // MARK: outcome_log (repeating: one instance per outcome, docs/product.md settled O)
+
+    static let outcomeLogForm = "outcome_log"
+
+    /// `outcome_log`, in dictionary order.
+    static let outcomeLog: [(String, Validation)] = [
+        ("outcome_id", .integer), ("outcome_kind", .choice(OutcomeKind.allCases.map(\.rawValue))), ("outcome_date", .date),
+        ("outcome_pod", .integer), ("outcome_sodium", .number(decimals: 1)),
+        ("outcome_source", .choice(OutcomeSource.allCases.map(\.rawValue))),
+        ("outcome_status", .choice(OutcomeStatus.allCases.map(\.rawValue))), ("outcome_note", .notes),
+    ]
+
     /// Every instrument the server fills, in dictionary order, with its fields (the baseline's
     /// and the daily form's as the rule set in force builds them).
     var forms: [(form: String, fields: [(String, Validation)])] {
-        [(Self.baselineForm, baseline), (Self.dailyForm, daily), (Self.alertLogForm, Self.alertLog)]
+        [(Self.baselineForm, baseline), (Self.dailyForm, daily), (Self.alertLogForm, Self.alertLog),
+         (Self.outcomeLogForm, Self.outcomeLog)]
     }
 
     /// The names of the instruments the server fills, in dictionary order (no rule set needed).
-    static let formNames = [baselineForm, dailyForm, alertLogForm]
+    static let formNames = [baselineForm, dailyForm, alertLogForm, outcomeLogForm]
 
     /// The instruments that must be marked repeating in the project (the baseline must not be).
-    static let repeatingForms = [dailyForm, alertLogForm]
+    static let repeatingForms = [dailyForm, alertLogForm, outcomeLogForm]
 
     /// The flat columns of a form that hold numbers (integers, decimals, yes/no and checkbox
     /// `0`/`1`, `<form>_complete`): the exports type their cells by this declaration (`CSVCell`).

@@ -6,11 +6,18 @@ extension REDCapMapper {
     /// resolution and their minutes) is blank and filled by a later row. In a longitudinal
     /// project the row goes to the daily event, beside `daily_monitoring`.
     func alertLog(_ a: AlertLogEntry) -> Row {
-        let v = alertLogValues(a)
-        var row: Row = [("record_id", a.studyId)]
+        repeatingRow(record: a.studyId, form: REDCapFields.alertLogForm, fields: REDCapFields.alertLog, instance: a.instance,
+                     values: alertLogValues(a))
+    }
+
+    /// A repeating instrument's row (in the daily event of a longitudinal project): every column
+    /// of `fields` from `values`, blank where absent.
+    func repeatingRow(record: String, form: String, fields: [(String, REDCapFields.Validation)], instance: Int,
+                      values v: [String: String]) -> Row {
+        var row: Row = [("record_id", record)]
         if let dailyEvent { row.append(("redcap_event_name", dailyEvent)) }
-        row += [("redcap_repeat_instrument", REDCapFields.alertLogForm), ("redcap_repeat_instance", String(a.instance))]
-        for column in REDCapFields.columns(REDCapFields.alertLog, form: REDCapFields.alertLogForm) {
+        row += [("redcap_repeat_instrument", form), ("redcap_repeat_instance", String(instance))]
+        for column in REDCapFields.columns(fields, form: form) {
             row.append((column, v[column] ?? ""))
         }
         return row

@@ -70,6 +70,12 @@ final class SyncOutbox: Sendable {
         return count
     }
 
+    /// Queues the `outcome_log` row of an outcome as it stands now.
+    func enqueueOutcomeLog(_ db: Connection, _ outcome: OutcomeRecord, at ms: Int64) throws {
+        try OutboxRepository.enqueue(db, record: outcome.studyId, instrument: REDCapFields.outcomeLogForm, instance: outcome.instance,
+                                     row: mapper.outcomeLog(outcome), at: ms)
+    }
+
     /// Queues the alerts that migration `v4_alert_log` found (once: the list is emptied in the
     /// same transaction). Returns the number of rows queued.
     @discardableResult
@@ -90,6 +96,10 @@ final class SyncOutbox: Sendable {
         }
         for entry in try AlertRepository.logEntries(db) {
             try enqueueAlertLog(db, entry, at: ms)
+            count += 1
+        }
+        for outcome in try OutcomeRepository.export(db, patientId: nil) {
+            try enqueueOutcomeLog(db, outcome, at: ms)
             count += 1
         }
         try AlertRepository.clearBackfill(db)

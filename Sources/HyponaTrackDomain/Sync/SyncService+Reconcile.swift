@@ -84,6 +84,7 @@ extension SyncService {
             }
         }
         for entry in try AlertRepository.logEntries(db) { add(REDCapMapper.assigned(mapper.alertLog(entry), to: groups[entry.studyId])) }
+        for outcome in try OutcomeRepository.export(db, patientId: nil) { add(REDCapMapper.assigned(mapper.outcomeLog(outcome), to: groups[outcome.studyId])) }
         return rows
     }
 

@@ -26,9 +26,16 @@ public enum RulesLoader {
                 throw RulesError(file: url.path, key: nil, message: "cannot be read (\(error.localizedDescription))")
             }
         }
+        return try load(contents: contents)
+    }
+
+    /// Parses the four files' bytes keyed by their canonical names (a backtest's or a shadow's
+    /// rules sent as text); the version as for files on disk.
+    public static func load(contents: [String: [UInt8]]) throws(RulesError) -> RuleSet {
         var hashed: [UInt8] = []
         for name in RuleSet.fileNames {
-            hashed += Array(name.utf8) + [0] + contents[name]! + [0]
+            guard let bytes = contents[name] else { throw RulesError(file: name, key: nil, message: "missing") }
+            hashed += Array(name.utf8) + [0] + bytes + [0]
         }
         let version = String(Crypto.hex(Crypto.sha256(hashed)).prefix(16))
         return try RuleSet.parse(riskModel: contents["risk-model.json"]!, thresholds: contents["thresholds.json"]!,

@@ -196,7 +196,9 @@ public enum OpenAPIDocument {
         let shapes = DayJSON.components + PatientJSON.components
             + [ActivationJSON.activated.component, AlertJSON.alert.component, AlertJSON.alertDay.component, ImportJSON.proposal.component,
                ImportJSON.report.component, StatisticsJSON.statistics.component, HealthJSON.health.component, APIError.shape.component,
-               SiteJSON.site.component]
+               SiteJSON.site.component,
+               OutcomeJSON.outcome.component, OutcomeReportJSON.report.component, RuleTrialJSON.comparison.component,
+               RuleTrialJSON.backtest.component, RuleTrialJSON.shadow.component]
         for (name, schema) in shapes {
             precondition(schemas[name] == nil, "two components named \(name)")
             schemas[name] = schema

@@ -27,6 +27,9 @@ extension Routes {
             Route(.get, "/v1/export/contacts.csv", access: .staff(.read), touches: .export,
                   summary: "Contact attempts as CSV, one row per contact: record_id, contact_id, contact_at, outcome, alert_id, staff, note",
                   query: every, responses: csv) { ctx in try file(ctx, .contacts, try studyIdQuery(ctx)) },
+            Route(.get, "/v1/export/outcomes.csv", access: .staff(.read), touches: .export,
+                  summary: "Outcomes as CSV, one row per outcome (withdrawn ones too): the REDCap outcome_log columns plus outcome_recorded_at and outcome_recorded_by",
+                  query: every, responses: csv) { ctx in try file(ctx, .outcomes, try studyIdQuery(ctx)) },
             Route(.get, "/v1/patients/{studyId}/report.pdf", access: .staff(.read), touches: .patient,
                   summary: "One patient's clinical report as a PDF (A4, fonts embedded): facts, risk, the six trend charts with the patient's scaled thresholds, days, alerts, lab values, rules version; ?lang=de for German",
                   responses: with([200: ("the PDF document (application/pdf)", nil)])) { ctx in

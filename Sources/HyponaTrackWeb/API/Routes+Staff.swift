@@ -7,7 +7,7 @@ import HyponaTrackKit
 extension Routes {
     /// The staff API behind the `hyponatrack` CLI (docs/product.md, "Staff API").
     static func staff(_ service: StudyService, _ access: ActivationService) -> [Route] {
-        patients(service) + admin(service, access) + sites(service) + exports(service) + imports(service) + contacts(service)
+        patients(service) + admin(service, access) + sites(service) + exports(service) + imports(service) + contacts(service) + outcomes(service) + ruleTrials(service)
     }
 
     /// Enrolment, profiles, activation codes, labs and corrections.

@@ -30,6 +30,9 @@ struct Console: Sendable {
             Route(.get, "/console/patients/{studyId}", access: .staff(.read), touches: .patient) { ctx in try patient(ctx) },
             Route(.post, "/console/patients/{studyId}/labs", access: .staff(.write), touches: .patient) { ctx in try addLab(ctx) },
             Route(.post, "/console/patients/{studyId}/contacts", access: .staff(.write), touches: .patient) { ctx in try addContact(ctx) },
+            Route(.post, "/console/patients/{studyId}/outcomes", access: .staff(.write), touches: .patient) { ctx in try addOutcome(ctx) },
+            Route(.get, "/console/outcomes", access: .staff(.read), touches: .list) { ctx in try outcomesPage(ctx) },
+            Route(.get, "/console/export/outcomes.csv", access: .staff(.read), touches: .export) { ctx in try csv(ctx, .outcomes) },
             Route(.get, "/console/enrolment", access: .staff(.write), touches: .enrolment) { ctx in WebResponse.page(.ok, try enrolPage(ctx)) },
             Route(.post, "/console/enrolment", access: .staff(.write), touches: .enrolment) { ctx in try enrol(ctx) },
             Route(.get, "/console/patients/{studyId}/manage", access: .staff(.write), touches: .patient) { ctx in
@@ -98,6 +101,7 @@ struct Console: Sendable {
         let zone = study.zone(detail.summary.patient.profile)
         return PatientPage(layout: layout(ctx), detail: detail, alerts: try study.alerts.alerts(studyId: studyId),
                            contacts: try study.contacts.contacts(studyId: studyId),
+                           outcomes: try study.outcomes.outcomes(studyId: studyId),
                            reminders: try study.devices.reminders(studyId: studyId, days: 14), charts: try study.patients.trendCharts(studyId: studyId, language: ctx.language), zone: zone,
                            rules: study.rules.snapshot.rules, errors: errors).render()
     }

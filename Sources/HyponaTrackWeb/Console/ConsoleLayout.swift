@@ -32,9 +32,11 @@ struct ConsoleLayout {
         guard let session else { return "<nav aria-label=\"HyponaTrack\"><strong>\(t.product)</strong></nav>" }
         var links: [HTML] = ["<a href=\"/console/\">\(t.board)</a>", "<a href=\"/console/alerts\">\(t.alerts)</a>",
                              "<a href=\"/console/statistics\">\(t.statistics)</a>",
+                             "<a href=\"/console/outcomes\">\(t.s("Outcomes", "Ergebnisse"))</a>",
                              "<a href=\"/console/proposals\">\(t.s("Imports", "Importe"))</a>"]
         if session.role.canAdmin { links.append("<a href=\"/console/sync\">\(t.sync)</a>") }
-        return "<nav aria-label=\"\(t.s("Console", "Konsole"))\">\(links)</nav>"
+        // Spaces between the links: a line break may fall there on a phone.
+        return "<nav aria-label=\"\(t.s("Console", "Konsole"))\">\(links.joined(separator: " "))</nav>"
     }
 
     private func who() -> HTML {

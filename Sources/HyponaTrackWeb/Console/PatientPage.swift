@@ -13,6 +13,8 @@ struct PatientPage {
     let alerts: [AlertView]
     /// The patient's contact attempts, newest first.
     var contacts: [ContactRecord] = []
+    /// The patient's outcomes by date.
+    var outcomes: [OutcomeRecord] = []
     /// The push devices and the last 14 days' push reminders (nil: not shown).
     var reminders: PatientReminders?
     let charts: [Chart]
@@ -37,6 +39,7 @@ struct PatientPage {
             \(alertTable.render(alerts, showPatient: false))
             <h2 id="contacts">\(t.s("Contacts", "Kontakte"))</h2>
             \(contactLog.list(contacts, zone: zone))\(contactLog.patientForm(studyId: studyId, alerts: alerts))
+            \(OutcomeSection(layout: layout, outcomes: outcomes, studyId: studyId, errors: errors).render())
             \(reminders.map { ReminderSection(t: t, reminders: $0, zone: zone).render() } ?? HTML())
             <h2 id="labs">\(t.s("Lab sodium", "Labor-Natrium"))</h2>
             \(labs())\(labForm())

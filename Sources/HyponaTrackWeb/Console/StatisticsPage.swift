@@ -60,7 +60,8 @@ struct StatisticsPage {
             <h2>\(t.s("Exports", "Exporte"))</h2>
             <ul class="downloads">\(download("days", t.s("All days (CSV)", "Alle Tage (CSV)")))\
             \(download("alerts", t.s("All alerts (CSV)", "Alle Alarme (CSV)")))\
-            \(download("contacts", t.s("All contacts (CSV)", "Alle Kontakte (CSV)")))</ul>
+            \(download("contacts", t.s("All contacts (CSV)", "Alle Kontakte (CSV)")))\
+            \(download("outcomes", t.s("All outcomes (CSV)", "Alle Ereignisse (CSV)")))</ul>
             <p class="muted">\(t.s("Every download is audited. The Excel variant has a byte order mark, semicolons and, on a German page, decimal commas.",
                                   "Jeder Download wird protokolliert. Die Excel-Variante hat eine Byte-Order-Mark, Semikolons und auf einer deutschen Seite Dezimalkommas."))</p>
             """)
@@ -79,7 +80,9 @@ struct StatisticsPage {
 
     /// A CSV download and, next to it, the same file for Excel in the page's language (both of
     /// the chosen site, if one is).
-    func download(_ kind: String, _ label: String) -> HTML {
+    func download(_ kind: String, _ label: String) -> HTML { Self.download(kind, label, t, site: site) }
+
+    static func download(_ kind: String, _ label: String, _ t: ConsoleText, site: String = "") -> HTML {
         let path = "/console/export/\(kind).csv"
         let plain: HTML = site.isEmpty ? "\(path)" : "\(path)?site=\(site)"
         let excel: HTML = "\(path)?dialect=excel&amp;lang=\(t.language.rawValue)" + (site.isEmpty ? HTML() : "&amp;site=\(site)")
@@ -89,12 +92,16 @@ struct StatisticsPage {
             """
     }
 
+    func cohortName(_ c: Cohort) -> String { t.cohortName(c) }
+}
+
+extension ConsoleText {
     func cohortName(_ c: Cohort) -> String {
         switch c {
-        case .all: return t.s("all", "alle")
-        case .low: return t.s("low risk", "niedriges Risiko")
-        case .medium: return t.s("medium risk", "mittleres Risiko")
-        case .high: return t.s("high risk", "hohes Risiko")
+        case .all: return s("all", "alle")
+        case .low: return s("low risk", "niedriges Risiko")
+        case .medium: return s("medium risk", "mittleres Risiko")
+        case .high: return s("high risk", "hohes Risiko")
         }
     }
 }

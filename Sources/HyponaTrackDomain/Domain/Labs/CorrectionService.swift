@@ -66,8 +66,13 @@ public struct LabEntry: Sendable {
 /// list items. Each is audited with what it changed and re-evaluates the affected days.
 public final class CorrectionService: Sendable {
     let context: StudyContext
+    /// Told of each lab value stored or deleted: a low sodium is an episode (`OutcomeService`).
+    let outcomes: OutcomeService
 
-    init(context: StudyContext) { self.context = context }
+    init(context: StudyContext, outcomes: OutcomeService) {
+        self.context = context
+        self.outcomes = outcomes
+    }
 
     /// The lab's date is the local date of its time in the patient's zone; that day and the two
     /// after it (when they hold data) are re-evaluated.
@@ -135,6 +140,7 @@ public final class CorrectionService: Sendable {
         let labId = try DayRepository.addLab(db, patientId: patient.id, date: date, time: time, sodium: sodium, by: actor, at: ms)
         try AuditLog.append(db, at: ms, actor: actor, action: .labAdd, subject: patient.studyId,
                             details: AuditDetails.LabAdded(labId: labId, date: date.description, time: time.description, sodium: sodium))
+        try outcomes.labAdded(db, patient, labId: labId, date: date, sodium: sodium, actor: actor, at: ms)
         let dates = try context.datesAffected(by: date, db, patientId: patient.id)
         let results = try context.evaluate(db, patient, dates: dates, cause: .lab, actor: actor, snapshot: snapshot, at: ms,
                                            raisesAlerts: raisesAlerts)
@@ -162,6 +168,7 @@ public final class CorrectionService: Sendable {
         try AuditLog.append(db, at: ms, actor: actor, action: .labDelete, subject: patient.studyId,
                             details: AuditDetails.LabDeleted(labId: labId, date: deleted.date.description,
                                                               before: .init(sodium: deleted.sodium), reason: reason))
+        try outcomes.labDeleted(db, patient, labId: labId, actor: actor, at: ms)
         let dates = try context.datesAffected(by: deleted.date, db, patientId: patient.id)
         try context.evaluate(db, patient, dates: dates, cause: .correction, actor: actor, snapshot: snapshot, at: ms)
         return deleted.date

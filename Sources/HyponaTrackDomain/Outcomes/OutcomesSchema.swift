@@ -1,0 +1,42 @@
+/// Migration `v20_outcomes` (Schema): outcomes (docs/product.md, third round, O), each
+/// evaluation's result under shadow rules, and the shadow set by the CLI.
+enum OutcomesSchema {
+    static let v1 = """
+        -- One row per outcome. source 'lab': recorded from lab_id's sodium, withdrawn with it.
+        -- instance: REDCap outcome_log's, 1 + the patient's earlier outcomes.
+        CREATE TABLE outcomes (
+            id INTEGER PRIMARY KEY,
+            patient_id INTEGER NOT NULL REFERENCES patients(id),
+            kind TEXT NOT NULL CHECK (kind IN ('hyponatremia', 'ed_visit', 'readmission', 'other')),
+            date TEXT NOT NULL,
+            pod INTEGER NOT NULL,
+            sodium REAL,
+            note TEXT,
+            source TEXT NOT NULL CHECK (source IN ('staff', 'lab')),
+            lab_id INTEGER REFERENCES lab_values(id),
+            status TEXT NOT NULL DEFAULT 'recorded' CHECK (status IN ('recorded', 'withdrawn')),
+            recorded_at INTEGER NOT NULL,
+            recorded_by TEXT NOT NULL,
+            withdrawn_at INTEGER,
+            instance INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX outcomes_by_patient ON outcomes (patient_id, date);
+        CREATE UNIQUE INDEX outcomes_by_lab ON outcomes (lab_id) WHERE lab_id IS NOT NULL;
+
+        -- What an evaluation gave under the shadow rules, in its own row (no other table or
+        -- index to write: the single writer's cost stays that of one row); NULL without a shadow.
+        ALTER TABLE evaluations ADD COLUMN shadow_level TEXT CHECK (shadow_level IN ('green', 'yellow', 'red'));
+        ALTER TABLE evaluations ADD COLUMN shadow_reasons TEXT;
+        ALTER TABLE evaluations ADD COLUMN shadow_rules_version TEXT;
+
+        -- The shadow set by `hyponatrack rules shadow` (wins over the configuration's
+        -- rules.shadow): the four files' text, or off. since: when it was set (ms).
+        CREATE TABLE rules_shadow (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            state TEXT NOT NULL CHECK (state IN ('on', 'off')),
+            risk_model TEXT, thresholds TEXT, reminders TEXT, instructions TEXT,
+            since INTEGER NOT NULL,
+            set_by TEXT NOT NULL
+        ) STRICT;
+        """
+}
