@@ -24,7 +24,8 @@ enum OutcomesSchema {
         CREATE UNIQUE INDEX outcomes_by_lab ON outcomes (lab_id) WHERE lab_id IS NOT NULL;
 
         -- What every evaluation gave under the shadow rules (no alert, hook, patient or REDCap
-        -- effect): a history like evaluations, the latest per (patient, date) counts.
+        -- effect): a history like evaluations, the latest per (patient, date) counts. No index:
+        -- each row is one append for the single writer; the comparison sorts when it reads.
         CREATE TABLE shadow_evaluations (
             id INTEGER PRIMARY KEY,
             patient_id INTEGER NOT NULL REFERENCES patients(id),
@@ -36,7 +37,6 @@ enum OutcomesSchema {
             rules_version TEXT NOT NULL,
             evaluated_at INTEGER NOT NULL
         ) STRICT;
-        CREATE INDEX shadow_evaluations_by_day ON shadow_evaluations (patient_id, date, id);
 
         -- The shadow set by `hyponatrack rules shadow` (wins over the configuration's
         -- rules.shadow): the four files' text, or off. since: when it was set (ms).
