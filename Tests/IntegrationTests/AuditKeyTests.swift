@@ -91,7 +91,7 @@ import HTJSON
     /// Turns the database back into release 4's form: the chain re-hashed with plain SHA-256,
     /// every migration after `v4_alert_log` undone and its record gone (a database that records
     /// later migrations without v5's is refused as a gap, see below). A migration added after
-    /// `v18_push` needs undoing here too.
+    /// `v21_shadow_evaluations` needs undoing here too.
     func downgradeToReleaseFour(_ trail: AuditTrailFile) throws {
         try trail.rehash(.sha256)
         let revisionTriggers = ["days", "symptom_entries", "reaction_tests", "tapping_tests", "desmopressin_doses", "lab_values"]
@@ -112,6 +112,7 @@ import HTJSON
             ALTER TABLE alerts DROP COLUMN last_date; ALTER TABLE alerts DROP COLUMN merged_into; ALTER TABLE alerts DROP COLUMN new_data_at;
             CREATE UNIQUE INDEX alerts_live ON alerts (patient_id, date, kind) WHERE state != 'resolved';
             DROP TABLE push_deliveries; DROP TABLE push_devices;
+            DROP TABLE outcomes; DROP TABLE rules_shadow; DROP TABLE shadow_evaluations;
             """)
         let left = try trail.sqlite([trail.path, "SELECT name FROM schema_migrations ORDER BY rowid"])
         guard left.split(separator: "\n").last == "v4_alert_log" else { throw TestFailure("not release 4: \(left)") }

@@ -1,5 +1,5 @@
-/// Migration `v20_outcomes` (Schema): outcomes (docs/product.md, third round, O), the
-/// evaluations computed under shadow rules, and the shadow set by the CLI.
+/// Migrations `v20_outcomes` (as shipped: outcomes, each evaluation's result under shadow rules
+/// in its own row, the shadow set by the CLI) and `v21_shadow_evaluations` (Schema).
 enum OutcomesSchema {
     static let v1 = """
         -- One row per outcome. source 'lab': recorded from lab_id's sodium, withdrawn with it.
@@ -23,9 +23,30 @@ enum OutcomesSchema {
         CREATE INDEX outcomes_by_patient ON outcomes (patient_id, date);
         CREATE UNIQUE INDEX outcomes_by_lab ON outcomes (lab_id) WHERE lab_id IS NOT NULL;
 
-        -- What every evaluation gave under the shadow rules (no alert, hook, patient or REDCap
-        -- effect): a history like evaluations, the latest per (patient, date) counts. No index:
-        -- each row is one append for the single writer; the comparison sorts when it reads.
+        -- What an evaluation gave under the shadow rules, in its own row (no other table or
+        -- index to write: the single writer's cost stays that of one row); NULL without a shadow.
+        ALTER TABLE evaluations ADD COLUMN shadow_level TEXT CHECK (shadow_level IN ('green', 'yellow', 'red'));
+        ALTER TABLE evaluations ADD COLUMN shadow_reasons TEXT;
+        ALTER TABLE evaluations ADD COLUMN shadow_rules_version TEXT;
+
+        -- The shadow set by `hyponatrack rules shadow` (wins over the configuration's
+        -- rules.shadow): the four files' text, or off. since: when it was set (ms).
+        CREATE TABLE rules_shadow (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            state TEXT NOT NULL CHECK (state IN ('on', 'off')),
+            risk_model TEXT, thresholds TEXT, reminders TEXT, instructions TEXT,
+            since INTEGER NOT NULL,
+            set_by TEXT NOT NULL
+        ) STRICT;
+        """
+
+    /// Migration `v21_shadow_evaluations`: shadow results move out of the evaluation's row into a
+    /// table of their own, without an index (each row is one append for the single writer; the
+    /// comparison sorts as it reads). The three columns `v20_outcomes` added to `evaluations`
+    /// cost every submission's writer about 30k instructions even with no shadow set (callgrind,
+    /// scripts/profile-ingest), so they are dropped; the results they hold are kept (the live
+    /// evaluation's risk class stands for the shadow's, which they did not store).
+    static let v2 = """
         CREATE TABLE shadow_evaluations (
             id INTEGER PRIMARY KEY,
             patient_id INTEGER NOT NULL REFERENCES patients(id),
@@ -37,15 +58,11 @@ enum OutcomesSchema {
             rules_version TEXT NOT NULL,
             evaluated_at INTEGER NOT NULL
         ) STRICT;
-
-        -- The shadow set by `hyponatrack rules shadow` (wins over the configuration's
-        -- rules.shadow): the four files' text, or off. since: when it was set (ms).
-        CREATE TABLE rules_shadow (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            state TEXT NOT NULL CHECK (state IN ('on', 'off')),
-            risk_model TEXT, thresholds TEXT, reminders TEXT, instructions TEXT,
-            since INTEGER NOT NULL,
-            set_by TEXT NOT NULL
-        ) STRICT;
+        INSERT INTO shadow_evaluations (patient_id, date, pod, level, reasons, risk_class, rules_version, evaluated_at)
+            SELECT patient_id, date, pod, shadow_level, COALESCE(shadow_reasons, '[]'), risk_class, shadow_rules_version, evaluated_at
+            FROM evaluations WHERE shadow_rules_version IS NOT NULL ORDER BY id;
+        ALTER TABLE evaluations DROP COLUMN shadow_level;
+        ALTER TABLE evaluations DROP COLUMN shadow_reasons;
+        ALTER TABLE evaluations DROP COLUMN shadow_rules_version;
         """
 }

@@ -49,6 +49,8 @@ enum Schema {
         ("v18_push", { try $0.execute(PushSchema.v1) }),
         // Outcomes, the evaluations under shadow rules, the shadow set by the CLI (OutcomesSchema).
         ("v20_outcomes", { try $0.execute(OutcomesSchema.v1) }),
+        // Shadow results in a table of their own, the v20 columns dropped (OutcomesSchema.v2).
+        ("v21_shadow_evaluations", { try $0.execute(OutcomesSchema.v2) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release
