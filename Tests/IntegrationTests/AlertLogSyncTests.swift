@@ -131,7 +131,9 @@ import HTJSON
         #expect(try rig.emulator.counter("newInstances") == 0)
         let reconcile = try rig.reconcile()
         #expect(reconcile["inSync"] == true, "\(JSONSerializer.string(.object(reconcile)))")
-        #expect(reconcile["localRows"] == .int(3 + alerts.count) && reconcile["remoteRows"] == .int(3 + alerts.count))
+        // The resolve's 131.5 mmol/L is also a hyponatremia episode: its outcome_log row.
+        #expect(record.repeating["outcome_log"]?.keys.sorted() == [1])
+        #expect(reconcile["localRows"] == .int(4 + alerts.count) && reconcile["remoteRows"] == .int(4 + alerts.count))
     }
 
     @Test func contactsAboutAnAlertArriveInItsRowWithTheAttemptsTheFirstReachAndBothNotes() throws {
@@ -325,6 +327,7 @@ import HTJSON
         #expect(problems(none).map { Self.string($0["problem"]) ?? "" } == [
             "the project has no repeating instruments: mark daily_monitoring repeating",
             "the project has no repeating instruments: mark alert_log repeating",
+            "the project has no repeating instruments: mark outcome_log repeating",
         ], "\(none.text)")
         #expect(repeatingCheck(none)["scope"] == "project")
     }

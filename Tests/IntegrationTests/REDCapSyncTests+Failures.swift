@@ -272,7 +272,7 @@ extension REDCapSyncTests {
 
     @Test func aLongitudinalProjectGetsItsEventNames() throws {
         let emu = try REDCapEmulator(extraArguments: ["--longitudinal",
-                                                      "baseline_arm_1=patient_baseline,daily_arm_1=daily_monitoring+alert_log"])
+                                                      "baseline_arm_1=patient_baseline,daily_arm_1=daily_monitoring+alert_log+outcome_log"])
         var options = SyncConfig.Options()
         options.events = ("baseline_arm_1", "daily_arm_1")
         let rig = try SyncRig(emulator: emu, options)

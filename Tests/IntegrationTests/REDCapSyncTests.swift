@@ -147,10 +147,11 @@ import HTJSON
         #expect(try rig.emulator.counter("newInstances") == 0 && rig.emulator.counter("autoNumbered") == 0)
         let reconcile = try rig.reconcile()
         #expect(reconcile["inSync"] == true, "\(JSONSerializer.string(.object(reconcile)))")
-        // The baseline, POD 5 and an alert_log row per alert (the red day raised one).
+        // The baseline, POD 5, an alert_log row per alert (the red day raised one) and the
+        // outcome_log row of the 133.4 mmol/L lab value's hyponatremia episode.
         let alerts = try rig.alerts(id).count
-        #expect(alerts >= 1 && record.alertLog.count == alerts)
-        #expect(reconcile["localRows"] == .int(2 + alerts) && reconcile["remoteRows"] == .int(2 + alerts))
+        #expect(alerts >= 1 && record.alertLog.count == alerts && record.repeating["outcome_log"]?.count == 1)
+        #expect(reconcile["localRows"] == .int(3 + alerts) && reconcile["remoteRows"] == .int(3 + alerts))
         let status = try rig.status()
         #expect(status["deadLetters"] == 0 && status["halted"] == false && Self.int(status["sentRows"]) ?? 0 >= 2)
     }

@@ -65,8 +65,9 @@ extension StudyContext {
     func recordUnaudited(_ db: Connection, _ patient: PatientRecord, _ item: ComputedEvaluation, cause: EvaluationCause,
                          snapshot: ActiveRules.Snapshot, at ms: Int64, raisesAlerts: Bool = true) throws -> AuditDetails.EvaluationRecorded {
         let e = item.evaluation
-        // The shadow result rides in the same row, with no alert, hook, patient-visible or REDCap effect.
-        let id = try EvaluationRepository.insert(db, patientId: patient.id, e, cause: cause.rawValue, at: ms, shadow: item.shadow)
+        let id = try EvaluationRepository.insert(db, patientId: patient.id, e, cause: cause.rawValue, at: ms)
+        // Stored apart, with no alert, hook, patient-visible or REDCap effect.
+        if let shadow = item.shadow { try ShadowRepository.insertEvaluation(db, patientId: patient.id, shadow, at: ms) }
         metrics.evaluationRecorded(level: e.level)
         if raisesAlerts { try alerting?.evaluationRecorded(db, patient, e, at: ms) }
         if let outbox {

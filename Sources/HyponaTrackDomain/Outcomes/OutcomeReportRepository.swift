@@ -5,13 +5,18 @@ import SQLite
 /// streamed). Callers own the (read) transaction.
 enum OutcomeReportRepository {
     /// The level of each date's latest evaluation, by patient row id, each patient's in date
-    /// order (nil: not evaluated). Streamed by (patient, date, id) through `evaluations_by_day`:
-    /// a date's last row is its latest, so no dictionary is built for a million days.
+    /// order (nil: not evaluated), of the patients with a hyponatremia episode (only an episode
+    /// looks back over levels). Streamed by (patient, date, id) through `evaluations_by_day`: a
+    /// date's last row is its latest, so no dictionary is built for a million days.
     static func latestLevels(_ db: Connection) throws -> [Int64: [(date: LocalDate, level: Level?)]] {
         var out: [Int64: [(date: LocalDate, level: Level?)]] = [:]
         var patient: Int64 = -1
         var run: [(date: LocalDate, level: Level?)] = []
-        try db.forEachRow("SELECT patient_id, date, level FROM evaluations ORDER BY patient_id, date, id") { row in
+        try db.forEachRow("""
+            SELECT patient_id, date, level FROM evaluations
+            WHERE patient_id IN (SELECT patient_id FROM outcomes WHERE kind = 'hyponatremia' AND status = 'recorded')
+            ORDER BY patient_id, date, id
+            """) { row in
             let id = try row.int64(0)
             if id != patient {
                 if patient >= 0 { out[patient] = run }

@@ -34,9 +34,9 @@ public final class OutcomeReportService: Sendable {
         }
     }
 
-    /// A patient's levels by date, built only where an episode looks back over them.
-    static func levels(_ run: [(date: LocalDate, level: Level?)]?, needed: Bool) -> [LocalDate: Level] {
-        guard needed, let run else { return [:] }
+    /// A patient's levels by date (read only for patients with an episode, who look back over them).
+    static func levels(_ run: [(date: LocalDate, level: Level?)]?) -> [LocalDate: Level] {
+        guard let run else { return [:] }
         return Dictionary(run.compactMap { d in d.level.map { (d.date, $0) } }, uniquingKeysWith: { _, last in last })
     }
 
@@ -68,7 +68,7 @@ public final class OutcomeReportService: Sendable {
             let episodes = (outcomes[p.id] ?? []).filter(\.isEpisode)
             return PatientOutcomeFacts(
                 studyId: p.studyId, riskClass: assess.assess(p.profile).riskClass, surgeryDate: p.profile.surgeryDate, today: today,
-                monitoredPODs: pods, levels: Self.levels(levels[p.id], needed: !episodes.isEmpty),
+                monitoredPODs: pods, levels: Self.levels(levels[p.id]),
                 episodes: episodes.filter { query.contains($0.date) },
                 allEpisodeDates: episodes.map(\.date),
                 alerts: (alerts[p.id] ?? []).filter { $0.firstDay.map(query.contains) ?? false },

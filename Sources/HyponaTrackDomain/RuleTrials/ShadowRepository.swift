@@ -2,8 +2,7 @@ import HyponaTrackCore
 import HyponaTrackKit
 import SQLite
 
-/// Reads and writes `rules_shadow` (the shadow set by the CLI) and the shadow results stored
-/// with each evaluation.
+/// Reads and writes `rules_shadow` (the shadow set by the CLI) and `shadow_evaluations`.
 /// Callers own the transaction.
 enum ShadowRepository {
     enum Stored {
@@ -31,44 +30,40 @@ enum ShadowRepository {
                   text("instructions.json"), ms, actor])
     }
 
-    /// The latest evaluation of each date that carries a result under the shadow `version`, by
-    /// patient row id, with the live result beside it; and when the first such evaluation was
-    /// stored (the shadow's start).
-    static func latest(_ db: Connection, version: String, liveVersion: String)
-        throws -> (days: [Int64: [(date: LocalDate, live: StoredDayLevel, shadow: StoredDayLevel)]], since: Int64?) {
-        let since = try db.queryOne("SELECT MIN(evaluated_at) FROM evaluations WHERE shadow_rules_version = ?", [version])?
-            .optionalInt64(0)
-        guard let since else { return ([:], nil) }
-        var out: [Int64: [(date: LocalDate, live: StoredDayLevel, shadow: StoredDayLevel)]] = [:]
-        var run: [(date: LocalDate, live: StoredDayLevel, shadow: StoredDayLevel)] = []
-        var patient: Int64 = -1
-        var lastDate: LocalDate?
-        // By (patient, date, id) through evaluations_by_day: a date's last row is its latest.
+    static func insertEvaluation(_ db: Connection, patientId: Int64, _ e: Evaluation, at ms: Int64) throws {
+        try db.execute("""
+            INSERT INTO shadow_evaluations (patient_id, date, pod, level, reasons, risk_class, rules_version, evaluated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [patientId, e.date.description, e.pod, e.level?.rawValue, StoredReasonsColumn.encode(e.reasons.map(StoredReason.init)),
+                  e.risk.riskClass.rawValue, e.rulesVersion, ms])
+    }
+
+    /// A day's latest shadow evaluation.
+    struct ShadowDay {
+        var level: Level?
+        var reasons: [String]
+        var version: String
+        var evaluatedAt: Int64
+    }
+
+    /// The latest shadow evaluation of each date made under `version`, by patient row id, and
+    /// when the first one under it was stored.
+    static func latest(_ db: Connection, version: String) throws -> (days: [Int64: [LocalDate: ShadowDay]], since: Int64?) {
+        var out: [Int64: [LocalDate: ShadowDay]] = [:]
+        var since: Int64?
         try db.forEachRow("""
-            SELECT patient_id, date, pod, level, rules_version, shadow_level, shadow_reasons, shadow_rules_version
-            FROM evaluations WHERE evaluated_at >= ? ORDER BY patient_id, date, id
-            """, [since]) { row in
+            SELECT patient_id, date, level, reasons, rules_version, evaluated_at FROM shadow_evaluations ORDER BY patient_id, date, id
+            """) { row in
             guard let date = LocalDate(try row.string(1)) else { return true }
+            let day = ShadowDay(level: try row.optionalString(2).flatMap(Level.init(rawValue:)),
+                                reasons: StoredReasonsColumn.decode(try row.string(3)).map(\.code), version: try row.string(4),
+                                evaluatedAt: try row.int64(5))
             let id = try row.int64(0)
-            if id != patient {
-                if patient >= 0, !run.isEmpty { out[patient] = run }
-                patient = id
-                run = []
-            }
-            if run.last?.date == date, lastDate == date { run.removeLast() }
-            lastDate = date
-            if try row.optionalString(7) == version {
-                let pod = try row.int(2)
-                let live = StoredDayLevel(pod: pod, level: try row.optionalString(3).flatMap(Level.init(rawValue:)), reasons: [],
-                                          underLiveRules: try row.string(4) == liveVersion)
-                let shadow = StoredDayLevel(pod: pod, level: try row.optionalString(5).flatMap(Level.init(rawValue:)),
-                                            reasons: StoredReasonsColumn.decode(try row.optionalString(6) ?? "[]").map(\.code),
-                                            underLiveRules: false)
-                run.append((date, live, shadow))
-            }
+            // The latest evaluation of the date decides; a later one under other rules hides an older one under these.
+            out[id, default: [:]][date] = day
+            if day.version == version { since = min(since ?? day.evaluatedAt, day.evaluatedAt) }
             return true
         }
-        if patient >= 0, !run.isEmpty { out[patient] = run }
-        return (out, since)
+        return (out.mapValues { $0.filter { $0.value.version == version } }, since)
     }
 }

@@ -4,7 +4,7 @@ import HyponaTrackCore
 import HyponaTrackKit
 
 /// The shadow rules in force, if any (docs/product.md, third round, O): every evaluation is also
-/// computed under them and stored in its evaluation's row (`shadow_level`, …) with no alert, hook,
+/// computed under them and stored apart (`shadow_evaluations`) with no alert, hook,
 /// patient-visible or REDCap effect. Swapped atomically like `ActiveRules`; a request takes one
 /// snapshot.
 public final class ShadowRules: Sendable {

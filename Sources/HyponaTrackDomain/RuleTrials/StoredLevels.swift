@@ -51,16 +51,22 @@ enum StoredLevels {
 enum ShadowComparison {
     static func compare(_ db: Connection, patients: [PatientRecord], query: OutcomeReportQuery, liveVersion: String,
                         shadowVersion: String, lookback: Int, today: (PatientRecord) -> LocalDate) throws -> RuleComparison? {
-        let shadow = try ShadowRepository.latest(db, version: shadowVersion, liveVersion: liveVersion)
-        var builder = RuleComparisonBuilder(lookback: lookback)
-        guard let since = shadow.since else { return builder.build(liveVersion: liveVersion, otherVersion: shadowVersion) }
+        let shadow = try ShadowRepository.latest(db, version: shadowVersion)
+        guard let since = shadow.since else {
+            return RuleComparisonBuilder(lookback: lookback).build(liveVersion: liveVersion, otherVersion: shadowVersion)
+        }
+        let live = try StoredLevels.latest(db, patients: Int64.min...Int64.max, liveVersion: liveVersion, withReasons: false)
+            .mapValues { Dictionary($0.map { ($0.date, $0.day) }, uniquingKeysWith: { _, last in last }) }
         let outcomes = try OutcomeRepository.byPatient(db)
+        var builder = RuleComparisonBuilder(lookback: lookback)
         for p in patients {
-            guard let run = shadow.days[p.id], let start = run.first?.date else { continue }
+            let shadowDays = shadow.days[p.id] ?? [:]
+            guard !shadowDays.isEmpty else { continue }
+            let start = shadowDays.keys.min()!
             var days: [RuleComparisonBuilder.Day] = []
-            for (date, live, other) in run where query.contains(date) {
-                guard live.underLiveRules else { builder.daysUnderOtherRules += 1; continue }
-                days.append(.init(date: date, pod: live.pod, live: live.level, other: other.level, otherReasons: other.reasons))
+            for (date, s) in shadowDays.sorted(by: { $0.key < $1.key }) where query.contains(date) {
+                guard let l = live[p.id]?[date], l.underLiveRules else { builder.daysUnderOtherRules += 1; continue }
+                days.append(.init(date: date, pod: l.pod, live: l.level, other: s.level, otherReasons: s.reasons))
             }
             let episodes = (outcomes[p.id] ?? []).filter(\.isEpisode).map(\.date)
             builder.add(studyId: p.studyId, days: days, episodes: episodes.filter { $0 >= start && query.contains($0) },

@@ -24,19 +24,7 @@ public struct StoredEvaluation: Sendable {
 /// Reads and writes `evaluations` (a history: every evaluation is kept). Callers own the transaction.
 enum EvaluationRepository {
     @discardableResult
-    /// `shadow`: the same day under the shadow rules, stored in the same row (`OutcomesSchema`).
-    static func insert(_ db: Connection, patientId: Int64, _ e: Evaluation, cause: String, at ms: Int64,
-                       shadow: Evaluation? = nil) throws -> Int64 {
-        if let shadow {
-            try db.execute("""
-                INSERT INTO evaluations (patient_id, date, pod, level, reasons, risk_score, risk_class, factor, rules_version,
-                                         cause, evaluated_at, shadow_level, shadow_reasons, shadow_rules_version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [patientId, e.date.description, e.pod, e.level?.rawValue, StoredReasonsColumn.encode(e.reasons.map(StoredReason.init)),
-                      e.risk.riskScore, e.risk.riskClass.rawValue, e.factor, e.rulesVersion, cause, ms, shadow.level?.rawValue,
-                      StoredReasonsColumn.encode(shadow.reasons.map(StoredReason.init)), shadow.rulesVersion])
-            return db.lastInsertRowID
-        }
+    static func insert(_ db: Connection, patientId: Int64, _ e: Evaluation, cause: String, at ms: Int64) throws -> Int64 {
         try db.execute("""
             INSERT INTO evaluations (patient_id, date, pod, level, reasons, risk_score, risk_class, factor, rules_version,
                                      cause, evaluated_at)

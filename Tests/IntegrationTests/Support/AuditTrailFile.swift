@@ -120,9 +120,16 @@ struct AuditTrailFile {
 }
 
 extension AuditTrailFile {
-    /// What `v19_sites` added, undone (with its record), leaving the database as the release
-    /// before sites left it; the audit trail's append-only triggers stay.
-    static let undoSites = """
+    /// What `v20_outcomes` added, undone (with its record).
+    static let undoOutcomes = """
+        DELETE FROM schema_migrations WHERE name = 'v20_outcomes';
+        DROP TABLE outcomes; DROP TABLE rules_shadow; DROP TABLE shadow_evaluations;
+        """
+
+    /// What `v19_sites` and the migrations after it added, undone (with their records), leaving
+    /// the database as the release before sites left it; the audit trail's append-only triggers stay.
+    /// A migration added after `v20_outcomes` needs undoing here too.
+    static let undoSites = undoOutcomes + """
         DELETE FROM schema_migrations WHERE name = 'v19_sites';
         DROP INDEX patients_site; ALTER TABLE patients DROP COLUMN site_id;
         DROP TABLE staff_sites; ALTER TABLE staff DROP COLUMN all_sites; DROP TABLE sites;
