@@ -16,6 +16,8 @@ public final class StudyDomain: Sendable {
     public let service: StudyService
     public let activation: ActivationService
     public let sessions: SessionService
+    /// TOTP second factors for console sign-in.
+    public let secondFactor: SecondFactorService
     public let patientSessions: PatientWebSessions
     public let sync: SyncService?
     public let metrics: Metrics
@@ -52,6 +54,7 @@ public final class StudyDomain: Sendable {
         self.rules = rules
         pushKeys = try PushKeys.load(configuration.push)
         let auditKey = try AuditKeySource.load(configuration: configuration, logger: logger)
+        let secondFactorKey = try SecondFactorKeySource.load(configuration: configuration, logger: logger)
         let database = try Database(directory: configuration.dataDirectory, auditKey: auditKey,
                                     readers: Database.readerCount(handlerThreads: configuration.http.threads),
                                     longReads: .longReads(handlerThreads: configuration.http.threads,
@@ -122,8 +125,11 @@ public final class StudyDomain: Sendable {
             logger.warning("no escalation tier is configured: alerts are stored and shown but reach nobody; add an escalation block (docs/operations.md)",
                            ["hooks": String(hooks.count)])
         }
+        let secondFactor = SecondFactorService(transactions: service.context.transactions, clock: clock, key: secondFactorKey)
+        self.secondFactor = secondFactor
         sessions = SessionService(transactions: service.context.transactions, clock: clock, lockout: activation.policy,
-                                  passwordChecks: passwordChecks)
+                                  passwordChecks: passwordChecks, secondFactor: secondFactor,
+                                  requireMFA: configuration.console.requireMFA)
         patientSessions = PatientWebSessions(database: database, clock: clock, lifetime: activation.tokenLifetime)
         workers = [delivery] + (sync.map { [$0.worker] } ?? []) + (push.map { [$0] } ?? []) + [scheduler, refusalSummaries]
     }

@@ -49,6 +49,8 @@ enum Schema {
         ("v18_push", { try $0.execute(PushSchema.v1) }),
         // Sites: every existing patient in the site `main`, existing staff all-sites (SitesSchema).
         ("v19_sites", { try $0.execute(SitesSchema.v1) }),
+        // Second factors: each member's sealed TOTP secret and hashed recovery codes (SecondFactorSchema).
+        ("v21_mfa", { try $0.execute(SecondFactorSchema.v1) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

@@ -21,4 +21,16 @@ extension AuditDetails {
         let failures: Int
         let lockedSeconds: Int
     }
+
+    /// `staff.mfa_reset`.
+    struct MFAReset: Encodable, Sendable {
+        let recoveryCodesUnused: Int
+        let sessionsEnded: Int
+    }
+
+    /// `console.recovery_code`.
+    struct RecoveryCodeUsed: Encodable, Sendable {
+        let ip: String
+        let recoveryCodesLeft: Int
+    }
 }
