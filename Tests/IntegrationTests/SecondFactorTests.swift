@@ -113,4 +113,40 @@ import HTJSON
         #expect(!audit.text.contains(secret) && !audit.text.contains(recovery[2]))
         #expect(!d.log.contains(secret) && !d.log.contains(recovery[0]) && !d.log.contains(next))
     }
+
+    /// `console.requireMFA`: a member signed in with a password and no factor is sent to "Set up
+    /// sign-in codes" before anything else; the page shows the QR as inline SVG, the key and the
+    /// recovery codes once, and a first code from pyotp activates the factor. The key comes from
+    /// `console.mfaKeyFile`.
+    @Test func requireMFASendsAMemberWithoutAFactorToTheSetUpPageWhoseFirstCodeActivatesIt() throws {
+        let dir = try ConfigDirectory(server: """
+            {"console": {"requireMFA": true, "mfaKeyFile": "mfa-key"},
+             "rules": {"riskModel": "risk-model.json", "thresholds": "thresholds.json",
+                       "reminders": "reminders.json", "instructions": "instructions.json"}}
+            """)
+        try dir.write(String(repeating: "ab", count: 32) + "\n", to: "mfa-key", mode: 0o600)
+        let d = try TestDaemon(configFile: dir.serverFile)
+        _ = try Study.staff(d, "mfa.eva", role: "nurse")
+        try ConsoleClient.setPassword(d, "mfa.eva", Self.password)
+        let c = ConsoleClient(d)
+        let first = try c.postSignIn("/console/login", ["name": "mfa.eva", "password": Self.password])
+        guard Self.signedIn(first), let set = first.headers["set-cookie"] else { throw TestFailure("sign-in: \(first.status) \(first.text.prefix(300))") }
+        c.cookie = String(set.split(separator: ";")[0])
+        for path in ["/console/", "/console/alerts", "/console/patients/NOPE"] {
+            let r = try c.get(path)
+            #expect(r.status == 303 && r.headers["location"] == "/console/mfa", "\(path): \(r.status)")
+        }
+        #expect(try c.get("/console/mfa").status == 200)
+        let page = try c.post("/console/mfa", [:])
+        #expect(page.status == 200 && page.text.contains("<svg") && !page.text.contains("data:"))
+        guard let start = page.text.range(of: "id=\"mfa-secret\">"),
+              let end = page.text[start.upperBound...].firstIndex(of: "<") else { throw TestFailure("no key: \(page.text.prefix(600))") }
+        let secret = String(page.text[start.upperBound..<end])
+        #expect(page.text.components(separatedBy: "<li><code>").count - 1 == 10)
+        let done = try c.post("/console/mfa/confirmation", ["code": try Self.code("otpauth://totp/x?secret=\(secret)")])
+        #expect(done.status == 303 && done.headers["location"] == "/console/")
+        #expect(try c.get("/console/").status == 200)
+        // From now on the password is followed by the code step.
+        _ = try Self.passwordStep(ConsoleClient(d), "mfa.eva")
+    }
 }
