@@ -10,6 +10,7 @@ import HTJSON
         ("post", "/v1/activate"), ("put", "/v1/me/days/{date}"), ("get", "/v1/me/days"), ("get", "/v1/me/today"),
         ("get", "/v1/sites"), ("post", "/v1/sites"), ("patch", "/v1/sites/{code}"), ("delete", "/v1/sites/{code}"),
         ("put", "/v1/staff/{name}/sites"), ("post", "/v1/patients/{studyId}/transfer"),
+        ("post", "/v1/staff/{name}/mfa"), ("post", "/v1/staff/{name}/mfa/confirmation"), ("post", "/v1/staff/{name}/mfa/reset"),
         ("post", "/v1/patients"), ("get", "/v1/patients"), ("get", "/v1/patients/{studyId}"), ("patch", "/v1/patients/{studyId}"),
         ("post", "/v1/patients/{studyId}/withdrawal"), ("post", "/v1/patients/{studyId}/activation"),
         ("post", "/v1/patients/{studyId}/labs"), ("post", "/v1/patients/{studyId}/labs/{labId}/deletion"),

@@ -42,10 +42,11 @@ enum OtherCommands {
     }
 
     static let staff = CommandGroup(name: "staff", about: """
-        Admin only, except `rotate` and `passwd`, which a member may also run for themself. `add`
+        Admin only, except `rotate`, `passwd` and `mfa`, which a member may also run for themself. `add`
         and `rotate` print the member's token once: hand it over securely.
         `hyponatrack staff SUBCOMMAND --help` describes one subcommand.
-        """, subcommands: [staffAdd, staffList, staffRevoke, staffRotate, staffPasswd, SiteCommands.staffSites])
+        """, subcommands: [staffAdd, staffList, staffRevoke, staffRotate, staffPasswd, SiteCommands.staffSites,
+                       SecondFactorCommand.staffMFA])
 
     static let staffPasswd = StaffCommand(name: "staff passwd", usage: ["staff passwd NAME [--json]"], about: """
         Sets NAME's password for the browser console (at least 12 characters). On a terminal it

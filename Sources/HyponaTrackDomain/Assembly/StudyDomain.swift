@@ -16,6 +16,8 @@ public final class StudyDomain: Sendable {
     public let service: StudyService
     public let activation: ActivationService
     public let sessions: SessionService
+    /// TOTP second factors for console sign-in.
+    public let secondFactor: SecondFactorService
     public let patientSessions: PatientWebSessions
     public let sync: SyncService?
     public let metrics: Metrics
@@ -67,6 +69,10 @@ public final class StudyDomain: Sendable {
         do { transports = try HookTransports.make(configuration.hooks, rules: rules) } catch { throw DaemonError.configuration(error) }
         let redcapToken: String?
         do { redcapToken = try configuration.redcap.map { try REDCapToken.load(tokenFile: $0.tokenFile) } } catch {
+            throw DaemonError.configuration(error)
+        }
+        let secondFactorKey: SecondFactorKey
+        do { secondFactorKey = try SecondFactorKeySource.load(configuration: configuration, logger: logger) } catch {
             throw DaemonError.configuration(error)
         }
         let database = try Database(directory: configuration.dataDirectory, auditKey: auditKey,
@@ -157,8 +163,11 @@ public final class StudyDomain: Sendable {
             logger.warning("no escalation tier is configured: alerts are stored and shown but reach nobody; add an escalation block (docs/operations.md)",
                            ["hooks": String(hooks.count)])
         }
+        let secondFactor = SecondFactorService(transactions: service.context.transactions, clock: clock, key: secondFactorKey)
+        self.secondFactor = secondFactor
         sessions = SessionService(transactions: service.context.transactions, clock: clock, lockout: activation.policy,
-                                  passwordChecks: passwordChecks)
+                                  passwordChecks: passwordChecks, secondFactor: secondFactor,
+                                  requireMFA: configuration.console.requireMFA)
         patientSessions = PatientWebSessions(database: database, clock: clock, lifetime: activation.tokenLifetime)
         hookAdmin = HookAdmin(transactions: service.context.transactions, hooks: hooks, clock: clock, wake: { delivery.wake() })
         operations = OperationsMetrics(database: database, hooks: hooks, scheduler: scheduler.statistics, backups: service.backup.status,

@@ -74,6 +74,12 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case staffPassword = "staff.password"
     /// The sites a member works for changed (`hyponatrack staff sites`).
     case staffSites = "staff.sites"
+    /// A second factor set up (not yet active), confirmed with a first code, or removed by an admin.
+    case staffMFASetUp = "staff.mfa_set_up"
+    case staffMFAConfirm = "staff.mfa_confirm"
+    case staffMFAReset = "staff.mfa_reset"
+    /// A console sign-in completed with a recovery code (one of the ten used up).
+    case consoleRecoveryCode = "console.recovery_code"
     // Sites
     case siteAdd = "site.add"
     case siteUpdate = "site.update"

@@ -87,6 +87,8 @@ public struct ServerConfiguration: Sendable {
     public var limits = Limits()
     public var tokens = Tokens()
     public var audit = Audit()
+    /// `console.*` (ServerConfiguration+Console.swift).
+    public var console = Console()
     /// The patient web check-in (`app.*`).
     public var app = App()
 

@@ -50,6 +50,8 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public enum SignInRefusal: Sendable, Equatable {
         case wrongCredentials
+        /// The password was right, the second factor's code was not (or was used already).
+        case wrongCode
         case locked(retryAfterSeconds: Int)
     }
 

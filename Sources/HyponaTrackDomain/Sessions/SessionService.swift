@@ -31,6 +31,9 @@ public struct WebSession: Sendable {
     public var role: Role
     /// Bound to the session: SHA-256 over the cookie value, never stored.
     public var csrfToken: String
+    /// `console.requireMFA` is on and the member has no active second factor: every page but
+    /// the set-up page and sign-out sends them there.
+    public var mustSetUpSecondFactor = false
 
     public var actor: String { "staff:\(name)" }
 }
@@ -39,6 +42,13 @@ public struct WebSession: Sendable {
 public struct SignedIn: Sendable {
     public var cookieValue: String
     public var session: WebSession
+}
+
+/// What a right password leads to: a session, or (the member has a second factor) the code
+/// step, carried by a one-time ticket the sign-in form sends back with the code.
+public enum SignInOutcome: Sendable {
+    case signedIn(SignedIn)
+    case needsCode(ticket: String)
 }
 
 /// Console sessions: sign-in with the per-name lockout (in memory, like unenrolled activation
@@ -53,13 +63,18 @@ public final class SessionService: Sendable {
     let lockout: ActivationPolicy
     let failures = UnenrolledActivationAttempts()
     let metrics: Metrics?
+    let secondFactor: SecondFactorService?
+    let requireMFA: Bool
+    let pendingCodes = PendingCodeSteps()
 
     /// Bounds the password checks running and waiting at once (PBKDF2 costs most of a second).
     let passwordChecks: AdmissionGate
 
     init(transactions: Transactions, clock: any ServerClock, policy: SessionPolicy = SessionPolicy(),
          lockout: ActivationPolicy = .standard, metrics: Metrics? = nil,
-         passwordChecks: AdmissionGate = .passwordChecks()) {
+         passwordChecks: AdmissionGate = .passwordChecks(), secondFactor: SecondFactorService? = nil, requireMFA: Bool = false) {
+        self.secondFactor = secondFactor
+        self.requireMFA = requireMFA
         self.transactions = transactions
         self.clock = clock
         self.policy = policy
@@ -68,7 +83,7 @@ public final class SessionService: Sendable {
         self.passwordChecks = passwordChecks
     }
 
-    public func signIn(_ command: SignIn) throws -> SignedIn {
+    public func signIn(_ command: SignIn) throws -> SignInOutcome {
         let key = command.name.lowercased()
         // The attempt is counted before its password is checked (the hash takes most of a
         // second): attempts in parallel each see the ones before them, so a burst gets no more
@@ -103,18 +118,31 @@ public final class SessionService: Sendable {
             }
             throw DomainError.signIn(.wrongCredentials)
         }
+        if let secondFactor, try transactions.read({ db in try secondFactor.hasActiveFactor(db, staffId: member.id) }) {
+            // The right password takes back its own count but not the earlier ones: wrong codes
+            // before and after it add up to the lock, and only a full sign-in resets it.
+            let before = failures.attempts(key)?.failures ?? 1
+            failures.save(key, failures: max(0, before - 1), lastFailureAt: ms, lockedUntil: nil)
+            return .needsCode(ticket: try pendingCodes.issue(member, nowMs: ms))
+        }
         failures.save(key, failures: 0, lastFailureAt: ms, lockedUntil: nil)
+        return .signedIn(try startSession(member, ip: command.ip, at: ms))
+    }
+
+    /// A new session for `member` (after the password, and the code when they have a factor).
+    func startSession(_ member: StaffMember, ip: String, at ms: Int64, recoveryCodesLeft: Int? = nil) throws -> SignedIn {
         let cookie = "htc_" + Crypto.hex(try Crypto.randomBytes(32))
         let id = try transactions.write { db -> Int64 in
             try SessionRepository.prune(db, idleBefore: ms - Int64(policy.idleSeconds * 1000),
                                         createdBefore: ms - Int64(policy.absoluteSeconds * 1000))
-            let id = try SessionRepository.create(db, tokenHash: Self.tokenHash(cookie), staffId: member.id, ip: command.ip, at: ms)
+            let id = try SessionRepository.create(db, tokenHash: Self.tokenHash(cookie), staffId: member.id, ip: ip, at: ms)
             try AuditLog.append(db, at: ms, actor: "staff:\(member.name)", action: .consoleSignIn, subject: "staff:\(member.name)",
-                                details: AuditDetails.FromAddress(ip: command.ip))
+                                details: AuditDetails.FromAddress(ip: ip))
             return id
         }
+        let mustSetUp = try mustSetUpSecondFactor(staffId: member.id)
         return SignedIn(cookieValue: cookie, session: WebSession(id: id, name: member.name, role: member.role,
-                                                                 csrfToken: Self.csrfToken(cookie)))
+                                                                 csrfToken: Self.csrfToken(cookie), mustSetUpSecondFactor: mustSetUp))
     }
 
     /// The live session behind a cookie value, or nil (unknown, ended, idle or too old, or the
@@ -134,7 +162,8 @@ public final class SessionService: Sendable {
         if touch && idle > policy.touchEverySeconds {
             try transactions.write { db in try SessionRepository.touch(db, id: stored.id, at: ms) }
         }
-        return WebSession(id: stored.id, name: stored.staff.name, role: stored.staff.role, csrfToken: Self.csrfToken(cookie))
+        return WebSession(id: stored.id, name: stored.staff.name, role: stored.staff.role, csrfToken: Self.csrfToken(cookie),
+                          mustSetUpSecondFactor: try mustSetUpSecondFactor(staffId: stored.staff.id))
     }
 
     public func signOut(_ session: WebSession, ip: String) throws {

@@ -51,6 +51,8 @@ enum Schema {
         ("v19_sites", { try $0.execute(SitesSchema.v1) }),
         // Outcomes, the evaluations under shadow rules, the shadow set by the CLI (OutcomesSchema).
         ("v20_outcomes", { try $0.execute(OutcomesSchema.v1) }),
+        // Second factors: each member's sealed TOTP secret and hashed recovery codes (SecondFactorSchema).
+        ("v21_mfa", { try $0.execute(SecondFactorSchema.v1) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

@@ -35,6 +35,8 @@ extension APIError {
             self = APIError(status: 429, code: "locked", message: "too many wrong codes; try again later", retryAfter: seconds)
         case .signIn(.wrongCredentials):
             self = APIError(status: 401, code: "unauthenticated", message: "the name or password is not right")
+        case .signIn(.wrongCode):
+            self = APIError(status: 401, code: "unauthenticated", message: "the code is not right or was used already", field: "code")
         case .signIn(.locked(let seconds)):
             self = APIError(status: 429, code: "locked", message: "too many failed sign-ins; try again later", retryAfter: seconds)
         case .busy(.signIns, let seconds):

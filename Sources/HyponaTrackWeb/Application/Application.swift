@@ -34,7 +34,7 @@ public final class Application: Sendable {
         let healthCheck = domain.healthCheck
         let anonymousLimit = AnonymousLimit(limiter: domain.anonymousLimiter, refused: { ip in refusals.record(ip: ip, .rateLimited) })
         let routes = Routes.patient(service, activation, anonymousLimit: anonymousLimit) + Routes.devices(service.devices)
-            + Routes.staff(service, activation)
+            + Routes.staff(service, activation) + Routes.secondFactor(domain.secondFactor)
             + Routes.sync(sync)
             + Routes.alerts(service.alerts, hooksStatus: { try domain.hookStatus() })
             + Routes.operations(backups: service.backup, hooks: domain.hookAdmin)
@@ -53,7 +53,7 @@ public final class Application: Sendable {
         }
         let document = OpenAPIDocument.build(routes: routes + system(.null))
         let sessions = domain.sessions
-        let console = Console(study: service, sessions: sessions, sync: sync, hooks: { try domain.hookSummaries() },
+        let console = Console(study: service, sessions: sessions, secondFactor: domain.secondFactor, sync: sync, hooks: { try domain.hookSummaries() },
                               signInLimit: anonymousLimit)
         let patientSessions = domain.patientSessions
         let app = PatientApp(study: service, activation: activation, patients: patientSessions, activateLimit: anonymousLimit,

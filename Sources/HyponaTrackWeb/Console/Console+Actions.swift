@@ -18,6 +18,7 @@ extension Console {
         let next = nextPath(ctx.form["next"])
         var page = SignInPage(layout: ConsoleLayout(request: ctx.request, session: nil), next: next, formToken: ctx.signInFormToken,
                               name: ctx.form["name"] ?? "")
+        if let ticket = ctx.form["ticket"], !ticket.isEmpty { return try signInCode(ctx, ticket: ticket, page: page) }
         guard let name = ctx.field("name"), StaffDirectory.isValidName(name) else {
             page.message = t.s("Enter your staff name.", "Bitte den Staff-Namen eingeben.")
             page.field = "name"
@@ -29,7 +30,13 @@ extension Console {
             return WebResponse.page(.badRequest, page.render())
         }
         do {
-            let signedIn = try sessions.signIn(SignIn(name: name, password: password, ip: ctx.request.clientIP))
+            let signedIn: SignedIn
+            switch try sessions.signIn(SignIn(name: name, password: password, ip: ctx.request.clientIP)) {
+            case .signedIn(let s): signedIn = s
+            case .needsCode(let ticket):
+                page.ticket = ticket
+                return WebResponse.page(.ok, page.render())
+            }
             let cookie = WebResponse.cookie("ht_session", signedIn.cookieValue, secure: ctx.request.isSecure)
             return WebResponse.redirect(next, cookies: [cookie])
         } catch DomainError.signIn(.wrongCredentials) {
@@ -43,6 +50,36 @@ extension Console {
             page.message = t.s("Too many sign-ins at this moment. Try again in a few seconds.",
                                "Gerade melden sich zu viele an. Bitte in einigen Sekunden erneut versuchen.")
             return Self.retryLater(.serviceUnavailable, page, seconds)
+        }
+    }
+
+    /// The code step: a TOTP or recovery code with the ticket the password step issued.
+    func signInCode(_ ctx: PageContext, ticket: String, page: SignInPage) throws -> HTTPResponse {
+        let t = ConsoleText(ctx.language)
+        var page = page
+        page.ticket = ticket
+        guard let code = ctx.field("code"), code.count <= 32 else {
+            page.message = t.s("Enter the code from your authenticator app.", "Bitte den Code aus der Authenticator-App eingeben.")
+            return WebResponse.page(.badRequest, page.render())
+        }
+        do {
+            let signedIn = try sessions.signIn(SignInCode(ticket: ticket, code: code, ip: ctx.request.clientIP))
+            let cookie = WebResponse.cookie("ht_session", signedIn.cookieValue, secure: ctx.request.isSecure)
+            return WebResponse.redirect(page.next, cookies: [cookie])
+        } catch DomainError.signIn(.wrongCode) {
+            page.message = t.s("The code is not right, or was used already.", "Der Code stimmt nicht oder wurde schon verwendet.")
+            return WebResponse.page(.unauthorized, page.render())
+        } catch DomainError.signIn(.wrongCredentials) {
+            // The ticket is unknown or older than five minutes: back to the password.
+            page.ticket = nil
+            page.message = t.s("The sign-in took too long. Enter your password again.",
+                               "Die Anmeldung hat zu lange gedauert. Bitte das Passwort erneut eingeben.")
+            return WebResponse.page(.unauthorized, page.render())
+        } catch DomainError.signIn(.locked(let seconds)) {
+            page.ticket = nil
+            page.message = t.s("Too many failed sign-ins for this name. Try again in \(max(1, seconds / 60)) min.",
+                               "Zu viele fehlgeschlagene Anmeldungen für diesen Namen. In \(max(1, seconds / 60)) min erneut versuchen.")
+            return Self.retryLater(.tooManyRequests, page, seconds)
         }
     }
 

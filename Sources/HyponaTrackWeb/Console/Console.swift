@@ -8,6 +8,7 @@ import HyponaTrackDomain
 struct Console: Sendable {
     let study: StudyService
     let sessions: SessionService
+    let secondFactor: SecondFactorService
     let sync: SyncService?
     /// Each configured hook with its delivery figures.
     let hooks: @Sendable () throws -> [(hook: HookConfiguration, summary: HookOutboxSummary)]
@@ -27,6 +28,11 @@ struct Console: Sendable {
             Route(.post, "/console/logout", access: .staffSignOut, touches: .system) { ctx in try signOut(ctx) },
             Route(.get, "/console/language", access: .anonymous, touches: .system) { ctx in WebResponse.languageSwitch(ctx, prefix: "/console", home: Self.prefix) },
             Route(.get, "/console/", access: .staff(.read), touches: .list) { ctx in try board(ctx) },
+            Route(.get, SecondFactorPage.path, access: .staff(.read), touches: .system) { ctx in try secondFactorPage(ctx) },
+            Route(.post, SecondFactorPage.path, access: .staff(.read), touches: .system) { ctx in try setUpSecondFactor(ctx) },
+            Route(.post, SecondFactorPage.path + "/confirmation", access: .staff(.read), touches: .system) { ctx in
+                try confirmSecondFactor(ctx)
+            },
             Route(.get, "/console/patients/{studyId}", access: .staff(.read), touches: .patient) { ctx in try patient(ctx) },
             Route(.post, "/console/patients/{studyId}/labs", access: .staff(.write), touches: .patient) { ctx in try addLab(ctx) },
             Route(.post, "/console/patients/{studyId}/contacts", access: .staff(.write), touches: .patient) { ctx in try addContact(ctx) },

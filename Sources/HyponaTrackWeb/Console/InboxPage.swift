@@ -57,10 +57,14 @@ struct SignInPage {
     var name = ""
     var message: String?
     var field: String?
+    /// The code step after a right password (the member has a second factor): the ticket the
+    /// password step issued, sent back with the code.
+    var ticket: String?
 
     var t: ConsoleText { layout.t }
 
     func render() -> HTML {
+        if let ticket { return renderCodeStep(ticket) }
         let error: HTML = message.map { "<p class=\"error\" id=\"signin-error\" role=\"alert\">\($0)</p>" } ?? HTML()
         func described(_ f: String) -> HTML { field == f || (field == nil && message != nil) ? " aria-invalid=\"true\" aria-describedby=\"signin-error\"" : HTML() }
         return layout.page(t.signIn, """
@@ -70,6 +74,23 @@ struct SignInPage {
             <input type="text" id="name" name="name" autocomplete="username" required maxlength="64" value="\(name)"\(described("name"))></div>
             <div class="field"><label for="password">\(t.password)</label>
             <input type="password" id="password" name="password" autocomplete="current-password" required maxlength="1024"\(described("password"))></div>
+            \(error)<button type="submit">\(t.signIn)</button></form>
+            """)
+    }
+
+    /// The same form, second step: one field for the authenticator's code or a recovery code.
+    func renderCodeStep(_ ticket: String) -> HTML {
+        let error: HTML = message.map { "<p class=\"error\" id=\"signin-error\" role=\"alert\">\($0)</p>" } ?? HTML()
+        let described: HTML = message != nil ? " aria-invalid=\"true\" aria-describedby=\"signin-error\"" : HTML()
+        return layout.page(t.signIn, """
+            <form method="post" action="/console/login" class="login" id="signin">
+            <input type="hidden" name="next" value="\(next)">\(CSRFField.html(formToken))
+            <input type="hidden" name="ticket" value="\(ticket)"><input type="hidden" name="name" value="\(name)">
+            <p>\(t.s("Signing in as", "Anmeldung als")) <strong>\(name)</strong></p>
+            <div class="field"><label for="code">\(t.s("Code from your authenticator app", "Code aus der Authenticator-App"))</label>
+            <input type="text" id="code" name="code" autocomplete="one-time-code" inputmode="numeric" required maxlength="32" autofocus\(described)>
+            <p class="hint">\(t.s("Lost your phone? Enter one of your recovery codes instead.",
+                                  "Telefon verloren? Stattdessen einen der Wiederherstellungscodes eingeben."))</p></div>
             \(error)<button type="submit">\(t.signIn)</button></form>
             """)
     }

@@ -14,6 +14,8 @@ struct Problem: Error, Sendable {
     var words: @Sendable (Language) -> String
     /// No one is signed in where a route needs someone: a page's GET is sent to sign in.
     var needsSignIn = false
+    /// A page's GET is sent here instead (`console.requireMFA`: the set-up page first).
+    var redirect: String?
 
     var status: HTTPStatus { HTTPStatus(rawValue: api.status) }
 

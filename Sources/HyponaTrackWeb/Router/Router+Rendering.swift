@@ -38,6 +38,7 @@ extension Router {
             problem = .internalError
         }
         guard let family = exchange.family, let web = exchange.web else { return APIResponse.error(problem.api) }
+        if let location = problem.redirect, exchange.http.method == .get { return WebResponse.redirect(location) }
         guard problem.needsSignIn else { return family.page(problem, web, exchange.session) }
         if exchange.http.method == .get { return WebResponse.redirect(family.signInLocation(exchange.http)) }
         var refused = problem

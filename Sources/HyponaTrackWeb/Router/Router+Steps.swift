@@ -96,6 +96,13 @@ extension Router {
         case .staff(let needed):
             switch exchange.caller {
             case .staff(let name, let role)?:
+                if exchange.session?.mustSetUpSecondFactor == true, !route.template.hasPrefix(SecondFactorPage.path) {
+                    var problem = Problem(.forbidden("set up sign-in codes first (console.requireMFA)"), words: {
+                        $0.s("Set up sign-in codes first.", "Bitte zuerst die Anmeldecodes einrichten.")
+                    })
+                    problem.redirect = SecondFactorPage.path
+                    throw problem
+                }
                 // Staff names are unique ignoring case (the `staff.name` column is NOCASE).
                 guard needed.allows(role, isSelf: parameters["name"]?.lowercased() == name.lowercased()) else {
                     throw Problem(.forbidden(needed == .adminOrSelf ? "the \(role.rawValue) role can do this only for themself"

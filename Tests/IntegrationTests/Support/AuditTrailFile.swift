@@ -120,15 +120,17 @@ struct AuditTrailFile {
 }
 
 extension AuditTrailFile {
-    /// What `v20_outcomes` added, undone (with its record).
+    /// What `v21_mfa` and `v20_outcomes` added, undone (with their records).
     static let undoOutcomes = """
+        DELETE FROM schema_migrations WHERE name = 'v21_mfa';
+        DROP TABLE staff_recovery_codes; DROP TABLE staff_mfa;
         DELETE FROM schema_migrations WHERE name = 'v20_outcomes';
         DROP TABLE outcomes; DROP TABLE rules_shadow; DROP TABLE shadow_evaluations;
         """
 
     /// What `v19_sites` and the migrations after it added, undone (with their records), leaving
     /// the database as the release before sites left it; the audit trail's append-only triggers stay.
-    /// A migration added after `v20_outcomes` needs undoing here too.
+    /// A migration added after `v21_mfa` needs undoing here too.
     static let undoSites = undoOutcomes + """
         DELETE FROM schema_migrations WHERE name = 'v19_sites';
         DROP INDEX patients_site; ALTER TABLE patients DROP COLUMN site_id;

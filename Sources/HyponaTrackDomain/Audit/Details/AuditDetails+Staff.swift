@@ -27,4 +27,16 @@ extension AuditDetails {
         let role: String
         let createdAt: String
     }
+
+    /// `staff.mfa_reset`.
+    struct MFAReset: Encodable, Sendable {
+        let recoveryCodesUnused: Int
+        let sessionsEnded: Int
+    }
+
+    /// `console.recovery_code`.
+    struct RecoveryCodeUsed: Encodable, Sendable {
+        let ip: String
+        let recoveryCodesLeft: Int
+    }
 }
