@@ -52,7 +52,8 @@ import HTJSON
                   "/v1/backups", "/v1/backups/verification", "/v1/hooks/events", "/v1/hooks/events/{eventId}/retry", "/v1/hooks/{name}/enable",
                   "/v1/patients/{studyId}/outcomes", "/v1/export/outcomes.csv", "/v1/outcomes/report", "/v1/rules/backtest",
                   "/v1/rules/shadow", "/v1/rules/promote", "/console/outcomes", "/console/export/outcomes.csv",
-                  "/console/patients/{studyId}/outcomes"] {
+                  "/console/patients/{studyId}/outcomes", "/v1/staff/{name}/mfa", "/v1/staff/{name}/mfa/confirmation",
+                  "/v1/staff/{name}/mfa/reset", "/console/mfa", "/console/mfa/confirmation"] {
             f[t] = ("", [:])
         }
         f["/console/"] = ("?all=1", [:])
