@@ -4,7 +4,7 @@ import Foundation
 /// The secret the audit chain is keyed with (HMAC-SHA256, see `AuditChain`), and where it came
 /// from. Its bytes never leave this value: `description` shows only the source and the
 /// fingerprint, so a key can be logged or put in an error message by mistake without harm.
-public struct AuditKey: Sendable, CustomStringConvertible {
+public struct AuditKey: HexKeyFileKey, CustomStringConvertible {
     /// At least 256 bits (docs/product.md, "Hostile-traffic details").
     public static let minimumByteCount = 32
 

@@ -5,7 +5,7 @@ import Foundation
 /// hashed with (HMAC-SHA256): kept like the audit key, outside the data directory, so a copy
 /// of the database or a backup reveals neither (docs/product.md, third round, settled T).
 /// `description` names only the source and a fingerprint.
-public struct SecondFactorKey: Sendable, CustomStringConvertible {
+public struct SecondFactorKey: HexKeyFileKey, CustomStringConvertible {
     let bytes: [UInt8]
     public let source: String
     /// The first 16 hex digits of HMAC-SHA256(key, "hyponatrack mfa key fingerprint"),
@@ -54,47 +54,15 @@ public struct SecondFactorKey: Sendable, CustomStringConvertible {
     public var description: String { "second-factor key \(fingerprint) from \(source)" }
 }
 
-/// Finds the second-factor key as `AuditKeySource` finds the audit key: `console.mfaKeyFile`
-/// (owner-only, outside the data directory), else `$CREDENTIALS_DIRECTORY/mfa-key`, else
-/// `DATA_DIR/../mfa-key` (created when missing, with a warning that it should move).
+/// Finds the second-factor key as `KeyFileSource` describes (as the audit key is found):
+/// `console.mfaKeyFile`, else `$CREDENTIALS_DIRECTORY/mfa-key`, else `DATA_DIR/../mfa-key`
+/// (created when missing, with a warning that it should move).
 enum SecondFactorKeySource {
-    static let name = "mfa-key"
-
     static func load(configuration: ServerConfiguration,
                      environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger) throws -> SecondFactorKey {
-        let dataDirectory = configuration.dataDirectory
-        if let file = configuration.console.mfaKeyFile {
-            return try read(file, source: "console.mfaKeyFile \(file)", dataDirectory: dataDirectory)
-        }
-        if let directory = environment["CREDENTIALS_DIRECTORY"] {
-            let file = (directory as NSString).appendingPathComponent(name)
-            if FileManager.default.fileExists(atPath: file) {
-                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                    throw DaemonError("$CREDENTIALS_DIRECTORY/\(name) cannot be read")
-                }
-                return try SecondFactorKey(hexText: text, source: "$CREDENTIALS_DIRECTORY/\(name)")
-            }
-        }
-        let file = dataDirectory.standardizedFileURL.deletingLastPathComponent().appendingPathComponent(name).path
-        let created: Bool
-        if FileManager.default.fileExists(atPath: file) { created = false } else {
-            do {
-                created = try OwnerOnlyFile.create(try SecondFactorKey.generate(source: file).hexText + "\n", at: file)
-            } catch {
-                throw DaemonError("cannot create the second-factor key beside the data directory (\(error)); set console.mfaKeyFile to an owner-only key file outside the data directory, or hand one over as the systemd credential mfa-key")
-            }
-        }
-        let key = try read(file, source: file, dataDirectory: dataDirectory)
-        logger.warning(created ? "created a new second-factor key beside the data directory; move it where the data directory's copies do not go (console.mfaKeyFile or the systemd credential mfa-key) and back it up separately"
-                               : "the second-factor key is read from beside the data directory; set console.mfaKeyFile or the systemd credential mfa-key",
-                       ["path": file, "key_fingerprint": key.fingerprint])
-        return key
-    }
-
-    static func read(_ file: String, source: String, dataDirectory: URL) throws -> SecondFactorKey {
-        if AuditKeySource.isInside(file, dataDirectory) {
-            throw DaemonError("\(source): the second-factor key must not be inside the data directory \(dataDirectory.path) (a copy of the database would carry it); keep it elsewhere, e.g. /etc/hyponatrack/mfa-key")
-        }
-        return try SecondFactorKey(hexText: try OwnerOnlyFile.read(file, what: source), source: source)
+        try KeyFileSource<SecondFactorKey>(what: "second-factor key", configKey: "console.mfaKeyFile",
+                                           configuredFile: configuration.console.mfaKeyFile, credentialName: "mfa-key",
+                                           reference: " (docs/operations.md)")
+            .load(dataDirectory: configuration.dataDirectory, environment: environment, logger: logger)
     }
 }
