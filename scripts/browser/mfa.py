@@ -24,7 +24,7 @@ def run(t):
     for locale, width in (("en-GB", 1280), ("de-DE", 390), ("en-GB", 390), ("de-DE", 1280)):
         lang = locale[:2]
         name = f"mfa.{lang}{width}"
-        d.api("POST", "/v1/staff", {"name": name, "role": "nurse"})
+        d.api("POST", "/v1/staff", {"name": name, "role": "nurse", "allSites": True})
         d.api("PUT", f"/v1/staff/{name}/password", {"password": PASSWORD})
         page = t.console(browser, name=name, locale=locale, width=width, height=900)
         page.goto("/console/mfa")
