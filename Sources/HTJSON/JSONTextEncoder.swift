@@ -31,22 +31,29 @@ public struct JSONObjectHead: Sendable, Equatable {
     let open: [UInt8]
 
     public init<T: Encodable>(_ value: T) throws {
-        var text = try JSONTextEncoder.bytes(value)
-        guard text.first == UInt8(ascii: "{"), text.last == UInt8(ascii: "}") else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: "\(T.self) is not written as an object"))
-        }
-        text.removeLast()
-        open = text
+        try self.init(objectText: try JSONTextEncoder.bytes(value))
+    }
+
+    init(objectText text: [UInt8]) throws {
+        guard text.first == UInt8(ascii: "{"), text.last == UInt8(ascii: "}") else { throw JSONTextEncoder.notAnObject(text) }
+        open = Array(text.dropLast())
     }
 }
 
 extension JSONTextEncoder {
     /// One object: the head's members, then `tail`'s (an object too).
     public static func bytes<T: Encodable>(_ head: JSONObjectHead, then tail: T) throws -> [UInt8] {
-        let rest = try bytes(tail)
-        guard rest.first == UInt8(ascii: "{"), rest.last == UInt8(ascii: "}") else {
-            throw EncodingError.invalidValue(tail, EncodingError.Context(codingPath: [], debugDescription: "\(T.self) is not written as an object"))
-        }
+        try joined(head, try bytes(tail))
+    }
+
+    static func notAnObject(_ text: [UInt8]) -> EncodingError {
+        EncodingError.invalidValue(String(decoding: text.prefix(40), as: UTF8.self),
+                                   EncodingError.Context(codingPath: [], debugDescription: "the value is not written as an object"))
+    }
+
+    /// The head's members and those of `rest`, an object's text.
+    static func joined(_ head: JSONObjectHead, _ rest: [UInt8]) throws -> [UInt8] {
+        guard rest.first == UInt8(ascii: "{"), rest.last == UInt8(ascii: "}") else { throw notAnObject(rest) }
         var out = head.open
         out.reserveCapacity(out.count + rest.count)
         if head.open.count > 1 && rest.count > 2 { out.append(UInt8(ascii: ",")) }
@@ -101,6 +108,9 @@ final class JSONTextWriter {
         close(above: depth)
         pending = (depth, key)
     }
+
+    /// Writes the pending member's comma and key (before text copied in as it is).
+    func flushPending() { flush() }
 
     /// Writes the pending member's comma and key.
     @inline(__always) private func flush() {

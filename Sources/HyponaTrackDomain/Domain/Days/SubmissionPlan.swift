@@ -76,8 +76,8 @@ struct SubmissionPlan: Sendable {
         let changedLater = later.isEmpty ? [] : try context.evaluations(db, patient, dates: later, snapshot: snapshot,
                                                                          onlyIfChanged: true, preloaded: days).filter(\.isNew)
         return SubmissionPlan(patient: patient, correctedBy: command.correctedBy, date: date, patch: patch, after: after,
-                              audit: try JSONObjectHead(DayAudit.changes(date: date, before: before, after: after, patch: patch,
-                                                                         reason: command.correctedBy == nil ? nil : command.reason)),
+                              audit: try JSONObjectHead(writing: DayAudit.changes(date: date, before: before, after: after, patch: patch,
+                                                                                  reason: command.correctedBy == nil ? nil : command.reason).write),
                               evaluations: forDate + changedLater, window: days, deletedIds: read.deletedIds)
     }
 
@@ -165,7 +165,7 @@ struct SubmissionPlan: Sendable {
         }
         try AuditLog.append(db, at: ms, actor: correctedBy ?? "patient:\(patient.studyId)",
                             action: correctedBy == nil ? .daySubmit : .dayCorrect, subject: patient.studyId,
-                            detailsText: JSONTextEncoder.string(audit, then: recorded))
+                            detailsText: JSONTextEncoder.string(audit, thenWriting: recorded.write))
     }
 
     func result(_ snapshot: ActiveRules.Snapshot) -> DayResult {
