@@ -65,6 +65,27 @@ import HTJSON
         #expect(try receiver.deliveries("/a").count == 1, "site a's ward hears nothing more of a patient gone to b")
     }
 
+    @Test func anEmailHookNamesThePatientsSiteAndHearsOnlyItsSites() throws {
+        let receiver = try SMTPReceiver(mode: "implicit")
+        var config = try HookConfig()
+        try config.email("ward-a-mail", receiver: receiver, to: ["ward-a@clinic.example"])
+        if case .object(var hook) = config.hooks[0] {
+            hook["sites"] = ["a"]
+            config.hooks[0] = .object(hook)
+        }
+        config.red = [(0, ["ward-a-mail"])]
+        let rig = try HookRig(config, dataDir: try Self.dataDirectoryWithSites())
+        _ = try Self.enroll(rig, "MAIL-B1", site: "b")
+        _ = try Self.enroll(rig, "MAIL-A1", site: "a")
+        #expect(try rig.lab("MAIL-B1", 127).level == "red")
+        #expect(try rig.lab("MAIL-A1", 127).level == "red")
+        try rig.waitUntil("site a's ward is mailed") { try receiver.messages().count >= 1 }
+        let messages = try receiver.messages()
+        let body = Hooks.string(messages[0]["body"]) ?? ""
+        #expect(messages.count == 1 && body.contains("MAIL-A1") && body.contains("Site:      a\r\n") && !body.contains("MAIL-B1"),
+                "\(messages.count) \(body)")
+    }
+
     /// `hyponatrackd --check-config --data-dir D`: the status and message a start would give.
     static func checkConfig(_ configFile: URL, dataDir: URL) throws -> CLIRunner.Result {
         try CLIRunner.run(Repo.daemon, ["--check-config", "--config", configFile.path, "--data-dir", dataDir.path])
