@@ -40,10 +40,12 @@ public struct BarChart: Sendable, Equatable {
 
     public var hasData: Bool { series.contains { $0.bars.contains { $0 != nil } } }
 
-    /// The y scale: every value and interval end, and `include`.
+    /// The y scale: every value and interval end, and `include`; 0…1 when all of them are 0 (a
+    /// histogram of no events), not a sliver around 0 with ten-decimal ticks.
     public func yScale() -> NiceScale {
         var values = include
         for s in series { for b in s.bars.compactMap({ $0 }) { values += [b.value] + [b.low, b.high].compactMap { $0 } } }
+        if values.allSatisfy({ $0 == 0 }) { values.append(1) }
         return NiceScale(covering: values, minimumSpan: 1e-9, targetTickCount: 5)
     }
 

@@ -182,6 +182,9 @@ final class ServerCore: Sendable {
         guard let target = try? RequestTarget(parsing: context.rawTarget) else { return nil }
         switch spool.decide(context.method, target.path, context.headers) {
         case .buffer: return nil
+        case .bufferUpTo(let limit):
+            context.bodyLimit = limit
+            return nil
         case .refuse(let response): return response
         case .spool:
             guard let file = SpoolFile(directory: spool.directory) else {

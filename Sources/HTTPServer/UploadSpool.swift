@@ -12,6 +12,9 @@ public struct UploadSpool: Sendable {
     public enum Decision: Sendable {
         /// The usual in-memory body under `maxBodyBytes`.
         case buffer
+        /// An in-memory body up to this many bytes instead of `maxBodyBytes` (a route whose JSON
+        /// body may be larger than the rest's); above it, 413 as for any body.
+        case bufferUpTo(Int)
         /// Spool the body to a file, up to `maxBytes`.
         case spool
         /// Answer at once without reading the body (e.g. 401 before a large upload).

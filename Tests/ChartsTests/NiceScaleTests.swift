@@ -2,6 +2,16 @@ import Testing
 @testable import Charts
 
 @Suite struct NiceScaleTests {
+    @Test func aBarChartOfOnlyZerosGetsTheScaleZeroToOneNotASliverAroundZero() {
+        let chart = BarChart(id: "lead", title: "t", summary: "s", xTitle: "x", yTitle: "y", categories: ["1", "2"],
+                             series: [BarSeries(name: "n", bars: [Bar(value: 0, label: "0"), Bar(value: 0, label: "0")])])
+        let s = chart.yScale()
+        #expect(s.lower == 0 && s.upper == 1 && s.decimals <= 1, "\(s)")
+        let some = BarChart(id: "lead", title: "t", summary: "s", xTitle: "x", yTitle: "y", categories: ["1"],
+                            series: [BarSeries(name: "n", bars: [Bar(value: 3, label: "3")])])
+        #expect(some.yScale().lower == 0 && some.yScale().upper >= 3)
+    }
+
     @Test func sodiumRangeGetsStepsOfFive() {
         let s = NiceScale(covering: [128, 142, 129, 134])
         #expect(s.lower == 125)

@@ -14,7 +14,7 @@ import HTJSON
 
         init() throws {
             d = try TestDaemon()
-            nurse = try Study.staff(d, "olga", role: "nurse")
+            nurse = try Study.staff(d, "olga", role: "nurse", allSites: true)
             try OutcomeCohort.build(d, nurse: nurse)
         }
     }
@@ -60,7 +60,7 @@ import HTJSON
         #expect(r["candidateVersion"] == c["liveVersion"])
         let audit = try s.d.request(.get, "/v1/audit", token: s.d.adminToken).text
         #expect(audit.contains("\"rules.backtest\""))
-        let viewer = try Study.staff(s.d, "vic", role: "viewer")
+        let viewer = try Study.staff(s.d, "vic", role: "viewer", allSites: true)
         #expect(try s.d.request(.post, "/v1/rules/backtest", token: s.nurse, body: try Self.body(Repo.config)).status == 403)
         #expect(try s.d.request(.post, "/v1/rules/backtest", token: viewer, body: try Self.body(Repo.config)).status == 403)
     }
@@ -145,9 +145,60 @@ import HTJSON
         #expect(bad.status == 400 && bad.errorField == "to")
     }
 
+    @Test func aSiteFilterReplaysOnlyThatSitesPatientsAndIsAudited() throws {
+        let s = try scenario()
+        let candidate = try Self.body(Repo.config, thresholds: Self.lowerSodium)
+        for site in OutcomeCohort.sites {
+            let r = try s.d.request(.post, "/v1/rules/backtest?site=\(site)", token: s.d.adminToken, body: candidate)
+            let c = try Self.comparison(r)
+            let mine = OutcomeCohort.patients.filter { $0.site == site }
+            let labels = mine.flatMap { Array($0.days) }.filter { $0 != "." }
+            // OC-08's deleted lab (site b) left a day evaluated without a level; OC-02 (site b) is the one changed.
+            let unevaluated = mine.contains { $0.studyId == "OC-08" } ? 1 : 0
+            #expect(c["daysCompared"] == .int(labels.count + unevaluated), "\(site): \(r.text.prefix(400))")
+            #expect(c["changedDayCount"] == .int(mine.contains { $0.studyId == "OC-02" } ? 2 : 0), "\(site)")
+            let named = Set(OutcomeCohort.patients.map(\.studyId).filter { r.text.contains($0) })
+            #expect(named.isSubset(of: mine.map(\.studyId)), "\(site): \(named)")
+        }
+        let audit = try s.d.request(.get, "/v1/audit?limit=1000", token: s.d.adminToken)
+        let sites = ImportAuditTests.rows(audit, "rules.backtest").map { ImportAuditTests.details($0)["site"] }
+        #expect(sites.contains(.string("a")) && sites.contains(.string("b")), "the filter is in the audit row: \(sites)")
+        let dir = try ConfigDirectory()
+        try dir.write(Self.lowerSodium(try String(contentsOf: dir.file("thresholds.json"), encoding: .utf8)), to: "thresholds.json")
+        let cli = try CLIRunner.run(["rules", "backtest", "--rules", dir.url.path, "--site", "a"], server: s.d.baseURL, token: s.d.adminToken)
+        #expect(cli.status == 0 && cli.stdout.contains("Days whose level changes: 0") && !cli.stdout.contains("OC-02"), "\(cli.stdout)")
+        let unknown = try s.d.request(.post, "/v1/rules/backtest?site=zz", token: s.d.adminToken, body: candidate)
+        #expect(unknown.status == 400 && unknown.errorField == "site", "\(unknown.text)")
+    }
+
+    /// The body is the four files' text: up to 1 MiB is taken (settled O), above it 413 with a
+    /// JSON message; other routes keep the server's 64 KiB, and a caller who may not backtest is
+    /// refused before a large body is read.
+    @Test func aBodyOfUpTo1MiBIsTakenAndALargerOneIs413() throws {
+        let s = try scenario()
+        guard case .object(var o) = try Self.body(Repo.config), case .string(let instructions)? = o["instructions"] else {
+            throw TestFailure("body")
+        }
+        let base = JSONSerializer.bytes(.object(o)).count
+        func body(_ total: Int) -> [UInt8] {
+            // Trailing spaces are JSON whitespace: the file means the same, its bytes (and version) differ.
+            o["instructions"] = .string(instructions + String(repeating: " ", count: total - base))
+            return JSONSerializer.bytes(.object(o))
+        }
+        let fits = body(1 << 20)
+        #expect(fits.count == 1 << 20)
+        let taken = try s.d.request(.post, "/v1/rules/backtest", token: s.d.adminToken, raw: fits)
+        #expect(taken.status == 200 && taken["comparison"] != nil, "\(taken.status) \(taken.text.prefix(300))")
+        let over = try s.d.request(.post, "/v1/rules/backtest", token: s.d.adminToken, raw: body((1 << 20) + 1))
+        #expect(over.status == 413 && over.text.contains("\"too_large\"") && over.text.contains("1048576"), "\(over.status) \(over.text)")
+        #expect(try s.d.request(.post, "/v1/rules/backtest", token: s.nurse, raw: fits).status == 403)
+        let elsewhere = try s.d.request(.post, "/v1/patients/OC-01/outcomes", token: s.nurse, raw: body(100_000))
+        #expect(elsewhere.status == 413 && elsewhere.text.contains("65536"), "\(elsewhere.status) \(elsewhere.text)")
+    }
+
     @Test func aKillNineDuringABacktestChangesNothing() throws {
         let d = try TestDaemon()
-        let nurse = try Study.staff(d, "olga", role: "nurse")
+        let nurse = try Study.staff(d, "olga", role: "nurse", allSites: true)
         try OutcomeCohort.build(d, nurse: nurse)
         let before = try d.download("/v1/export/days.csv", token: nurse).body
         let outcomesBefore = try d.download("/v1/export/outcomes.csv", token: nurse).body

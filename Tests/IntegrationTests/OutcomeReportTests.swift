@@ -16,7 +16,7 @@ import HTJSON
         init() throws {
             let d = try TestDaemon()
             self.d = d
-            nurse = try Study.staff(d, "olga.nurse", role: "nurse")
+            nurse = try Study.staff(d, "olga.nurse", role: "nurse", allSites: true)
             try OutcomeCohort.build(d, nurse: nurse)
             let r = try d.request(.get, "/v1/outcomes/report", token: nurse)
             guard r.status == 200, case .object(let o) = r.json else { throw TestFailure("report: \(r.status) \(r.text)") }
@@ -73,9 +73,68 @@ import HTJSON
     @Test(arguments: [("all", nil), ("low", false), ("high", true), ("medium", nil as Bool?)])
     func everyFigureOfEachRiskClassIsWhatTheLabelsGive(name: String, high: Bool?) throws {
         let s = try scenario()
-        let c = try Self.cohort(s.report, name)
-        var e = OutcomeCohort.expected(high: high)
-        if name == "medium" { e = OutcomeCohort.Expected() }
+        try Self.check(try Self.cohort(s.report, name), name == "medium" ? OutcomeCohort.Expected() : OutcomeCohort.expected(high: high), name)
+    }
+
+    /// The report's `sites`: for each site, the same cohorts over that site's patients alone.
+    @Test(arguments: ["a", "b"])
+    func everyFigureOfEachSiteAndRiskClassIsWhatTheLabelsGive(site: String) throws {
+        let s = try scenario()
+        let entry = try Self.site(s.report, site)
+        for (name, high) in [("all", nil), ("low", false), ("high", true)] as [(String, Bool?)] {
+            try Self.check(try Self.cohort(entry, name), OutcomeCohort.expected(high: high, site: site), "\(site)/\(name)")
+        }
+        try Self.check(try Self.cohort(entry, "medium"), OutcomeCohort.Expected(), "\(site)/medium")
+        // `main` holds none of the cohort: listed, with nothing counted.
+        #expect(try Self.cohort(try Self.site(s.report, "main"), "all")["patients"] == 0)
+    }
+
+    static func site(_ report: JSONObject, _ code: String) throws -> JSONObject {
+        guard case .array(let sites)? = report["sites"],
+              case .object(let o)? = sites.first(where: { if case .object(let o) = $0 { o["site"] == .string(code) } else { false } })
+        else { throw TestFailure("no site \(code) in \(report["sites"] ?? .null)") }
+        return o
+    }
+
+    static func siteCodes(_ report: JSONObject) -> [String] {
+        guard case .array(let sites)? = report["sites"] else { return [] }
+        return sites.compactMap { if case .object(let o) = $0, case .string(let code)? = o["site"] { code } else { nil } }
+    }
+
+    /// The study IDs named anywhere in a report's text.
+    static func studyIds(in text: String) -> Set<String> {
+        Set(OutcomeCohort.patients.map(\.studyId).filter { text.contains($0) })
+    }
+
+    @Test func aSiteFilterAndASiteBoundNurseCountOnlyThatSitesPatients() throws {
+        let s = try scenario()
+        let a = OutcomeCohort.patients.filter { $0.site == "a" }.map(\.studyId)
+        let b = OutcomeCohort.patients.filter { $0.site == "b" }.map(\.studyId)
+        let filtered = try s.d.request(.get, "/v1/outcomes/report?site=a", token: s.nurse)
+        guard filtered.status == 200, case .object(let fa) = filtered.json else { throw TestFailure(filtered.text) }
+        try Self.check(try Self.cohort(fa, "all"), OutcomeCohort.expected(high: nil, site: "a"), "?site=a")
+        #expect(Self.siteCodes(fa) == ["a"] && Self.studyIds(in: filtered.text).isSubset(of: a), "\(filtered.text)")
+
+        let nurseB = try Study.staff(s.d, "bea.nurse", role: "nurse", sites: ["b"])
+        let own = try s.d.request(.get, "/v1/outcomes/report", token: nurseB)
+        guard own.status == 200, case .object(let ob) = own.json else { throw TestFailure(own.text) }
+        try Self.check(try Self.cohort(ob, "all"), OutcomeCohort.expected(high: nil, site: "b"), "nurse of b")
+        #expect(Self.siteCodes(ob) == ["b"] && Self.studyIds(in: own.text).isDisjoint(with: a), "\(own.text)")
+        // Another site's filter reaches nobody: nothing counted, no site listed.
+        let other = try s.d.request(.get, "/v1/outcomes/report?site=a", token: nurseB)
+        guard other.status == 200, case .object(let oa) = other.json else { throw TestFailure(other.text) }
+        #expect(try Self.cohort(oa, "all")["patients"] == 0 && Self.siteCodes(oa).isEmpty && Self.studyIds(in: other.text).isEmpty)
+        let unknown = try s.d.request(.get, "/v1/outcomes/report?site=nowhere", token: s.nurse)
+        #expect(unknown.status == 400 && unknown.errorField == "site", "\(unknown.text)")
+
+        let cli = try CLIRunner.run(["outcomes", "report", "--site", "b", "--csv"], server: s.d.baseURL, token: s.nurse)
+        let eb = OutcomeCohort.expected(high: nil, site: "b")
+        #expect(cli.status == 0 && cli.stdout.contains(",all,episodes,\(eb.episodes)\n") && cli.stdout.contains("b,all,episodes,\(eb.episodes)\n")
+                && !cli.stdout.contains("\na,"), "\(cli.stdout.prefix(300)) \(cli.stderr)")
+    }
+
+    /// Every figure of a cohort's JSON against the figures worked out from the labels.
+    static func check(_ c: JSONObject, _ e: OutcomeCohort.Expected, _ name: String) throws {
         #expect(c["patients"] == .int(e.patients) && c["patientDays"] == .int(e.patientDays) && c["episodes"] == .int(e.episodes),
                 "\(name): \(JSONSerializer.string(.object(c)))")
         #expect(Self.same(Self.at(c, "yellowOrRed", "sensitivity"), Self.share(e.warned, e.episodes)), "\(name)")
@@ -91,7 +150,7 @@ import HTJSON
         #expect(Self.at(c, "alerts", "per100PatientDays", "byLevel", "yellow") == per100(e.yellowAlerts))
         #expect(Self.at(c, "alerts", "per100PatientDays", "byLevel", "red") == per100(e.redAlerts))
         #expect(Self.same(Self.at(c, "positivePredictiveValue"), Self.share(e.followed, e.matured)), "\(name)")
-        #expect(c["contactsPer100PatientDays"] == per100(e.contacts))
+        #expect(c["contactsPer100PatientDays"] == per100(e.contacts), "\(name)")
     }
 
     @Test func theWholeCohortsNumbersAreTheOnesWorkedOutByHand() throws {
@@ -142,9 +201,9 @@ import HTJSON
     @Test func theCLIPrintsTheReportAsJSONAndAsOneCSVLinePerFigure() throws {
         let s = try scenario()
         let csv = try CLIRunner.run(["outcomes", "report", "--csv"], server: s.d.baseURL, token: s.nurse)
-        #expect(csv.status == 0 && csv.stdout.hasPrefix("cohort,figure,value\n"), "\(csv.stdout.prefix(200)) \(csv.stderr)")
-        for line in ["all,episodes,5", "all,yellow_or_red_sensitivity_count,3", "all,yellow_or_red_median_lead_days,3",
-                     "all,ppv_total,3", "high,patients,2", "medium,episodes,0"] {
+        #expect(csv.status == 0 && csv.stdout.hasPrefix("site,cohort,figure,value\n"), "\(csv.stdout.prefix(200)) \(csv.stderr)")
+        for line in [",all,episodes,5", ",all,yellow_or_red_sensitivity_count,3", ",all,yellow_or_red_median_lead_days,3",
+                     ",all,ppv_total,3", ",high,patients,2", ",medium,episodes,0", "a,all,episodes,3", "b,all,episodes,2", "main,all,patients,0"] {
             #expect(csv.stdout.contains(line + "\n"), "\(line)")
         }
         let json = try CLIRunner.run(["outcomes", "report", "--json"], server: s.d.baseURL, token: s.nurse)

@@ -78,6 +78,48 @@ import HTJSON
         #expect(audit.contains("\"outcome.withdraw\""))
     }
 
+    /// Each edge of the lab rule (settled O): strictly below the threshold, from POD 1, one
+    /// episode for a hyponatremia outcome exactly 3 days before or after (labs are back-dated)
+    /// but a new one at 4 days, another kind of outcome nearby no obstacle, a withdrawn outcome
+    /// none either; deleting the lab withdraws its outcome and leaves a covered neighbour alone
+    /// while another episode still covers it.
+    @Test func theLabRulesEdgesStrictlyBelowFromPOD1AndThreeDaysEitherSide() throws {
+        let d = try TestDaemon()
+        let nurse = try Study.staff(d, "olga", role: "nurse")
+        _ = try Study.enrollAndActivate(d, "OT-E", surgeryDaysAgo: 20)
+        func lab(_ sodium: Double, pod: Int) throws -> Int { try Self.lab(d, "OT-E", sodium, daysAgo: 20 - pod, token: nurse) }
+        func recorded() throws -> [Int] {
+            try Self.outcomes(d, "OT-E", token: nurse).filter { $0["kind"] == "hyponatremia" && $0["status"] == "recorded" }
+                .compactMap { if case .number(let n)? = $0["pod"] { Int(n) } else { nil } }.sorted()
+        }
+        _ = try lab(120, pod: 0)                     // POD 0: the day of surgery, no episode
+        _ = try lab(135, pod: 2)                     // not strictly below 135
+        #expect(try recorded() == [])
+        _ = try lab(134.9, pod: 10)                  // an episode
+        _ = try lab(130, pod: 13)                    // 3 days after it: the same episode
+        #expect(try recorded() == [10])
+        let fourAfter = try lab(130, pod: 14)        // 4 days after: a new one
+        #expect(try recorded() == [10, 14])
+        _ = try lab(131, pod: 7)                     // back-dated, 3 days before POD 10: the same episode
+        #expect(try recorded() == [10, 14])
+        _ = try lab(131, pod: 6)                     // 4 days before: a new one
+        #expect(try recorded() == [6, 10, 14])
+        let other = try d.request(.post, "/v1/patients/OT-E/outcomes", token: nurse, body: ["kind": "ed_visit", "date": .string(Study.date(-1))])
+        #expect(other.status == 201, "\(other.text)")
+        _ = try lab(132, pod: 19)                    // an ED visit that day is no hyponatremia outcome
+        #expect(try recorded() == [6, 10, 14, 19])
+
+        // Deleting POD 14's lab withdraws its outcome; POD 13's low lab is still POD 10's episode.
+        let del = try d.request(.post, "/v1/patients/OT-E/labs/\(fourAfter)/deletion", token: nurse, body: ["reason": "wrong patient"])
+        #expect(del.status == 200, "\(del.text)")
+        #expect(try recorded() == [6, 10, 19])
+        let withdrawn = try Self.outcomes(d, "OT-E", token: nurse).filter { $0["status"] == "withdrawn" }
+        #expect(withdrawn.count == 1 && withdrawn.first?["pod"] == 14 && withdrawn.first?["source"] == "lab", "\(withdrawn)")
+        // A withdrawn outcome covers nothing: a low lab on POD 15 (1 day after it, 4 before POD 19) is an episode.
+        _ = try lab(133, pod: 15)
+        #expect(try recorded() == [6, 10, 15, 19])
+    }
+
     @Test func theOutcomesCSVTheReportAndTheCLIShowEveryOutcome() throws {
         let d = try TestDaemon()
         let nurse = try Study.staff(d, "olga", role: "nurse")

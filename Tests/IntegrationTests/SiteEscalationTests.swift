@@ -65,19 +65,66 @@ import HTJSON
         #expect(try receiver.deliveries("/a").count == 1, "site a's ward hears nothing more of a patient gone to b")
     }
 
-    @Test func aConfigurationNamingASiteTheDatabaseLacksIsRefusedAtStartWithExit78() throws {
+    @Test func anEmailHookNamesThePatientsSiteAndHearsOnlyItsSites() throws {
+        let receiver = try SMTPReceiver(mode: "implicit")
+        var config = try HookConfig()
+        try config.email("ward-a-mail", receiver: receiver, to: ["ward-a@clinic.example"])
+        if case .object(var hook) = config.hooks[0] {
+            hook["sites"] = ["a"]
+            config.hooks[0] = .object(hook)
+        }
+        config.red = [(0, ["ward-a-mail"])]
+        let rig = try HookRig(config, dataDir: try Self.dataDirectoryWithSites())
+        _ = try Self.enroll(rig, "MAIL-B1", site: "b")
+        _ = try Self.enroll(rig, "MAIL-A1", site: "a")
+        #expect(try rig.lab("MAIL-B1", 127).level == "red")
+        #expect(try rig.lab("MAIL-A1", 127).level == "red")
+        try rig.waitUntil("site a's ward is mailed") { try receiver.messages().count >= 1 }
+        let messages = try receiver.messages()
+        let body = Hooks.string(messages[0]["body"]) ?? ""
+        #expect(messages.count == 1 && body.contains("MAIL-A1") && body.contains("Site:      a\r\n") && !body.contains("MAIL-B1"),
+                "\(messages.count) \(body)")
+    }
+
+    /// `hyponatrackd --check-config --data-dir D`: the status and message a start would give.
+    static func checkConfig(_ configFile: URL, dataDir: URL) throws -> CLIRunner.Result {
+        try CLIRunner.run(Repo.daemon, ["--check-config", "--config", configFile.path, "--data-dir", dataDir.path])
+    }
+
+    @Test func aConfigurationNamingASiteTheDatabaseLacksIsRefusedAtStartAndByCheckConfigWithExit78() throws {
+        let dataDir = try Self.dataDirectoryWithSites()
         var config = try HookConfig()
         config.webhook("ward", url: "http://127.0.0.1:9/ward", sites: ["a"])
         config.red = [(0, ["ward"])]
+        config.siteLadders["b"] = (red: [(0, ["ward"])], yellow: nil)
+        let fine = try Self.checkConfig(try config.write(), dataDir: dataDir)
+        #expect(fine.status == 0, "sites a and b exist: \(fine.stderr)")
         config.siteLadders["zz"] = (red: [(0, ["ward"])], yellow: nil)
+        let checked = try Self.checkConfig(try config.write(), dataDir: dataDir)
+        #expect(checked.status == 78 && checked.stderr.contains("escalation.sites.zz: no site zz in the database (sites: a, b, main)"),
+                "\(checked.stderr)")
         let refused = #expect(throws: TestFailure.self) { _ = try TestDaemon(dataDir: try Self.dataDirectoryWithSites(), configFile: try config.write()) }
         #expect(refused?.description.contains("status 78") == true && refused?.description.contains("escalation.sites.zz") == true,
                 "\(refused?.description ?? "")")
         config.siteLadders = [:]
         config.hooks = []
         config.webhook("ward", url: "http://127.0.0.1:9/ward", sites: ["a", "nowhere"])
+        let hookChecked = try Self.checkConfig(try config.write(), dataDir: dataDir)
+        #expect(hookChecked.status == 78 && hookChecked.stderr.contains("hooks[0].sites: no site nowhere"), "\(hookChecked.stderr)")
         let hook = #expect(throws: TestFailure.self) { _ = try TestDaemon(dataDir: try Self.dataDirectoryWithSites(), configFile: try config.write()) }
         #expect(hook?.description.contains("status 78") == true && hook?.description.contains("hooks[0].sites") == true,
                 "\(hook?.description ?? "")")
+
+        // Before the first start there is no database: a new one has the one site `main`.
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("so-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let fresh = try Self.checkConfig(try config.write(), dataDir: empty)
+        #expect(fresh.status == 78 && fresh.stderr.contains("hooks[0].sites: no site a in the database (sites: main)"), "\(fresh.stderr)")
+        config.hooks = []
+        config.webhook("ward", url: "http://127.0.0.1:9/ward", sites: ["main"])
+        let freshMain = try Self.checkConfig(try config.write(), dataDir: empty)
+        #expect(freshMain.status == 0, "\(freshMain.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: empty.appendingPathComponent("hyponatrack.sqlite").path), "the check creates no database")
     }
 }

@@ -1,6 +1,7 @@
-"""Sites in the console (docs/product.md, third round, S): a site-bound nurse's board, inbox and
-statistics show only her site, with no site column or filter; an all-sites member has the site
-column, filters the board, the inbox and the statistics by site, and enrols with a site select;
+"""Sites in the console (docs/product.md, third round, S): a site-bound nurse's board, inbox,
+statistics and outcome report show only her site, with no site column or filter; an all-sites
+member has the site column, filters the board, the inbox, the statistics and the outcome report
+by site (which shows the sites side by side), and enrols with a site select;
 the patient page names the site. The German board with its site column still fits 1,280 px.
 Screenshots at 1,280 and 390 px in German and English. Runs last: it adds sites to the ward.
 Tooling, not product code."""
@@ -25,6 +26,39 @@ def inbox_ids(page):
 def enrolled(page):
     """The statistics page's 'Patients enrolled' for all cohorts (the first figure column)."""
     return page.locator("#statistics tbody tr").first.locator("td").first.inner_text().strip()
+
+
+def outcome_patients(page):
+    """The outcome report's 'Patients' for all cohorts (the first figure column)."""
+    return page.locator("#outcome-figures tbody tr").first.locator("td").first.inner_text().strip()
+
+
+def outcomes_by_site(t, c, browser):
+    """An all-sites member's outcome report: the sites side by side, the site filter keeping the
+    downloads' site; at 1,280 and 390 px in English and German."""
+    for locale in ("en-GB", "de-DE"):
+        page = t.console(browser, name="study.monitor", locale=locale)
+        page.goto("/console/outcomes")
+        heads = page.locator("#outcome-sites thead th").all_inner_texts()[1:]
+        c.check(f"sites: the outcome report has a column per site ({locale})",
+                [h.split(" ")[0] for h in heads] == ["main", "muc", "zrh"], str(heads))
+        total = outcome_patients(page)
+        page.select_option("#outcomes-site-select", "zrh")
+        with page.expect_navigation():
+            page.click("#outcomes-site button[type=submit]")
+        c.check(f"sites: the outcome report of zrh counts zrh's one patient, no by-site table ({locale})",
+                outcome_patients(page) == "1" and int(total) > 1 and page.locator("#outcome-sites").count() == 0,
+                f"{outcome_patients(page)} of {total}")
+        c.check(f"sites: the outcome report's download is zrh's ({locale})",
+                "site=zrh" in page.locator("ul.downloads a").first.get_attribute("href"))
+        page.goto("/console/outcomes")
+        for width in (1280, 390):
+            page.set_viewport_size({"width": width, "height": 900})
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            c.check(f"sites: the outcome report by site has no page-level overflow at {width} px ({locale})", wide <= width, str(wide))
+            t.screenshot(page, f"sites-outcomes-{locale[:2]}-{width}.png")
+        t.accessible(page, f"the outcome report by site ({locale})")
+        page.context.close()
 
 
 def run(t):
@@ -53,6 +87,10 @@ def run(t):
     page.goto("/console/statistics")
     c.check("sites: muc's nurse's statistics count muc's one patient", enrolled(page) == "1", enrolled(page))
     c.check("sites: a site-bound nurse's statistics have no site filter", page.locator("#statistics-site").count() == 0)
+    page.goto("/console/outcomes")
+    c.check("sites: muc's nurse's outcome report counts muc's one patient, with no site filter or by-site table",
+            outcome_patients(page) == "1" and page.locator("#outcomes-site").count() == 0 and page.locator("#outcome-sites").count() == 0,
+            outcome_patients(page))
     page.goto("/console/enrolment")
     chosen = page.locator("#enrol-site").input_value()
     options = page.locator("#enrol-site option").evaluate_all("os => os.map(o => o.value).filter(v => v)")
@@ -117,6 +155,7 @@ def run(t):
     c.check("sites: statistics of zrh count zrh's one patient (all sites: more)", enrolled(page) == "1" and int(total) > 1,
             f"{enrolled(page)} of {total}")
     c.check("sites: the statistics' downloads are zrh's", "site=zrh" in page.locator("ul.downloads a").first.get_attribute("href"))
+    outcomes_by_site(t, c, browser)
     page.goto("/console/patients/SI-ZRH-YEL")
     c.check("sites: the patient page names the site", page.locator("#patient-site").inner_text().strip() == "zrh")
     page.goto("/console/enrolment")

@@ -11,13 +11,14 @@ enum AlertCommands {
     /// How many alerts `alerts` lists at once without `--open` (the API's default page).
     static let page = 500
 
-    static let alerts = StaffCommand(name: "alerts", usage: ["alerts [--open] [--before ALERT] [--json]"], about: """
-        Alerts, newest first: patient, day, level, reasons, state (open, acknowledged, resolved),
-        escalation tiers fired. --open: every alert not yet resolved. Without it the newest 500
-        alerts; when there are older ones the last line says how to list them (--before ALERT:
-        only alerts older than that one).
-        """, spec: .init(flags: ["open"], options: ["before"])) { a, client in
+    static let alerts = StaffCommand(name: "alerts", usage: ["alerts [--open] [--site CODE] [--before ALERT] [--json]"], about: """
+        Alerts of your sites' patients (--site: of that one), newest first: patient, day, level,
+        reasons, state (open, acknowledged, resolved), escalation tiers fired. --open: every
+        alert not yet resolved. Without it the newest 500 alerts; when there are older ones the
+        last line says how to list them (--before ALERT: only alerts older than that one).
+        """, spec: .init(flags: ["open"], options: ["before", "site"])) { a, client in
         var query = a.flag("open") ? ["open=true"] : ["limit=\(page + 1)"]
+        if let site = a.value("site") { query.append("site=\(DaemonClient.segment(site))") }
         if let before = a.value("before") {
             guard let id = Int64(before), id > 0 else { throw UsageError("--before needs an alert id") }
             query.append("before=\(id)")
@@ -29,7 +30,7 @@ enum AlertCommands {
         let older = more ? Show.string(Show.field(items[items.count - 1], "id")) : nil
         return Reply(json: .array(items)) { io in
             io.out(Show.table(["ID", "STUDY ID", "DATE", "POD", "LEVEL", "KIND", "REASONS", "STATE", "TIERS"], items.map(row)))
-            if let older { io.out("Older alerts: hyponatrack alerts --before \(older)") }
+            if let older { io.out("Older alerts: hyponatrack alerts\(a.value("site").map { " --site \($0)" } ?? "") --before \(older)") }
         }
     }
 

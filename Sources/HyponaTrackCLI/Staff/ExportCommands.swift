@@ -33,13 +33,14 @@ enum ExportCommands {
         (the patient's time zone) and outcome_recorded_by. Every patient, or --patient ID.
         """)
 
-    static let stats = StaffCommand(name: "stats", usage: ["stats [--patient ID] [--json]"], about: """
+    static let stats = StaffCommand(name: "stats", usage: ["stats [--patient ID] [--site CODE] [--json]"], about: """
         Cohort statistics (all, and per risk class): patients enrolled, active, finished,
         withdrawn; patient-days; adherence (done / due tasks over completed monitored days);
         days per level; alerts per 100 patient-days by level and kind; median and p90 minutes to
-        acknowledgement and to resolution; missing-data alerts. --patient ID: one patient's.
-        """, spec: .init(options: ["patient"])) { a, client in
-        let r = try client.get("/v1/statistics" + (a.value("patient").map { "?studyId=\(DaemonClient.segment($0))" } ?? ""))
+        acknowledgement and to resolution; missing-data alerts. --patient ID: one patient's;
+        --site CODE: that site's patients' (else all of your sites').
+        """, spec: .init(options: ["patient", "site"])) { a, client in
+        let r = try client.get("/v1/statistics" + SiteQuery.text([("studyId", a.value("patient")), ("site", a.value("site"))]))
         return Reply(json: r) { io in io.out(StatisticsTable.text(r)) }
     }
 }
@@ -50,19 +51,16 @@ struct ExportCommand: GroupMember {
     let kind: String
     let about: String
     var name: String { "export \(kind)" }
-    var usage: [String] { ["export \(kind) [--patient ID] [-o FILE]"] }
-    var spec: Arguments.Spec { .init(options: ["patient", "output"]) }
+    var usage: [String] { ["export \(kind) [--patient ID] [--site CODE] [-o FILE]"] }
+    var spec: Arguments.Spec { .init(options: ["patient", "site", "output"]) }
     var help: String {
-        Help.text(usage, about + "\n" + DownloadOutput.help("CSV"))
+        Help.text(usage, about + " --site CODE: that site's patients only (else all of your sites').\n" + DownloadOutput.help("CSV"))
     }
 
-    func path(patient: String?) -> String {
-        let id = patient.map(DaemonClient.segment)
-        switch (kind, id) {
-        case ("days", let id?): return "/v1/patients/\(id)/export.csv"
-        case ("days", nil): return "/v1/export/days.csv"
-        case (_, let id?): return "/v1/export/\(kind).csv?studyId=\(id)"
-        default: return "/v1/export/\(kind).csv"
+    func path(patient: String?, site: String? = nil) -> String {
+        switch (kind, patient) {
+        case ("days", let id?): return "/v1/patients/\(DaemonClient.segment(id))/export.csv"
+        default: return "/v1/export/\(kind).csv" + SiteQuery.text([("studyId", patient), ("site", site)])
         }
     }
 
@@ -79,7 +77,7 @@ struct ExportCommand: GroupMember {
         }
         do {
             let client = DaemonClient(server: parsed.value("server"), token: try GlobalOptions.token(parsed))
-            let csv = try client.download(path(patient: parsed.value("patient")), accept: "text/csv")
+            let csv = try client.download(path(patient: parsed.value("patient"), site: parsed.value("site")), accept: "text/csv")
             try DownloadOutput.deliver(csv, output: parsed.value("output"), io: io) { file in
                 let rows = max(0, csv.split(separator: 10, omittingEmptySubsequences: false).count - 2)
                 return "Wrote \(rows) \(kind.dropLast()) rows to \(file)."
@@ -135,5 +133,13 @@ enum StatisticsTable {
             + cohorts.map { Show.text($0, "cohort").uppercased() }
         return Show.table(header, lines.map { label, cell in [label] + cohorts.map(cell) })
             + "\n\nGenerated at \(Show.text(r, "generatedAt")). Adherence: done / due tasks over completed monitored days."
+    }
+}
+
+/// `?name=value&…` of the options given (each value percent-encoded), or "" when none is.
+enum SiteQuery {
+    static func text(_ pairs: [(String, String?)]) -> String {
+        let given = pairs.compactMap { name, value in value.map { "\(name)=\(DaemonClient.segment($0))" } }
+        return given.isEmpty ? "" : "?" + given.joined(separator: "&")
     }
 }

@@ -1,27 +1,32 @@
 import HTJSON
 
-/// `hyponatrack outcomes report [--from D] [--to D] [--json|--csv]`.
+/// `hyponatrack outcomes report [--site CODE] [--from D] [--to D] [--json|--csv]`.
 enum OutcomeReportCommand {
-    static let report = StaffCommand(name: "outcomes report", usage: ["outcomes report [--from D] [--to D] [--json|--csv]"], about: """
+    static let report = StaffCommand(name: "outcomes report", usage: ["outcomes report [--site CODE] [--from D] [--to D] [--json|--csv]"], about: """
         The outcome report: per cohort (all, low, medium, high risk) the patients, patient-days,
         hyponatremia episodes, episodes warned by a yellow-or-red and by a red day within the
         lookback (sensitivity with its 95 % Wilson interval, median lead time), alerts per 100
         patient-days by level and kind, positive predictive value, contacts per 100 patient-days,
-        minutes to acknowledgement; the shadow rules beside the live ones. --csv prints one line
-        per cohort and figure (cohort,figure,value). Definitions: docs/clinical-rules.md.
-        """, spec: .init(flags: ["csv"], options: ["from", "to"])) { a, client in
+        minutes to acknowledgement; the same for each of your sites; the shadow rules beside the
+        live ones. --site: only that site's patients. --csv prints one line per site, cohort and
+        figure (site,cohort,figure,value; the site is empty for all your sites together).
+        Definitions: docs/clinical-rules.md.
+        """, spec: .init(flags: ["csv"], options: ["site", "from", "to"])) { a, client in
         if a.flag("csv") && a.flag("json") { throw UsageError("--csv and --json exclude each other") }
         var query: [String] = []
-        for name in ["from", "to"] { if let v = a.value(name) { query.append("\(name)=\(DaemonClient.segment(v))") } }
+        for name in ["site", "from", "to"] { if let v = a.value(name) { query.append("\(name)=\(DaemonClient.segment(v))") } }
         let r = try client.get("/v1/outcomes/report" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
         return Reply(json: r) { io in
-            let rows = figures(r)
+            var rows = figures(Show.field(r, "cohorts")).map { ("", $0.0, $0.1, $0.2) }
+            if case .array(let sites)? = Show.field(r, "sites") {
+                for site in sites { rows += figures(Show.field(site, "cohorts")).map { (Show.text(site, "site"), $0.0, $0.1, $0.2) } }
+            }
             if a.flag("csv") {
-                io.out((["cohort,figure,value"] + rows.map { "\($0.0),\($0.1),\($0.2)" }).joined(separator: "\n"))
+                io.out((["site,cohort,figure,value"] + rows.map { "\($0.0),\($0.1),\($0.2),\($0.3)" }).joined(separator: "\n"))
                 return
             }
             io.out("Outcome report (rules \(Show.text(r, "rulesVersion")), lookback \(Show.text(r, "lookbackDays")) days)")
-            io.out(Show.table(["COHORT", "FIGURE", "VALUE"], rows.map { [$0.0, $0.1, $0.2] }))
+            io.out(Show.table(["SITE", "COHORT", "FIGURE", "VALUE"], rows.map { [$0.0.isEmpty ? "(all)" : $0.0, $0.1, $0.2, $0.3] }))
             if let shadow = Show.field(r, "shadow"), shadow != .null {
                 io.out("\nLive against shadow rules \(Show.text(shadow, "otherVersion")) since \(Show.text(shadow, "since"))")
                 RuleCommands.show(shadow, otherName: "shadow", io: io)
@@ -29,9 +34,9 @@ enum OutcomeReportCommand {
         }
     }
 
-    /// (cohort, figure, value) for every figure of every cohort, in a fixed order.
-    static func figures(_ r: JSONValue) -> [(String, String, String)] {
-        guard case .array(let cohorts)? = Show.field(r, "cohorts") else { return [] }
+    /// (cohort, figure, value) for every figure of every cohort of a `cohorts` array, in a fixed order.
+    static func figures(_ list: JSONValue?) -> [(String, String, String)] {
+        guard case .array(let cohorts)? = list else { return [] }
         var out: [(String, String, String)] = []
         for c in cohorts {
             let name = Show.text(c, "cohort")

@@ -167,10 +167,10 @@ enum PatientCommands {
         }
     }
 
-    static let patients = StaffCommand(name: "patients", usage: ["patients [--json]"], about: """
-        Every patient with POD, risk class, current level and status.
-        """, spec: .init()) { _, client in
-        let r = try client.get("/v1/patients")
+    static let patients = StaffCommand(name: "patients", usage: ["patients [--site CODE] [--json]"], about: """
+        Every patient of your sites (--site: of that one) with POD, risk class, current level and status.
+        """, spec: .init(options: ["site"])) { a, client in
+        let r = try client.get("/v1/patients" + SiteQuery.text([("site", a.value("site"))]))
         return Reply(json: r) { io in
             guard case .array(let items) = r else { return }
             let rows = items.map { p -> [String] in

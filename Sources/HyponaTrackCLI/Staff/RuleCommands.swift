@@ -11,15 +11,15 @@ enum RuleCommands {
         answer as it is. `hyponatrack rules SUBCOMMAND --help` describes one subcommand.
         """, subcommands: [backtest, shadow, promote])
 
-    static let backtest = StaffCommand(name: "rules backtest", usage: ["rules backtest --rules DIR [--from D] [--to D] [--json]"], about: """
-        Replays every stored patient-day (--from/--to: only those dates) through the clinical
+    static let backtest = StaffCommand(name: "rules backtest", usage: ["rules backtest --rules DIR [--site CODE] [--from D] [--to D] [--json]"], about: """
+        Replays every stored patient-day (--site: only that site's patients; --from/--to: only those dates) through the clinical
         core under the four rule files in DIR, as the live evaluation saw it, and prints the live
         × candidate matrix of levels, alerts per 100 patient-days, sensitivity, median lead time
         and positive predictive value live and candidate, and every day whose level changes.
         Writes nothing but one audit row. Invalid rule files are refused naming file and key.
-        """, spec: .init(options: ["rules", "from", "to"])) { a, client in
+        """, spec: .init(options: ["rules", "site", "from", "to"])) { a, client in
         var query: [String] = []
-        for name in ["from", "to"] { if let v = a.value(name) { query.append("\(name)=\(DaemonClient.segment(v))") } }
+        for name in ["site", "from", "to"] { if let v = a.value(name) { query.append("\(name)=\(DaemonClient.segment(v))") } }
         let path = "/v1/rules/backtest" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
         let r = try client.post(path, try body(a.required("rules")))
         return Reply(json: r) { io in

@@ -5,8 +5,10 @@ import SQLite
 /// `hyponatrackd --check-config` (like `nginx -t`): everything a start would validate short of
 /// writing the database or binding the port — `hyponatrack.json` (already parsed by the caller),
 /// the four rule files, each hook's secret file and command, the REDCap token and CA files, the
-/// audit key file, and (read-only, when the database exists) the recorded migrations and the
-/// stored profiles' codes against the rules, as a start checks them.
+/// audit key file, and (read-only, when the database exists) the recorded migrations, the
+/// stored profiles' codes against the rules and the site codes the configuration names
+/// (`escalation.sites`, `hooks[].sites`) against the database's sites, as a start checks them;
+/// without a database, the site codes against the one site a new database starts with (`main`).
 /// Run it as the service user: file permissions and executability are checked for this process.
 public enum ConfigCheck {
     /// What the configuration sets up, for the one-line summary.
@@ -90,25 +92,39 @@ public enum ConfigCheck {
 
     /// The recorded migrations, as a start's migrator checks them (`Migrator.checkApplied`: a
     /// gap or a newer release's migration is refused), then the stored profiles' codes against
-    /// `rules`, as a start checks them (`StoredProfileCodes`), on a read-only connection (safe
-    /// beside a running daemon); nothing when there is no database yet.
+    /// `rules`, as a start checks them (`StoredProfileCodes`), and the configuration's site codes
+    /// against the stored sites (`ConfiguredSites`), on a read-only connection (safe beside a
+    /// running daemon). Without a database yet, the site codes are checked against `main`, the
+    /// one site a start creates.
     private static func storedProfiles(_ configuration: ServerConfiguration, _ rules: RuleSet) throws(Failure) -> [String] {
         let path = configuration.dataDirectory.appendingPathComponent(Database.fileName).path
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        guard FileManager.default.fileExists(atPath: path) else {
+            try configuredSites(configuration, sites: [SitesSchema.mainCode])
+            return []
+        }
         let codes: StoredProfileCodes
+        let sites: [String]
         do {
             let connection = try Connection(path: path, options: .readOnly)
             defer { connection.close() }
             try Schema.migrator().checkApplied(in: connection)
             codes = try StoredProfileCodes.check(connection, rules: rules, now: Date().timeIntervalSince1970,
                                                  defaultTimeZone: configuration.defaultTimeZone)
+            sites = try SiteRepository.all(connection).map(\.code)
         } catch let refusal as MigrationError {
             throw Failure(description: "\(path): \(refusal)")
         } catch {
-            return ["stored profiles not checked (\(path): \(error))"]
+            return ["stored profiles and site codes not checked (\(path): \(error))"]
         }
         if let refusal = codes.refusal { throw Failure(description: configuration.locating(refusal).description) }
+        try configuredSites(configuration, sites: sites)
         return codes.warnings.map { "\($0.key) \"\($0.code)\" is not in the rules, carried only by withdrawn or finished patients: \($0.studyIds)" }
+    }
+
+    private static func configuredSites(_ configuration: ServerConfiguration, sites: [String]) throws(Failure) {
+        do { try ConfiguredSites.check(configuration, sites: sites) } catch {
+            throw Failure(description: "\(configuration.configFile?.path ?? "hyponatrack.json"): \(error)")
+        }
     }
 
     private static func caFile(of hook: HookConfiguration) -> String? {

@@ -1,9 +1,11 @@
 import HyponaTrackCore
 
 /// What the outcome report needs of one patient in scope, read by `OutcomeReportService`. The
-/// groups a patient falls in are its keys (the risk class now; a site is one more key).
+/// groups a patient falls in are its keys: the current risk class and the current site.
 struct PatientOutcomeFacts: Sendable {
     var studyId: String
+    /// The site's code.
+    var site: String
     var riskClass: RiskClass
     var surgeryDate: LocalDate
     /// Today in the patient's time zone.
@@ -30,10 +32,16 @@ enum OutcomeCohorts {
         Cohort.allCases.map { c in figures(c, c == .all ? patients : patients.filter { $0.cohort == c }, lookback: lookback) }
     }
 
+    /// Each site's cohorts, in the order of `sites`.
+    static func bySite(_ patients: [PatientOutcomeFacts], sites: [Site], lookback: Int) -> [SiteOutcomes] {
+        let grouped = Dictionary(grouping: patients, by: \.site)
+        return sites.map { s in SiteOutcomes(site: s.code, name: s.name, cohorts: figures(grouped[s.code] ?? [], lookback: lookback)) }
+    }
+
     static func episodes(_ patients: [PatientOutcomeFacts], lookback: Int) -> [EpisodeWarning] {
         patients.flatMap { p in
             p.episodes.map { e in
-                EpisodeWarning(studyId: p.studyId, riskClass: p.riskClass, date: e.date, pod: e.pod, source: e.source,
+                EpisodeWarning(studyId: p.studyId, site: p.site, riskClass: p.riskClass, date: e.date, pod: e.pod, source: e.source,
                                firstYellowOrRed: OutcomeMath.lead(before: e.date, lookback: lookback, levels: p.levels,
                                                                   warns: OutcomeMath.yellowOrRed).map { e.date.adding(days: -$0) },
                                firstRed: OutcomeMath.lead(before: e.date, lookback: lookback, levels: p.levels,

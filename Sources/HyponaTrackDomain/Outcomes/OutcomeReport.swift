@@ -1,8 +1,8 @@
 import HyponaTrackCore
 
-/// `GET /v1/outcomes/report[?from=&to=]`: the dates an episode, an alert's first day, a
+/// `GET /v1/outcomes/report[?site=&from=&to=]`: the dates an episode, an alert's first day, a
 /// monitored day and a contact must fall within (inclusive; nil: unbounded). The report is over
-/// the patients in scope (every patient today; a member's sites once sites exist).
+/// the patients in scope: the member's sites, narrowed to one by `?site=` (the router's scope step).
 public struct OutcomeReportQuery: Sendable {
     public var from: LocalDate?
     public var to: LocalDate?
@@ -30,6 +30,8 @@ public struct OutcomeReport: Sendable, Equatable {
     public var rulesVersion: String
     /// `all`, `low`, `medium`, `high` (the patient's current risk class), in that order.
     public var cohorts: [OutcomeFigures]
+    /// The same cohorts for each site in scope (the patient's current site), by site code.
+    public var sites: [SiteOutcomes]
     /// Every episode counted, by study ID and date, with its warnings.
     public var episodes: [EpisodeWarning]
     /// Live beside shadow rules from the shadow's start; nil without shadow rules.
@@ -42,6 +44,13 @@ extension OutcomeReportQuery {
         public var to: LocalDate?
     }
     var dates: Dates { Dates(from: from, to: to) }
+}
+
+/// One site's figures: its patients' cohorts (`all`, then by risk class), as the report's own.
+public struct SiteOutcomes: Sendable, Equatable {
+    public var site: String
+    public var name: String
+    public var cohorts: [OutcomeFigures]
 }
 
 /// One cohort's figures.
@@ -96,6 +105,8 @@ public struct PODRate: Sendable, Equatable {
 /// One episode and the warnings before it.
 public struct EpisodeWarning: Sendable, Equatable {
     public var studyId: String
+    /// The patient's current site's code.
+    public var site: String
     public var riskClass: RiskClass
     public var date: LocalDate
     public var pod: Int

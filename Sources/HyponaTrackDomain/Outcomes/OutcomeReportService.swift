@@ -22,7 +22,8 @@ public final class OutcomeReportService: Sendable {
         let shadowVersion = shadow.snapshot?.rules.version
         return try context.transactions.longRead { db in
             let patients = try patientsInScope(db, query.scope)
-            let facts = try Self.facts(db, patients: patients, query: query, now: now, context: context, rules: snapshot.rules)
+            let sites = try SiteRepository.all(db).filter { query.scope.contains(site: $0.id) }
+            let facts = try Self.facts(db, patients: patients, sites: sites, query: query, now: now, context: context, rules: snapshot.rules)
             let comparison = try shadowVersion.map { version in
                 try ShadowComparison.compare(db, patients: patients, query: query, liveVersion: snapshot.rules.version,
                                              shadowVersion: version, lookback: lookback, today: { context.today($0.profile, now: now) })
@@ -30,6 +31,7 @@ public final class OutcomeReportService: Sendable {
             return OutcomeReport(generatedAt: ms, query: query.dates, lookbackDays: lookback,
                                  hyponatremiaBelow: context.configuration.outcomes.hyponatremiaBelow,
                                  rulesVersion: snapshot.rules.version, cohorts: OutcomeCohorts.figures(facts, lookback: lookback),
+                                 sites: OutcomeCohorts.bySite(facts, sites: sites, lookback: lookback),
                                  episodes: OutcomeCohorts.episodes(facts, lookback: lookback), shadow: comparison ?? nil)
         }
     }
@@ -46,8 +48,10 @@ public final class OutcomeReportService: Sendable {
         return scope.isAllSites ? all : all.filter { scope.contains(site: $0.siteId) }
     }
 
-    static func facts(_ db: Connection, patients: [PatientRecord], query: OutcomeReportQuery, now: Double, context: StudyContext,
-                      rules: RuleSet) throws -> [PatientOutcomeFacts] {
+    /// `sites`: the sites in scope (every patient in scope is at one of them).
+    static func facts(_ db: Connection, patients: [PatientRecord], sites: [Site], query: OutcomeReportQuery, now: Double,
+                      context: StudyContext, rules: RuleSet) throws -> [PatientOutcomeFacts] {
+        let codes = Dictionary(uniqueKeysWithValues: sites.map { ($0.id, $0.code) })
         let levels = try OutcomeReportRepository.latestLevels(db)
         let outcomes = try OutcomeRepository.byPatient(db)
         let alerts = Dictionary(grouping: try AlertRepository.timings(db, patientId: nil), by: \.patientId)
@@ -67,7 +71,7 @@ public final class OutcomeReportService: Sendable {
             }
             let episodes = (outcomes[p.id] ?? []).filter(\.isEpisode)
             return PatientOutcomeFacts(
-                studyId: p.studyId, riskClass: assess.assess(p.profile).riskClass, surgeryDate: p.profile.surgeryDate, today: today,
+                studyId: p.studyId, site: codes[p.siteId] ?? "", riskClass: assess.assess(p.profile).riskClass, surgeryDate: p.profile.surgeryDate, today: today,
                 monitoredPODs: pods, levels: Self.levels(levels[p.id]),
                 episodes: episodes.filter { query.contains($0.date) },
                 allEpisodeDates: episodes.map(\.date),

@@ -8,12 +8,19 @@ public struct BacktestRequest: Sendable {
     public var candidate: RuleTexts
     public var from: LocalDate?
     public var to: LocalDate?
+    /// The `?site=` filter as asked (for the audit row); `scope` is what it leaves.
+    public var site: String?
+    /// The patients replayed (`?site=CODE` narrows it to that site's).
+    public var scope: SiteScope
     public var actor: String
 
-    public init(candidate: RuleTexts, from: LocalDate? = nil, to: LocalDate? = nil, actor: String) {
+    public init(candidate: RuleTexts, from: LocalDate? = nil, to: LocalDate? = nil, site: String? = nil, scope: SiteScope = .allSites,
+                actor: String) {
         self.candidate = candidate
         self.from = from
         self.to = to
+        self.site = site
+        self.scope = scope
         self.actor = actor
     }
 }

@@ -22,9 +22,10 @@ public final class RuleTrialService: Sendable {
         let candidate = ActiveRules.Snapshot(try Self.parse(request.candidate))
         let live = context.rules.snapshot
         let now = context.clock.now()
-        let query = OutcomeReportQuery(from: request.from, to: request.to, scope: .allSites)
+        let query = OutcomeReportQuery(from: request.from, to: request.to, scope: request.scope)
         let (comparison, reasonsChanged) = try context.transactions.longRead { db in
-            try Backtest.run(db, candidate: candidate, liveVersion: live.rules.version, patients: try context.everyPatient.all(db),
+            let patients = try context.everyPatient.all(db).filter { request.scope.contains(site: $0.siteId) }
+            return try Backtest.run(db, candidate: candidate, liveVersion: live.rules.version, patients: patients,
                              query: query, lookback: context.configuration.outcomes.lookbackDays,
                              today: { context.today($0.profile, now: now) })
         }
@@ -34,6 +35,7 @@ public final class RuleTrialService: Sendable {
             try AuditLog.append(db, at: ms, actor: request.actor, action: .rulesBacktest, subject: nil,
                                 details: RuleTrialAudit.Backtest(candidateVersion: candidate.rules.version,
                                                                  from: request.from?.description, to: request.to?.description,
+                                                                 site: request.site,
                                                                  daysCompared: comparison.daysCompared,
                                                                  changedDays: comparison.changedDayCount))
         }
@@ -118,6 +120,7 @@ enum RuleTrialAudit {
         let candidateVersion: String
         let from: String?
         let to: String?
+        let site: String?
         let daysCompared: Int
         let changedDays: Int
     }

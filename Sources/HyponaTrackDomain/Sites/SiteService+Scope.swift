@@ -72,10 +72,14 @@ extension SiteService {
     /// The numbers of a site by id, from the sites kept in memory (a day submission's answer
     /// reads no row for them); a site not found gives the study's.
     public func numbers(siteId: Int64, app: ServerConfiguration.App) throws -> ContactNumbers {
-        Self.numbers(try sitesById()[siteId], app: app)
+        Self.numbers(try site(id: siteId), app: app)
     }
 
-    static func numbers(_ site: Site?, app: ServerConfiguration.App) -> ContactNumbers {
+    /// A site by id, from the sites kept in memory; nil when there is none.
+    public func site(id: Int64) throws -> Site? { try sitesById()[id] }
+
+    /// The site's clinic phone and emergency number, each else the study's (`app.*`).
+    public static func numbers(_ site: Site?, app: ServerConfiguration.App) -> ContactNumbers {
         ContactNumbers(clinicPhone: site?.clinicPhone ?? app.clinicPhone, emergencyNumber: site?.emergencyNumber ?? app.emergencyNumber)
     }
 

@@ -44,7 +44,7 @@ public enum OpenAPIDocument {
                 all[429] = ("too many refused attempts from this address (rate_limited); see retry-after", S.error)
             }
             if route.requestSchema != nil {
-                all[413] = ("body larger than 64 KiB", S.error)
+                all[413] = ("body larger than \(route.maxBodyBytes.map { "\($0 >> 10) KiB" } ?? "64 KiB")", S.error)
                 all[415] = ("not application/json", S.error)
             }
             for status in all.keys.sorted(by: { $0.rawValue < $1.rawValue }) {

@@ -13,8 +13,16 @@ enum OutcomeReportJSON {
         .member("hyponatremiaBelow", .number) { $0.hyponatremiaBelow },
         .member("rulesVersion", .string) { $0.rulesVersion },
         .member("cohorts", .array(.object(cohort))) { $0.cohorts },
+        .member("sites", .array(.object(site))) { $0.sites },
         .member("episodes", .array(.object(episode))) { $0.episodes },
         .member("shadow", .nullable(.object(RuleTrialJSON.comparison))) { $0.shadow },
+    ])
+
+    /// One site in scope and its cohorts (`all`, then by risk class).
+    static let site = ResponseShape<SiteOutcomes>(nil, [
+        .member("site", .string) { $0.site },
+        .member("name", .string) { $0.name },
+        .member("cohorts", .array(.object(cohort))) { $0.cohorts },
     ])
 
     static let cohort = ResponseShape<OutcomeFigures>(nil, [
@@ -70,6 +78,7 @@ enum OutcomeReportJSON {
 
     static let episode = ResponseShape<EpisodeWarning>(nil, [
         .member("studyId", .string(S.studyId)) { $0.studyId },
+        .member("site", .string) { $0.site },
         .member("riskClass", .oneOf(RiskClass.allCases)) { $0.riskClass },
         .member("date", .date) { $0.date },
         .member("pod", .integer) { $0.pod },

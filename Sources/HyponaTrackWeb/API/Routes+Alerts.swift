@@ -10,13 +10,15 @@ extension Routes {
         return [
             Route(.get, "/v1/alerts", access: .staff(.read), touches: .list,
                   summary: "Alerts, newest first: open=true every unresolved one; else at most limit (default 500), before=ID for older (a Link rel=next header names the next page)",
-                  responses: with([200: ("alerts", S.array(AlertJSON.alert.reference))])) { ctx in
+                  query: [SiteParameters.filter], responses: with([200: ("alerts", S.array(AlertJSON.alert.reference))])) { ctx in
                 let query = try AlertBodies.query(ctx)
                 let page = try service.alerts(query)
                 var response = APIResponse.json(.ok, .array(page.alerts.map(AlertJSON.alert.encode)))
                 // The next page, as RFC 8288 says it (the CLI and the console page the same way).
                 if let before = page.olderBefore, let limit = query.limit {
-                    response.headers.add(name: "Link", value: "</v1/alerts?limit=\(limit)&before=\(before)>; rel=\"next\"")
+                    // A site filter stays on the next page (a code is [a-z0-9_], checked by the scope step).
+                    let site = ctx.query("site").map { "&site=\($0)" } ?? ""
+                    response.headers.add(name: "Link", value: "</v1/alerts?limit=\(limit)&before=\(before)\(site)>; rel=\"next\"")
                 }
                 return .raw(response)
             },

@@ -9,7 +9,7 @@ extension Routes {
         // Every one of these is a long read.
         let with = Responses.adding(to: Responses.longRead(Responses.staff(notFound: "no such patient")))
         let csv = with([200: ("the CSV file (RFC 4180, UTF-8, CRLF, header row; with dialect=excel: a byte order mark, `;` and, in German, decimal commas)", nil)])
-        let one = CSVParameters.declared, every = [CSVParameters.studyId] + CSVParameters.declared
+        let one = CSVParameters.declared, every = [CSVParameters.studyId, SiteParameters.filter] + CSVParameters.declared
         @Sendable func file(_ ctx: RequestContext, _ kind: ExportKind, _ studyId: String?) throws -> RouteResult {
             let dialect = try CSVParameters.dialect({ ctx.query($0) }, pageLanguage: nil)
             return csvFile(try service.exports.export(ExportCSV(kind: kind, studyId: studyId, scope: ctx.scope, actor: ctx.actor, dialect: dialect)))
@@ -38,7 +38,7 @@ extension Routes {
             },
             Route(.get, "/v1/statistics", access: .staff(.read), touches: .list,
                   summary: "Cohort figures (all, low, medium, high): patients, patient-days, adherence, days per level, alert rates, times to acknowledgement and resolution",
-                  responses: with([200: ("the statistics", StatisticsJSON.statistics.reference)])) { ctx in
+                  query: [SiteParameters.filter], responses: with([200: ("the statistics", StatisticsJSON.statistics.reference)])) { ctx in
                 .json(.ok, StatisticsJSON.statistics.encode(try service.statistics.statistics(StatisticsQuery(studyId: try studyIdQuery(ctx), scope: ctx.scope))))
             },
         ]

@@ -27,9 +27,10 @@ extension Routes {
                 }, answer: { committed in
                     // A yellow answer says when the clinic will call, as the web check-in does (only then is the clock read).
                     let result = try committed.result()
-                    let call = result.evaluation.level == .yellow ? service.configuration.clinicCall(atEpochSeconds: service.clock.now()) : nil
-                    // The patient's site's emergency number (else `app.emergencyNumber`), as the web check-in shows it.
-                    let numbers = try service.sites.numbers(siteId: result.siteId, app: service.configuration.app)
+                    // The patient's site's ladder, zone and emergency number (else the study's), as the web check-in shows them.
+                    let site = try service.sites.site(id: result.siteId)
+                    let call = result.evaluation.level == .yellow ? service.configuration.clinicCall(atEpochSeconds: service.clock.now(), site: site) : nil
+                    let numbers = SiteService.numbers(site, app: service.configuration.app)
                     return .json(.ok, DayJSON.result.encode(DayAnswer(result, language: language, emergencyNumber: numbers.emergencyNumber,
                                                                       call: call)))
                 }))
@@ -45,9 +46,10 @@ extension Routes {
                   responses: [200: ("today", DayJSON.today.reference), 401: ("token missing or revoked", S.error),
                               403: ("not a patient token", S.error)]) { ctx in
                 let today = try service.days.today(patientId: try ctx.patientId())
-                let numbers = try service.sites.numbers(siteId: today.siteId, app: service.configuration.app)
+                let site = try service.sites.site(id: today.siteId)
+                let numbers = SiteService.numbers(site, app: service.configuration.app)
                 return .json(.ok, DayJSON.today.encode(TodayAnswer(today, language: ctx.language, emergencyNumber: numbers.emergencyNumber,
-                                                                   call: service.configuration.clinicCall(atEpochSeconds: service.clock.now()))))
+                                                                   call: service.configuration.clinicCall(atEpochSeconds: service.clock.now(), site: site))))
             },
         ]
     }

@@ -12,18 +12,20 @@ extension Routes {
         let rulesBody = S.body(RuleTrialBodies.files.map(\.required.member))
         return [
             Route(.get, "/v1/outcomes/report", access: .staff(.read), touches: .list,
-                  summary: "The outcome report: episodes, warned episodes and lead times, sensitivity with its 95 % Wilson interval, alert burden, positive predictive value, contacts, time to acknowledgement, by risk class; live beside shadow rules",
-                  query: dates, responses: Responses.longRead(with([200: ("the report", OutcomeReportJSON.report.reference)]))) { ctx in
+                  summary: "The outcome report: episodes, warned episodes and lead times, sensitivity with its 95 % Wilson interval, alert burden, positive predictive value, contacts, time to acknowledgement, by risk class and by site; live beside shadow rules",
+                  query: dates + [SiteParameters.filter],
+                  responses: Responses.longRead(with([200: ("the report", OutcomeReportJSON.report.reference)]))) { ctx in
                 let query = OutcomeReportQuery(from: try RuleTrialQuery.date(ctx, "from"), to: try RuleTrialQuery.date(ctx, "to"), scope: ctx.scope)
                 return .json(.ok, OutcomeReportJSON.report.encode(try service.outcomeReport.report(query)))
             },
             Route(.post, "/v1/rules/backtest", access: .staff(.admin), touches: .list,
-                  summary: "Replay every stored patient-day under candidate rules (each rule file's text as a string); writes nothing but its audit row",
-                  request: rulesBody, query: dates,
+                  summary: "Replay every stored patient-day (of one site with ?site=) under candidate rules (each rule file's text as a string; the body up to 1 MiB); writes nothing but its audit row; at most 1,000 changed days listed, changedDayCount complete",
+                  request: rulesBody, maxBodyBytes: RuleTrialBodies.maxBodyBytes, query: dates + [SiteParameters.filter],
                   responses: Responses.longRead(with([200: ("live against candidate", RuleTrialJSON.backtest.reference)]))) { ctx in
                 let texts = try decodeBody(ctx.body) { r throws(FieldError) in try RuleTrialBodies.texts(r) }
                 let request = BacktestRequest(candidate: texts, from: try RuleTrialQuery.date(ctx, "from"),
-                                              to: try RuleTrialQuery.date(ctx, "to"), actor: ctx.actor)
+                                              to: try RuleTrialQuery.date(ctx, "to"), site: ctx.query("site"), scope: ctx.scope,
+                                              actor: ctx.actor)
                 return .json(.ok, RuleTrialJSON.backtest.encode(try service.ruleTrials.backtest(request)))
             },
             Route(.get, "/v1/rules/shadow", access: .staff(.read), touches: .system,
@@ -33,7 +35,8 @@ extension Routes {
             },
             Route(.put, "/v1/rules/shadow", access: .staff(.admin), touches: .system,
                   summary: "Set shadow rules (each rule file's text as a string): every evaluation is also computed under them, with no alert, hook, patient or REDCap effect; kept across restarts",
-                  request: rulesBody, responses: with([200: ("the shadow", RuleTrialJSON.shadow.reference)])) { ctx in
+                  request: rulesBody, maxBodyBytes: RuleTrialBodies.maxBodyBytes,
+                  responses: with([200: ("the shadow", RuleTrialJSON.shadow.reference)])) { ctx in
                 let texts = try decodeBody(ctx.body) { r throws(FieldError) in try RuleTrialBodies.texts(r) }
                 let shadow = try service.ruleTrials.setShadow(texts, actor: ctx.actor)
                 return .json(.ok, RuleTrialJSON.shadow.encode(ShadowStatus(shadow, live: service.rules.snapshot.rules.version)))
@@ -67,9 +70,11 @@ enum RuleTrialQuery {
     }
 }
 
-/// The four rule files as the backtest and shadow bodies carry them: each file's text as a string.
+/// The four rule files as the backtest and shadow bodies carry them: each file's text as a string,
+/// the whole body up to 1 MiB (docs/product.md, settled O; larger → 413 `too_large`).
 enum RuleTrialBodies {
-    static let files = RuleTexts.bodyKeys.map { key, _ in BodyField.secret(key, length: 1...262_144) }
+    static let maxBodyBytes = 1 << 20
+    static let files = RuleTexts.bodyKeys.map { key, _ in BodyField.secret(key, length: 1...maxBodyBytes) }
 
     static func texts(_ r: ObjectReader) throws(FieldError) -> RuleTexts {
         var out: [String: [UInt8]] = [:]

@@ -46,6 +46,9 @@ extension Console {
             return d
         }
         let report = try study.outcomeReport.report(OutcomeReportQuery(from: try date("from"), to: try date("to"), scope: ctx.scope))
-        return WebResponse.page(.ok, OutcomesPage(layout: layout(ctx), report: report).render())
+        var page = OutcomesPage(layout: layout(ctx), report: report)
+        page.sites = try siteChoices(ctx)
+        page.site = ctx.query("site") ?? ""
+        return WebResponse.page(.ok, page.render())
     }
 }

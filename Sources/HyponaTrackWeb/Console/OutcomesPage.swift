@@ -10,6 +10,10 @@ import HyponaTrackDomain
 struct OutcomesPage {
     let layout: ConsoleLayout
     let report: OutcomeReport
+    /// The study's sites, for an all-sites member of a study with several (the site filter).
+    var sites: [Int64: Site]? = nil
+    /// The site the report is narrowed to ("" for all).
+    var site = ""
 
     var t: ConsoleText { layout.t }
     var sep: String { t.language == .de ? "," : "." }
@@ -25,12 +29,51 @@ struct OutcomesPage {
     }
 
     func render() -> HTML {
-        let cohorts = report.cohorts
+        let head: [HTML] = report.cohorts.map { c in "<th scope=\"col\" class=\"num\">\(t.cohortName(c.cohort))</th>" }
+        let all = report.cohorts.first { $0.cohort == .all }
+        let dates = [("from", report.query.from), ("to", report.query.to)].compactMap { k, v in v.map { (k, $0.description) } }
+        let filter = SiteChoice.filter(action: "/console/outcomes", id: "outcomes-site", label: t.s("Outcomes of one site", "Ergebnisse eines Standorts"),
+                                       sites: sites, selected: site, t: t, kept: dates)
+        return layout.page(t.s("Outcomes", "Ergebnisse"), filter + """
+            <p>\(t.s("Does the light work? Every hyponatremia episode, whether a yellow or red day came before it (within \(report.lookbackDays) days), how early, and at what alert burden.",
+                     "Wirkt die Ampel? Jede Hyponatriämie-Episode, ob ihr ein gelber oder roter Tag vorausging (innerhalb von \(report.lookbackDays) Tagen), wie früh, und bei welcher Alarmlast."))</p>
+            \(ConsoleLayout.scrolling("""
+            <table id="outcome-figures"><caption class="muted">\(t.s("Rules version", "Regelversion")) \(report.rulesVersion); \
+            \(t.s("an episode is a lab sodium below", "eine Episode ist ein Labor-Natrium unter")) \(number(report.hyponatremiaBelow, 0)) mmol/l \
+            \(t.s("or one recorded by staff", "oder vom Team erfasst"))</caption>
+            <thead><tr><th scope="col">\(t.s("Figure", "Kennzahl"))</th>\(head)</tr></thead><tbody>\(rows(report.cohorts))</tbody></table>
+            """, labelledBy: "outcome-figures"))
+            \(bySite())
+            <div class="charts">\(all.map(charts) ?? HTML())</div>
+            \(shadow())
+            <h2 id="episodes">\(t.s("Episodes", "Episoden"))</h2>\(episodes())
+            <ul class="downloads">\(StatisticsPage.download("outcomes", t.s("All outcomes (CSV)", "Alle Ereignisse (CSV)"), t, site: site))</ul>
+            <p class="muted">\(t.s("Definitions: docs/clinical-rules.md, “Outcomes”. A study tool, not a validated medical device.",
+                                  "Definitionen: docs/clinical-rules.md, „Outcomes“. Ein Studienwerkzeug, kein validiertes Medizinprodukt."))</p>
+            """)
+    }
+
+    /// Each site's whole cohort side by side, when the report covers more than one site (the
+    /// figures by site and risk class are in the API's `sites` and the CLI's `--csv`).
+    private func bySite() -> HTML {
+        guard report.sites.count > 1 else { return HTML() }
+        let columns = report.sites.compactMap { s in s.cohorts.first { $0.cohort == .all } }
+        let head: [HTML] = report.sites.map { s in "<th scope=\"col\" class=\"num\">\(s.site) – \(s.name)</th>" }
+        return """
+            <h2 id="by-site">\(t.s("By site", "Nach Standort"))</h2>
+            \(ConsoleLayout.scrolling("""
+            <table id="outcome-sites"><thead><tr><th scope="col">\(t.s("Figure", "Kennzahl"))</th>\(head)</tr></thead>\
+            <tbody>\(rows(columns))</tbody></table>
+            """, labelledBy: "by-site"))
+            """
+    }
+
+    /// The figure rows, one column per cohort.
+    private func rows(_ cohorts: [OutcomeFigures]) -> [HTML] {
         func row(_ label: String, _ value: (OutcomeFigures) -> String) -> HTML {
             "<tr><th scope=\"row\">\(label)</th>\(cohorts.map { c -> HTML in "<td class=\"num\">\(value(c))</td>" })</tr>"
         }
-        let head: [HTML] = cohorts.map { c in "<th scope=\"col\" class=\"num\">\(t.cohortName(c.cohort))</th>" }
-        let rows: [HTML] = [
+        return [
             row(t.s("Patients", "Patienten")) { "\($0.patients)" },
             row(t.s("Patient-days monitored", "Überwachte Patiententage")) { "\($0.patientDays)" },
             row(t.s("Hyponatremia episodes", "Hyponatriämie-Episoden")) { "\($0.episodes)" },
@@ -49,23 +92,6 @@ struct OutcomesPage {
             row(t.s("Minutes to acknowledgement: median", "Minuten bis zur Bestätigung: Median")) { number($0.ackMinutes.median) },
             row(t.s("Minutes to acknowledgement: p90", "Minuten bis zur Bestätigung: p90")) { number($0.ackMinutes.p90) },
         ]
-        let all = cohorts.first { $0.cohort == .all }
-        return layout.page(t.s("Outcomes", "Ergebnisse"), """
-            <p>\(t.s("Does the light work? Every hyponatremia episode, whether a yellow or red day came before it (within \(report.lookbackDays) days), how early, and at what alert burden.",
-                     "Wirkt die Ampel? Jede Hyponatriämie-Episode, ob ihr ein gelber oder roter Tag vorausging (innerhalb von \(report.lookbackDays) Tagen), wie früh, und bei welcher Alarmlast."))</p>
-            \(ConsoleLayout.scrolling("""
-            <table id="outcome-figures"><caption class="muted">\(t.s("Rules version", "Regelversion")) \(report.rulesVersion); \
-            \(t.s("an episode is a lab sodium below", "eine Episode ist ein Labor-Natrium unter")) \(number(report.hyponatremiaBelow, 0)) mmol/l \
-            \(t.s("or one recorded by staff", "oder vom Team erfasst"))</caption>
-            <thead><tr><th scope="col">\(t.s("Figure", "Kennzahl"))</th>\(head)</tr></thead><tbody>\(rows)</tbody></table>
-            """, labelledBy: "outcome-figures"))
-            <div class="charts">\(all.map(charts) ?? HTML())</div>
-            \(shadow())
-            <h2 id="episodes">\(t.s("Episodes", "Episoden"))</h2>\(episodes())
-            <ul class="downloads">\(StatisticsPage.download("outcomes", t.s("All outcomes (CSV)", "Alle Ereignisse (CSV)"), t))</ul>
-            <p class="muted">\(t.s("Definitions: docs/clinical-rules.md, “Outcomes”. A study tool, not a validated medical device.",
-                                  "Definitionen: docs/clinical-rules.md, „Outcomes“. Ein Studienwerkzeug, kein validiertes Medizinprodukt."))</p>
-            """)
     }
 
     private func charts(_ all: OutcomeFigures) -> HTML {
@@ -152,15 +178,19 @@ struct OutcomesPage {
 
     private func episodes() -> HTML {
         guard !report.episodes.isEmpty else { return "<p>\(t.s("No episodes recorded.", "Keine Episoden erfasst."))</p>" }
+        let several = report.sites.count > 1
         let rows: [HTML] = report.episodes.map { e in
             let yr = e.yellowOrRedLeadDays.map { "\($0) d" } ?? "–", red = e.redLeadDays.map { "\($0) d" } ?? "–"
+            let site: HTML = several ? "<td>\(e.site)</td>" : HTML()
             return """
-                <tr><th scope="row"><a href="\(Console.patientPath(e.studyId, "#outcomes"))">\(e.studyId)</a></th><td>\(t.riskWord(e.riskClass))</td>\
+                <tr><th scope="row"><a href="\(Console.patientPath(e.studyId, "#outcomes"))">\(e.studyId)</a></th>\(site)<td>\(t.riskWord(e.riskClass))</td>\
                 <td>\(t.date(e.date))</td><td class="num">\(e.pod)</td><td class="num">\(yr)</td><td class="num">\(red)</td></tr>
                 """
         }
+        let siteHead: HTML = several ? "<th scope=\"col\">\(t.s("Site", "Standort"))</th>" : HTML()
         return ConsoleLayout.scrolling("""
-            <table id="episode-list"><thead><tr><th scope="col">\(t.studyId)</th><th scope="col">\(t.riskClass)</th>\
+            <table id="episode-list"><thead><tr><th scope="col">\(t.studyId)</th>\
+            \(siteHead)<th scope="col">\(t.riskClass)</th>\
             <th scope="col">\(t.s("Date", "Datum"))</th><th scope="col" class="num">\(t.pod)</th>\
             <th scope="col" class="num">\(t.s("Lead, yellow or red", "Vorlauf, Gelb oder Rot"))</th><th scope="col" class="num">\(t.s("Lead, red", "Vorlauf, Rot"))</th></tr></thead>
             <tbody>\(rows)</tbody></table>

@@ -67,15 +67,10 @@ struct StatisticsPage {
             """)
     }
 
-    /// The site filter: a plain GET form (no script), for all-sites members.
+    /// The site filter, for all-sites members.
     var siteForm: HTML {
-        guard let sites else { return HTML() }
-        return """
-            <form method="get" action="/console/statistics" class="inline" id="statistics-site" role="search" \
-            aria-label="\(t.s("Statistics of one site", "Kennzahlen eines Standorts"))"><div>\
-            \(SiteChoice.select(id: "statistics-site-select", label: t.s("Site", "Standort"), sites: sites, selected: site, all: t.s("All", "Alle")))\
-            </div><div><button type="submit">\(t.s("Show", "Anzeigen"))</button></div></form>
-            """
+        SiteChoice.filter(action: "/console/statistics", id: "statistics-site", label: t.s("Statistics of one site", "Kennzahlen eines Standorts"),
+                          sites: sites, selected: site, t: t)
     }
 
     /// A CSV download and, next to it, the same file for Excel in the page's language (both of

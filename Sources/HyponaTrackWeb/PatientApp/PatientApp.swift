@@ -83,9 +83,11 @@ struct PatientApp: Sendable {
         let p = ctx.patient!
         let today = try study.days.today(patientId: p.patientId)
         let zone = try zone(p)
-        let app = numbers(p)
+        // The patient's site's numbers, ladder and zone, each else the study's.
+        let site = try study.sites.site(patientId: p.patientId)
+        let app = SiteService.numbers(site, app: study.configuration.app)
         let box = InstructionBox(t: AppText(ctx.language), studyId: p.studyId, clinicPhone: app.clinicPhone, emergencyNumber: app.emergencyNumber,
-                                 call: study.configuration.clinicCall(atEpochSeconds: study.clock.now()),
+                                 call: study.configuration.clinicCall(atEpochSeconds: study.clock.now(), site: site),
                                  texts: study.rules.snapshot.rules.instructions.webApp)
         var page = TodayPage(layout: layout(ctx), today: today, zone: zone, emergencyNumber: app.emergencyNumber,
                              box: box, saved: ctx.query("saved") != nil)

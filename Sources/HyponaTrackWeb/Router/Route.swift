@@ -69,6 +69,9 @@ public final class Route: Sendable {
     /// A route that takes the body as a file upload (not JSON): the content types it accepts.
     /// Such bodies may be as large as `imports.maxUploadBytes` and are spooled to disk.
     public let uploadTypes: [String]?
+    /// A JSON body may be this large (in memory) instead of the server's `maxBodyBytes`; nil: the
+    /// server's limit.
+    public let maxBodyBytes: Int?
     public let responses: [HTTPStatus: (description: String, schema: JSONValue?)]
     /// The query parameters an API operation reads (`/openapi.json` lists them).
     public let query: [QueryParameter]
@@ -81,7 +84,7 @@ public final class Route: Sendable {
     /// An API operation.
     public init(_ method: HTTPMethod, _ template: String, access: Access, touches: RouteTarget? = nil, limit: AnonymousLimit? = nil,
                 summary: String,
-                request: JSONValue? = nil, upload: [String]? = nil, query: [QueryParameter] = [],
+                request: JSONValue? = nil, upload: [String]? = nil, maxBodyBytes: Int? = nil, query: [QueryParameter] = [],
                 responses: [HTTPStatus: (description: String, schema: JSONValue?)], runsOnPollingThread: Bool = false,
                 handler: @escaping @Sendable (RequestContext) throws -> RouteResult) {
         self.method = method
@@ -92,6 +95,7 @@ public final class Route: Sendable {
         self.summary = summary
         self.requestSchema = request
         self.uploadTypes = upload
+        self.maxBodyBytes = maxBodyBytes
         self.responses = responses
         self.query = query
         self.handler = .api(handler)
@@ -110,6 +114,7 @@ public final class Route: Sendable {
         summary = ""
         requestSchema = nil
         uploadTypes = nil
+        maxBodyBytes = nil
         responses = [:]
         query = []
         self.handler = .page(handler)

@@ -14,8 +14,8 @@ import HyponaTrackDomain
 public final class Router: Sendable {
     /// The table: every route of the API and of both page families, in matching order.
     public let routes: [Route]
-    /// The routes that take a file upload (`spoolDecision`).
-    let uploadRoutes: [Route]
+    /// The routes that take a file upload or a JSON body above the server's limit (`spoolDecision`).
+    let largeBodyRoutes: [Route]
     /// The table's positions by the number of path segments (in table order): a request is
     /// matched only against the routes that could fit it.
     let routesBySegments: [Int: [Int]]
@@ -32,7 +32,7 @@ public final class Router: Sendable {
          trustedProxies: [String]) {
         self.sites = sites
         self.routes = routes
-        uploadRoutes = routes.filter { $0.uploadTypes != nil }
+        largeBodyRoutes = routes.filter { $0.uploadTypes != nil || $0.maxBodyBytes != nil }
         routesBySegments = Dictionary(grouping: routes.indices) { routes[$0].path.segmentCount }
         self.families = families
         self.tokens = tokens
@@ -89,21 +89,24 @@ public final class Router: Sendable {
     }
 
     /// For the HTTP server, when a request's headers are complete: an upload route's body is
-    /// spooled to disk, but only for a caller allowed to send it with an accepted content type
-    /// (anyone else is answered before a byte of a large body is stored). Other routes buffer.
+    /// spooled to disk, and a route with its own `maxBodyBytes` buffers up to that, but only for
+    /// a caller allowed to send it (with an accepted content type, for an upload): anyone else is
+    /// answered before a byte of a large body is stored. Other routes buffer under the server's limit.
     public func spoolDecision(method: HTTPMethod, path: String, headers: HTTPHeaders) -> UploadSpool.Decision {
-        // Called for every request: most are for no upload route at all, which the few upload
-        // routes tell, by method alone before the path is split (no upload route is a PUT).
-        guard uploadRoutes.contains(where: { $0.method == method }) else { return .buffer }
+        // Called for every request: most are for none of the few large-body routes, which they
+        // tell by method alone before the path is split (none of them is a GET).
+        guard largeBodyRoutes.contains(where: { $0.method == method }) else { return .buffer }
         let segments = PathTemplate.Segments(path)
-        guard uploadRoutes.contains(where: { $0.method == method && $0.match(segments) != nil }) else { return .buffer }
+        guard largeBodyRoutes.contains(where: { $0.method == method && $0.match(segments) != nil }) else { return .buffer }
         let http = HTTPRequest(method: method, path: path, headers: headers)
         var exchange = Exchange(http, family: nil, trustedProxies: trustedProxies)
         do {
             let (route, parameters) = try resolve(http, &exchange)
-            guard route.uploadTypes != nil else { return .buffer }
+            guard route.uploadTypes != nil || route.maxBodyBytes != nil else { return .buffer }
             try authenticate(route, &exchange)
             try authorise(route, parameters, exchange)
+            // The JSON body is read after it has arrived, as on any route.
+            if let limit = route.maxBodyBytes, route.uploadTypes == nil { return .bufferUpTo(limit) }
             _ = try parseBody(http, route)
             _ = try confine(route, parameters, exchange)
             return .spool

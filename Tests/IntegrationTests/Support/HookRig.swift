@@ -25,6 +25,9 @@ struct HookConfig {
     var push: JSONValue?
     /// `escalation.sites`: by site code, the site's own ladders (`red`, `yellow`).
     var siteLadders: [String: (red: Ladder?, yellow: Ladder?)] = [:]
+    /// The `app` block, if any (clinic hours, numbers).
+    var app: JSONValue?
+    var studyTimeZone = "Europe/Berlin"
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hookcfg-\(UUID().uuidString)")
@@ -81,16 +84,18 @@ struct HookConfig {
             sites[code] = .object(ladders)
         }
         var config: JSONValue = [
-            "listen": "127.0.0.1:8750", "defaultTimeZone": "Europe/Berlin", "studyTimeZone": "Europe/Berlin",
+            "listen": "127.0.0.1:8750", "defaultTimeZone": "Europe/Berlin", "studyTimeZone": .string(studyTimeZone),
             "rules": ["riskModel": "risk-model.json", "thresholds": "thresholds.json",
                       "reminders": "reminders.json", "instructions": "instructions.json"],
             "hooks": .array(hooks),
             "escalation": ["red": ladder(red), "yellow": ladder(yellow), "sites": .object(sites)],
             "scheduler": ["intervalSeconds": .number(schedulerInterval)],
         ]
-        if let push, case .object(var o) = config {
-            o["push"] = push
-            config = .object(o)
+        for (key, block) in [("push", push), ("app", app)] {
+            if let block, case .object(var o) = config {
+                o[key] = block
+                config = .object(o)
+            }
         }
         let file = directory.appendingPathComponent("hyponatrack.json")
         try JSONSerializer.string(config, pretty: true).write(to: file, atomically: true, encoding: .utf8)

@@ -20,6 +20,8 @@ struct OutcomeCohort {
         var labs: [(pod: Int, sodium: Double, deleted: Bool)] = []
         /// Contacts logged (the first names the patient's alert).
         var contacts = 0
+        /// The site the patient is enrolled at (`a` or `b`).
+        var site = "a"
 
         func level(pod: Int) -> Character? {
             let i = pod - 1
@@ -35,14 +37,17 @@ struct OutcomeCohort {
     static let below = 135.0
 
     static let patients: [Patient] = [
-        Patient(studyId: "OC-01", high: false, days: "ggyyrgg....", staffOutcomes: [(6, "hyponatremia")], contacts: 2),
-        Patient(studyId: "OC-02", high: false, days: "ggggggggggg", labs: [(10, 134.5, false), (11, 134.2, false)]),
-        Patient(studyId: "OC-03", high: true, days: "gggyggg....", staffOutcomes: [(9, "hyponatremia")]),
-        Patient(studyId: "OC-04", high: true, days: "gggggrr...."),
-        Patient(studyId: "OC-05", high: false, days: "yy.........", staffOutcomes: [(11, "hyponatremia")]),
-        Patient(studyId: "OC-06", high: false, days: ".....r.....", staffOutcomes: [(8, "hyponatremia"), (8, "ed_visit")]),
-        Patient(studyId: "OC-08", high: false, days: "ggg.......g", labs: [(10, 134.5, true)]),
+        Patient(studyId: "OC-01", high: false, days: "ggyyrgg....", staffOutcomes: [(6, "hyponatremia")], contacts: 2, site: "a"),
+        Patient(studyId: "OC-02", high: false, days: "ggggggggggg", labs: [(10, 134.5, false), (11, 134.2, false)], site: "b"),
+        Patient(studyId: "OC-03", high: true, days: "gggyggg....", staffOutcomes: [(9, "hyponatremia")], site: "a"),
+        Patient(studyId: "OC-04", high: true, days: "gggggrr....", site: "b"),
+        Patient(studyId: "OC-05", high: false, days: "yy.........", staffOutcomes: [(11, "hyponatremia")], site: "b"),
+        Patient(studyId: "OC-06", high: false, days: ".....r.....", staffOutcomes: [(8, "hyponatremia"), (8, "ed_visit")], site: "a"),
+        Patient(studyId: "OC-08", high: false, days: "ggg.......g", labs: [(10, 134.5, true)], site: "b"),
     ]
+
+    /// The cohort's sites, beside `main` (which holds none of its patients).
+    static let sites = ["a", "b"]
 
     /// The date of a POD (today is POD 12).
     static func date(pod: Int) -> String { Study.date(pod - surgeryDaysAgo) }
@@ -64,11 +69,17 @@ struct OutcomeCohort {
 
     static func labTime(pod: Int) -> String { Study.time(date(pod: pod), "09:30") }
 
-    /// Builds the cohort on the daemon; checks each day's answered level against its label.
+    /// Builds the cohort on the daemon (its sites first; `nurse` must reach both); checks each
+    /// day's answered level against its label.
     static func build(_ d: TestDaemon, nurse: String) throws {
+        for code in sites {
+            let r = try d.request(.post, "/v1/sites", token: d.adminToken, body: ["code": .string(code), "name": .string("Site \(code)")])
+            guard r.status == 201 else { throw TestFailure("site add \(code): \(r.text)") }
+        }
         for p in patients {
-            let token = try Study.enrollAndActivate(d, p.studyId, surgeryDaysAgo: surgeryDaysAgo,
-                                                    p.high ? [("histology", "craniopharyngioma")] : [])
+            var extra: [(String, JSONValue)] = [("site", .string(p.site))]
+            if p.high { extra.append(("histology", "craniopharyngioma")) }
+            let token = try Study.enrollAndActivate(d, p.studyId, surgeryDaysAgo: surgeryDaysAgo, extra)
             for (i, label) in p.days.enumerated() where label != "." {
                 let day = date(pod: i + 1)
                 let r = try d.request(.put, "/v1/me/days/\(day)", token: token, body: .object(body(label, date: day, id: "s\(i)")))
@@ -137,10 +148,10 @@ extension OutcomeCohort {
         return pods.sorted()
     }
 
-    /// `high`: nil for every patient, else only that risk class.
-    static func expected(high: Bool?) -> Expected {
+    /// `high`: nil for every patient, else only that risk class; `site`: nil for every site.
+    static func expected(high: Bool?, site: String? = nil) -> Expected {
         var e = Expected()
-        for p in patients where high == nil || p.high == high! {
+        for p in patients where (high == nil || p.high == high!) && (site == nil || p.site == site!) {
             e.patients += 1
             e.patientDays += today            // monitoring from POD 1 through today (POD 12)
             e.contacts += p.contacts
