@@ -148,7 +148,7 @@ public final class StudyDomain: Sendable {
         scheduler = Scheduler(database: database, rules: rules, alerting: alerting, hooks: hooks, logger: logger,
                               interval: configuration.schedulerIntervalSeconds, clock: clock, checkpoints: service.audit.checkpoints,
                               push: push.map { _ in PushQueue(database: database) }, onPushQueued: { push?.wake() },
-                              onQueued: { delivery.wake() })
+                              onQueued: { delivery.wake() }, patients: service.context.everyPatient)
         activation = ActivationService(database: database, clock: clock, configuration: configuration, rules: rules,
                                            outbox: sync?.outbox, refusals: refusals)
         refusalSummaries = RefusalSummaries(database: database, refusals: refusals, clock: clock, logger: logger)

@@ -30,6 +30,8 @@ final class Scheduler: BackgroundService {
     /// Seconds between ticks when running as a service.
     let interval: Double
     let clock: any ServerClock
+    /// Every patient decoded once and re-read only when changed (a tick every 15 s over every patient).
+    let patients: DecodedPatients
     let name = "scheduler"
     /// A stop waits for the tick in flight (one transaction per patient).
     let stopDeadline: Double = 15
@@ -38,8 +40,9 @@ final class Scheduler: BackgroundService {
     init(database: Database, rules: ActiveRules, alerting: Alerting, hooks: [HookConfiguration], logger: Logger,
          interval: Double = 15, clock: any ServerClock = SystemClock(), checkpoints: AuditCheckpoints? = nil,
          push: PushQueue? = nil, onPushQueued: @escaping @Sendable () -> Void = {},
-         onQueued: @escaping @Sendable () -> Void = {}) {
+         onQueued: @escaping @Sendable () -> Void = {}, patients: DecodedPatients = DecodedPatients()) {
         self.push = push
+        self.patients = patients
         self.onPushQueued = onPushQueued
         self.database = database
         self.rules = rules
@@ -84,7 +87,7 @@ final class Scheduler: BackgroundService {
         let fired = try database.write { db in try alerting.fireDue(db, now: ms) }
         var queued = fired > 0
         if checkpointIfDue(now: now) { queued = true }
-        let patients = try database.read { db in try PatientRepository.all(db) }
+        let patients = try database.read { db in try self.patients.all(db) }
         let lastPOD = snapshot.rules.reminders.extendedToPOD + Self.catchUpDays + 1
         for patient in patients where patient.activatedAt != nil && !patient.isWithdrawn {
             // Long after the longest possible window there is nothing left to decide.
@@ -117,9 +120,13 @@ final class Scheduler: BackgroundService {
         let ms = epochMilliseconds(now)
         let detector = snapshot.missingData
         return try database.write { db -> Bool in
-            // Read again under the write lock: the list was read before this transaction, and a
+            // Checked again under the write lock: the list was read before this transaction, and a
             // withdrawal or a profile change (time zone, surgery date) may have come in between.
-            guard let patient = try PatientRepository.load(db, id: listed.id), !patient.isWithdrawn,
+            // Unchanged (the same revision) it is the listed record; decoding every patient's
+            // profile again in the writer was most of a tick's cost.
+            let current = try PatientRepository.revision(db, id: listed.id) == listed.revision ? listed
+                : try PatientRepository.load(db, id: listed.id)
+            guard let patient = current, !patient.isWithdrawn,
                   let activatedMs = patient.activatedAt, let zone = ZoneCache.rules(patient.profile.timeZone) else { return false }
             let today = zone.localDate(atEpochSeconds: now)
             let activatedAt = zone.timestamp(atEpochSeconds: Double(activatedMs) / 1000)
