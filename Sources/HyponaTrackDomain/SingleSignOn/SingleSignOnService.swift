@@ -97,6 +97,7 @@ public final class SingleSignOnService: Sendable {
             var metadata = ["reason": refusal.code, "ip": callback.ip]
             if case .invalidToken(let check) = refusal { metadata["check"] = check }
             if case .providerUnavailable(let what) = refusal { metadata["detail"] = what }
+            if case .providerError(let what) = refusal { metadata["detail"] = what }
             logger.warning("single sign-on refused", metadata)
             throw refusal
         } catch {
