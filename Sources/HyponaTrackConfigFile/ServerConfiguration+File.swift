@@ -85,12 +85,7 @@ extension ServerConfiguration {
             config.audit.keyFile = try ar.optional("keyFile", .string(length: 1...4096)).map { resolve($0).path }
             try ar.finish()
         }
-        if let c = try r.optional("console", .any) {
-            let cr = try ObjectReader(c, path: "console")
-            config.console.requireMFA = try cr.optional("requireMFA", .bool) ?? false
-            config.console.mfaKeyFile = try cr.optional("mfaKeyFile", .string(length: 1...4096)).map { resolve($0).path }
-            try cr.finish()
-        }
+        try parseConsole(r, into: &config) { resolve($0).path }
         try r.finish()
         return config
     }

@@ -91,7 +91,7 @@ import HTJSON
     /// Turns the database back into release 4's form: the chain re-hashed with plain SHA-256,
     /// every migration after `v4_alert_log` undone and its record gone (a database that records
     /// later migrations without v5's is refused as a gap, see below). A migration added after
-    /// `v21_mfa` needs undoing in `AuditTrailFile.undoSites`.
+    /// `v22_oidc` needs undoing in `AuditTrailFile.undoSites`.
     func downgradeToReleaseFour(_ trail: AuditTrailFile) throws {
         try trail.rehash(.sha256)
         try trail.tamper(AuditTrailFile.undoSites)

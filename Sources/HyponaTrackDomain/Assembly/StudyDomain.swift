@@ -18,6 +18,8 @@ public final class StudyDomain: Sendable {
     public let sessions: SessionService
     /// TOTP second factors for console sign-in.
     public let secondFactor: SecondFactorService
+    /// Console sign-in through an OpenID provider (nil: `console.oidc` not configured).
+    public let singleSignOn: SingleSignOnService?
     public let patientSessions: PatientWebSessions
     public let sync: SyncService?
     public let metrics: Metrics
@@ -71,6 +73,8 @@ public final class StudyDomain: Sendable {
         do { redcapToken = try configuration.redcap.map { try REDCapToken.load(tokenFile: $0.tokenFile) } } catch {
             throw DaemonError.configuration(error)
         }
+        let clientSecret: String?
+        do { clientSecret = try configuration.console.oidc.map { try ClientSecret.load($0) } } catch { throw DaemonError.configuration(error) }
         let secondFactorKey: SecondFactorKey
         do { secondFactorKey = try SecondFactorKeySource.load(configuration: configuration, logger: logger) } catch {
             throw DaemonError.configuration(error)
@@ -168,6 +172,12 @@ public final class StudyDomain: Sendable {
         sessions = SessionService(transactions: service.context.transactions, clock: clock, lockout: activation.policy,
                                   passwordChecks: passwordChecks, secondFactor: secondFactor,
                                   requireMFA: configuration.console.requireMFA)
+        if let sso = configuration.console.oidc, let clientSecret {
+            singleSignOn = SingleSignOnService(configuration: sso, clientSecret: clientSecret, transactions: service.context.transactions,
+                                               sessions: sessions, clock: clock, logger: logger)
+        } else {
+            singleSignOn = nil
+        }
         patientSessions = PatientWebSessions(database: database, clock: clock, lifetime: activation.tokenLifetime)
         hookAdmin = HookAdmin(transactions: service.context.transactions, hooks: hooks, clock: clock, wake: { delivery.wake() })
         operations = OperationsMetrics(database: database, hooks: hooks, scheduler: scheduler.statistics, backups: service.backup.status,

@@ -78,6 +78,8 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case staffMFASetUp = "staff.mfa_set_up"
     case staffMFAConfirm = "staff.mfa_confirm"
     case staffMFAReset = "staff.mfa_reset"
+    /// A member bound to the OpenID provider's subject (issuer + `sub`) at their first sign-in.
+    case staffOIDCBind = "staff.oidc_bind"
     /// A console sign-in completed with a recovery code (one of the ten used up).
     case consoleRecoveryCode = "console.recovery_code"
     // Sites

@@ -72,6 +72,10 @@ public enum ConfigCheck {
         do { _ = try PushKeys.load(configuration.push, environment: environment) } catch {
             throw Failure(description: "\(file): \(error)")
         }
+        if let sso = configuration.console.oidc {
+            if let problem = unreadable(sso.caFile) { throw Failure(description: "\(file): console.oidc.caFile: \(problem)") }
+            do { _ = try ClientSecret.load(sso, environment: environment) } catch { throw Failure(description: "\(file): \(error)") }
+        }
         var tokenChecked = true
         if let redcap = configuration.redcap {
             if let problem = unreadable(redcap.caFile) { throw Failure(description: "\(file): redcap.caFile: \(problem)") }

@@ -79,15 +79,15 @@ public enum StaffDirectory {
         return try createStaff(db, name: bootstrapAdminName, role: .admin, by: "system", now: now).token
     }
 
-    /// Staff names: 1–64 characters of `[A-Za-z0-9_.-]` (they appear in audit actors and CLI
-    /// arguments, so no spaces, colons or non-ASCII look-alikes).
+    /// Staff names: 1–64 characters of `[A-Za-z0-9_.@-]` (they appear in audit actors and CLI
+    /// arguments, so no spaces, colons or non-ASCII look-alikes; `@` for a provider's e-mail-like usernames).
     public static func isValidName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...64).contains(bytes.count) else { return false }
         return bytes.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "@"):
                 return true
             default:
                 return false

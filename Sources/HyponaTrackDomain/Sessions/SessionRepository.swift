@@ -6,6 +6,8 @@ struct StoredSession: Sendable {
     var staff: StaffMember
     var createdAt: Int64
     var lastSeenAt: Int64
+    /// Signed in through the OpenID provider (not the password).
+    var viaProvider: Bool
 }
 
 /// Reads and writes `console_sessions` and `staff_passwords` (`SessionSchema`). Callers own the
@@ -22,20 +24,21 @@ enum SessionRepository {
             """, [staffId, hash, ms, actor])
     }
 
-    static func create(_ db: Connection, tokenHash: String, staffId: Int64, ip: String, at ms: Int64) throws -> Int64 {
-        try db.execute("INSERT INTO console_sessions (token_hash, staff_id, created_at, last_seen_at, ip) VALUES (?, ?, ?, ?, ?)",
-                       [tokenHash, staffId, ms, ms, ip])
+    static func create(_ db: Connection, tokenHash: String, staffId: Int64, ip: String, at ms: Int64, viaProvider: Bool = false) throws -> Int64 {
+        try db.execute("INSERT INTO console_sessions (token_hash, staff_id, created_at, last_seen_at, ip, via_provider) VALUES (?, ?, ?, ?, ?, ?)",
+                       [tokenHash, staffId, ms, ms, ip, viaProvider ? 1 : 0])
         return db.lastInsertRowID
     }
 
     /// The session and its member (revoked members included: the caller decides).
     static func find(_ db: Connection, tokenHash: String) throws -> StoredSession? {
         guard let row = try db.queryOne("""
-            SELECT s.id AS session_id, s.created_at AS session_created_at, s.last_seen_at, st.*
+            SELECT s.id AS session_id, s.created_at AS session_created_at, s.last_seen_at, s.via_provider, st.*
             FROM console_sessions s JOIN staff st ON st.id = s.staff_id WHERE s.token_hash = ?
             """, [tokenHash]) else { return nil }
         return StoredSession(id: try row.int64("session_id"), staff: try StaffMember(row: row),
-                             createdAt: try row.int64("session_created_at"), lastSeenAt: try row.int64("last_seen_at"))
+                             createdAt: try row.int64("session_created_at"), lastSeenAt: try row.int64("last_seen_at"),
+                             viaProvider: try row.int64("via_provider") != 0)
     }
 
     static func touch(_ db: Connection, id: Int64, at ms: Int64) throws {

@@ -34,6 +34,8 @@ public struct WebSession: Sendable {
     /// `console.requireMFA` is on and the member has no active second factor: every page but
     /// the set-up page and sign-out sends them there.
     public var mustSetUpSecondFactor = false
+    /// Signed in through the OpenID provider: sign-out leads to the provider's logout too.
+    public var viaProvider = false
 
     public var actor: String { "staff:\(name)" }
 }
@@ -131,18 +133,32 @@ public final class SessionService: Sendable {
 
     /// A new session for `member` (after the password, and the code when they have a factor).
     func startSession(_ member: StaffMember, ip: String, at ms: Int64, recoveryCodesLeft: Int? = nil) throws -> SignedIn {
-        let cookie = "htc_" + Crypto.hex(try Crypto.randomBytes(32))
+        let cookie = try Self.newCookie()
         let id = try transactions.write { db -> Int64 in
-            try SessionRepository.prune(db, idleBefore: ms - Int64(policy.idleSeconds * 1000),
-                                        createdBefore: ms - Int64(policy.absoluteSeconds * 1000))
-            let id = try SessionRepository.create(db, tokenHash: Self.tokenHash(cookie), staffId: member.id, ip: ip, at: ms)
-            try AuditLog.append(db, at: ms, actor: "staff:\(member.name)", action: .consoleSignIn, subject: "staff:\(member.name)",
-                                details: AuditDetails.FromAddress(ip: ip))
-            return id
+            try Self.createSession(db, cookie: cookie, member: member, ip: ip, at: ms, policy: policy, provider: nil)
         }
         let mustSetUp = try mustSetUpSecondFactor(staffId: member.id)
         return SignedIn(cookieValue: cookie, session: WebSession(id: id, name: member.name, role: member.role,
                                                                  csrfToken: Self.csrfToken(cookie), mustSetUpSecondFactor: mustSetUp))
+    }
+
+    static func newCookie() throws -> String { "htc_" + Crypto.hex(try Crypto.randomBytes(32)) }
+
+    /// Inside the caller's write: old sessions pruned, the new one stored (only its hash) and
+    /// audited; `provider`: the issuer it came through (nil: the password).
+    static func createSession(_ db: Connection, cookie: String, member: StaffMember, ip: String, at ms: Int64, policy: SessionPolicy,
+                              provider: String?) throws -> Int64 {
+        try SessionRepository.prune(db, idleBefore: ms - Int64(policy.idleSeconds * 1000),
+                                    createdBefore: ms - Int64(policy.absoluteSeconds * 1000))
+        let id = try SessionRepository.create(db, tokenHash: tokenHash(cookie), staffId: member.id, ip: ip, at: ms, viaProvider: provider != nil)
+        if let provider {
+            try AuditLog.append(db, at: ms, actor: "staff:\(member.name)", action: .consoleSignIn, subject: "staff:\(member.name)",
+                                details: AuditDetails.ProviderSignIn(ip: ip, issuer: provider))
+        } else {
+            try AuditLog.append(db, at: ms, actor: "staff:\(member.name)", action: .consoleSignIn, subject: "staff:\(member.name)",
+                                details: AuditDetails.FromAddress(ip: ip))
+        }
+        return id
     }
 
     /// The live session behind a cookie value, or nil (unknown, ended, idle or too old, or the
@@ -162,8 +178,10 @@ public final class SessionService: Sendable {
         if touch && idle > policy.touchEverySeconds {
             try transactions.write { db in try SessionRepository.touch(db, id: stored.id, at: ms) }
         }
+        // `requireMFA` covers password sign-in only: a provider does its own second factor.
         return WebSession(id: stored.id, name: stored.staff.name, role: stored.staff.role, csrfToken: Self.csrfToken(cookie),
-                          mustSetUpSecondFactor: try mustSetUpSecondFactor(staffId: stored.staff.id))
+                          mustSetUpSecondFactor: stored.viaProvider ? false : try mustSetUpSecondFactor(staffId: stored.staff.id),
+                          viaProvider: stored.viaProvider)
     }
 
     public func signOut(_ session: WebSession, ip: String) throws {

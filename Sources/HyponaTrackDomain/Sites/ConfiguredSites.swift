@@ -1,4 +1,4 @@
-/// The site codes the configuration names (`escalation.sites`, `hooks[].sites`) must be sites
+/// The site codes the configuration names (`escalation.sites`, `hooks[].sites`, `console.oidc.sites`) must be sites
 /// of the database at start (docs/product.md, settled S): a typo would otherwise leave a
 /// site's alerts on the study's ladder, or a hook deaf, without anyone noticing. The daemon
 /// exits 78 (EX_CONFIG) on this error, as on any other invalid configuration.
@@ -18,6 +18,11 @@ enum ConfiguredSites {
         let known = Set(sites)
         for code in configuration.escalation.sites.keys.sorted() where !known.contains(code) {
             throw UnknownConfiguredSite(key: "escalation.sites.\(code)", code: code, known: sites)
+        }
+        for (group, codes) in (configuration.console.oidc?.sites ?? [:]).sorted(by: { $0.key < $1.key }) {
+            for code in codes where !known.contains(code) {
+                throw UnknownConfiguredSite(key: "console.oidc.sites.\(group)", code: code, known: sites)
+            }
         }
         for (i, hook) in configuration.hooks.enumerated() {
             for code in hook.sites ?? [] where !known.contains(code) {

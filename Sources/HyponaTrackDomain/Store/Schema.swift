@@ -53,6 +53,8 @@ enum Schema {
         ("v20_outcomes", { try $0.execute(OutcomesSchema.v1) }),
         // Second factors: each member's sealed TOTP secret and hashed recovery codes (SecondFactorSchema).
         ("v21_mfa", { try $0.execute(SecondFactorSchema.v1) }),
+        // Single sign-on: members bound to the provider's subject; sessions that came through it (SingleSignOnSchema).
+        ("v22_oidc", { try $0.execute(SingleSignOnSchema.v1) }),
     ]
 
     /// Every migration, or those up to and including `last` (a database as an older release

@@ -100,7 +100,7 @@ public enum OpenAPIDocument {
         case "labId": return S.string("^[1-9][0-9]{0,17}$")
         case "list": return S.oneOf(["symptoms", "reactionTests", "tappingTests", "desmopressinDoses"])
         case "itemId": return S.string("^[!-.0-~]{1,64}$")
-        case "name": return S.string("^[A-Za-z0-9_.-]{1,64}$")
+        case "name": return S.string("^[A-Za-z0-9_.@-]{1,64}$")
         case "alertId": return S.string("^[1-9][0-9]{0,17}$")
         case "proposalId": return S.string("^[1-9][0-9]{0,17}$")
         default: return S.anyString

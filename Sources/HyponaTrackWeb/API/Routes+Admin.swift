@@ -79,8 +79,8 @@ extension Routes {
 /// The staff body's members, declared once for the decoder and the spec.
 enum StaffBodies {
     /// Names appear in audit actors and CLI arguments (`StaffDirectory.isValidName`).
-    static let name = BodyField.pattern("name", "^[A-Za-z0-9_.-]{1,64}$", length: 1...64,
-                                        expected: "a name of letters, digits, '.', '_' or '-'", StaffDirectory.isValidName)
+    static let name = BodyField.pattern("name", "^[A-Za-z0-9_.@-]{1,64}$", length: 1...64,
+                                        expected: "a name of letters, digits, '.', '_', '-' or '@'", StaffDirectory.isValidName)
     static let role: BodyField<Role> = {
         let names = BodyField.oneOf("role", Role.allCases.map(\.rawValue))
         return BodyField(name: names.name, read: names.read.map { text, path throws(FieldError) in

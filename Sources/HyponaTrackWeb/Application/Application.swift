@@ -53,7 +53,8 @@ public final class Application: Sendable {
         }
         let document = OpenAPIDocument.build(routes: routes + system(.null))
         let sessions = domain.sessions
-        let console = Console(study: service, sessions: sessions, secondFactor: domain.secondFactor, sync: sync, hooks: { try domain.hookSummaries() },
+        let console = Console(study: service, sessions: sessions, secondFactor: domain.secondFactor, singleSignOn: domain.singleSignOn,
+                              passwordSignIn: configuration.console.passwordSignIn, sync: sync, hooks: { try domain.hookSummaries() },
                               signInLimit: anonymousLimit)
         let patientSessions = domain.patientSessions
         let app = PatientApp(study: service, activation: activation, patients: patientSessions, activateLimit: anonymousLimit,

@@ -10,14 +10,27 @@ import HyponaTrackDomain
 extension Console {
     func signInPage(_ ctx: PageContext) -> HTTPResponse {
         if ctx.session != nil { return WebResponse.redirect(Self.prefix) }
-        return WebResponse.page(.ok, SignInPage(layout: layout(ctx), next: nextPath(ctx.query("next")), formToken: ctx.signInFormToken).render())
+        return WebResponse.page(.ok, signInForm(ctx, next: nextPath(ctx.query("next"))).render())
+    }
+
+    /// The sign-in page: the provider's link when single sign-on is configured, the password
+    /// form unless `console.passwordSignIn` is false.
+    func signInForm(_ ctx: PageContext, next: String, name: String = "") -> SignInPage {
+        var page = SignInPage(layout: ConsoleLayout(request: ctx.request, session: nil), next: next, formToken: ctx.signInFormToken, name: name)
+        page.provider = singleSignOn?.displayName
+        page.passwordForm = passwordSignIn
+        return page
     }
 
     func signIn(_ ctx: PageContext) throws -> HTTPResponse {
         let t = ConsoleText(ctx.language)
         let next = nextPath(ctx.form["next"])
-        var page = SignInPage(layout: ConsoleLayout(request: ctx.request, session: nil), next: next, formToken: ctx.signInFormToken,
-                              name: ctx.form["name"] ?? "")
+        var page = signInForm(ctx, next: next, name: ctx.form["name"] ?? "")
+        guard passwordSignIn else {
+            page.message = t.s("Sign-in with a password is switched off: use the sign-in service.",
+                               "Die Anmeldung mit Passwort ist abgeschaltet: bitte den Anmeldedienst verwenden.")
+            return WebResponse.page(.forbidden, page.render())
+        }
         if let ticket = ctx.form["ticket"], !ticket.isEmpty { return try signInCode(ctx, ticket: ticket, page: page) }
         guard let name = ctx.field("name"), StaffDirectory.isValidName(name) else {
             page.message = t.s("Enter your staff name.", "Bitte den Staff-Namen eingeben.")
@@ -92,7 +105,11 @@ extension Console {
 
     func signOut(_ ctx: PageContext) throws -> HTTPResponse {
         if let s = ctx.session { try sessions.signOut(s, ip: ctx.request.clientIP) }
-        return WebResponse.redirect("/console/login", cookies: [WebResponse.cookie("ht_session", "", maxAge: 0, secure: ctx.request.isSecure)])
+        let clear = WebResponse.cookie("ht_session", "", maxAge: 0, secure: ctx.request.isSecure)
+        if ctx.session?.viaProvider == true, let location = singleSignOn?.logoutLocation() {
+            return providerSignOutPage(ctx, location: location, cookies: [clear])
+        }
+        return WebResponse.redirect("/console/login", cookies: [clear])
     }
 
     /// `next` when it is a console page, else the board.

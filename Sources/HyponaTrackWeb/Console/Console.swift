@@ -9,6 +9,10 @@ struct Console: Sendable {
     let study: StudyService
     let sessions: SessionService
     let secondFactor: SecondFactorService
+    /// Sign-in through the OpenID provider (nil: not configured).
+    let singleSignOn: SingleSignOnService?
+    /// Whether the password form is offered (`console.passwordSignIn`).
+    let passwordSignIn: Bool
     let sync: SyncService?
     /// Each configured hook with its delivery figures.
     let hooks: @Sendable () throws -> [(hook: HookConfiguration, summary: HookOutboxSummary)]
@@ -26,6 +30,7 @@ struct Console: Sendable {
             Route(.get, "/console/login", access: .signIn, touches: .system) { ctx in signInPage(ctx) },
             Route(.post, "/console/login", access: .signIn, touches: .system, limit: signInLimit) { ctx in try signIn(ctx) },
             Route(.post, "/console/logout", access: .staffSignOut, touches: .system) { ctx in try signOut(ctx) },
+        ] + singleSignOnRoutes() + [
             Route(.get, "/console/language", access: .anonymous, touches: .system) { ctx in WebResponse.languageSwitch(ctx, prefix: "/console", home: Self.prefix) },
             Route(.get, "/console/", access: .staff(.read), touches: .list) { ctx in try board(ctx) },
             Route(.get, SecondFactorPage.path, access: .staff(.read), touches: .system) { ctx in try secondFactorPage(ctx) },

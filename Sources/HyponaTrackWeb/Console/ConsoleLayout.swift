@@ -49,7 +49,9 @@ struct ConsoleLayout {
 
     private func languageSwitch() -> HTML {
         let other: Language = request.language == .de ? .en : .de
-        let back = request.http.rawPath + (request.http.rawQuery.map { "?" + $0 } ?? "")
+        // The single sign-on's pages go back to the sign-in page: their query holds the provider's code.
+        let back = request.http.rawPath.hasPrefix("/console/oidc/") ? "/console/login"
+            : request.http.rawPath + (request.http.rawQuery.map { "?" + $0 } ?? "")
         let href = "/console/language?to=\(other.rawValue)&back=\(URLComponentEncoding.queryValue(back))"
         return "<a href=\"\(href)\" lang=\"\(other.rawValue)\" hreflang=\"\(other.rawValue)\">\(t.languageSwitch)</a>"
     }

@@ -60,14 +60,25 @@ struct SignInPage {
     /// The code step after a right password (the member has a second factor): the ticket the
     /// password step issued, sent back with the code.
     var ticket: String?
+    /// The provider's name for the "Sign in with …" link (nil: no single sign-on).
+    var provider: String?
+    /// Whether the password form is shown (`console.passwordSignIn`).
+    var passwordForm = true
 
     var t: ConsoleText { layout.t }
 
     func render() -> HTML {
         if let ticket { return renderCodeStep(ticket) }
+        let link: HTML = provider.map { name in
+            "<p class=\"sso\"><a class=\"button\" id=\"sso\" href=\"/console/oidc/start?next=\(URLComponentEncoding.queryValue(next))\">\(t.s("Sign in with", "Anmelden mit")) \(name)</a></p>"
+        } ?? HTML()
+        guard passwordForm else {
+            let error: HTML = message.map { "<p class=\"error\" id=\"signin-error\" role=\"alert\">\($0)</p>" } ?? HTML()
+            return layout.page(t.signIn, link + error)
+        }
         let error: HTML = message.map { "<p class=\"error\" id=\"signin-error\" role=\"alert\">\($0)</p>" } ?? HTML()
         func described(_ f: String) -> HTML { field == f || (field == nil && message != nil) ? " aria-invalid=\"true\" aria-describedby=\"signin-error\"" : HTML() }
-        return layout.page(t.signIn, """
+        return layout.page(t.signIn, link + """
             <form method="post" action="/console/login" class="login" id="signin">
             <input type="hidden" name="next" value="\(next)">\(CSRFField.html(formToken))
             <div class="field"><label for="name">\(t.name)</label>

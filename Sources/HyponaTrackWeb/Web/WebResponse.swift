@@ -57,11 +57,11 @@ enum WebResponse {
         return HTTPResponse(status: .ok, headers: h, body: Array(text.utf8))
     }
 
-    /// A `Set-Cookie` value: `HttpOnly`, `SameSite=Strict`, `Secure` over TLS; `maxAge` nil is
-    /// a browser-session cookie, 0 deletes it.
+    /// A `Set-Cookie` value: `HttpOnly`, `SameSite=Strict` (the single sign-on's pre-session:
+    /// `Lax`), `Secure` over TLS; `maxAge` nil is a browser-session cookie, 0 deletes it.
     static func cookie(_ name: String, _ value: String, path: String = "/", maxAge: Int? = nil, secure: Bool,
-                       httpOnly: Bool = true) -> String {
-        var parts = ["\(name)=\(value)", "Path=\(path)", "SameSite=Strict"]
+                       httpOnly: Bool = true, sameSite: String = "Strict") -> String {
+        var parts = ["\(name)=\(value)", "Path=\(path)", "SameSite=\(sameSite)"]
         if httpOnly { parts.append("HttpOnly") }
         if secure { parts.append("Secure") }
         if let maxAge { parts.append("Max-Age=\(maxAge)") }

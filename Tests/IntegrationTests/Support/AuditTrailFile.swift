@@ -120,8 +120,10 @@ struct AuditTrailFile {
 }
 
 extension AuditTrailFile {
-    /// What `v21_mfa` and `v20_outcomes` added, undone (with their records).
+    /// What `v22_oidc`, `v21_mfa` and `v20_outcomes` added, undone (with their records).
     static let undoOutcomes = """
+        DELETE FROM schema_migrations WHERE name = 'v22_oidc';
+        DROP TABLE staff_oidc_subjects; ALTER TABLE console_sessions DROP COLUMN via_provider;
         DELETE FROM schema_migrations WHERE name = 'v21_mfa';
         DROP TABLE staff_recovery_codes; DROP TABLE staff_mfa;
         DELETE FROM schema_migrations WHERE name = 'v20_outcomes';
@@ -130,7 +132,7 @@ extension AuditTrailFile {
 
     /// What `v19_sites` and the migrations after it added, undone (with their records), leaving
     /// the database as the release before sites left it; the audit trail's append-only triggers stay.
-    /// A migration added after `v21_mfa` needs undoing here too.
+    /// A migration added after `v22_oidc` needs undoing here too.
     static let undoSites = undoOutcomes + """
         DELETE FROM schema_migrations WHERE name = 'v19_sites';
         DROP INDEX patients_site; ALTER TABLE patients DROP COLUMN site_id;

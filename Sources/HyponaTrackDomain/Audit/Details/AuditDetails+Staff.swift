@@ -40,3 +40,26 @@ extension AuditDetails {
         let recoveryCodesLeft: Int
     }
 }
+
+extension AuditDetails {
+    /// `staff.oidc_bind`: the member bound to the provider's subject at the first sign-in.
+    struct ProviderSubject: Encodable, Sendable {
+        let issuer: String
+        let subject: String
+        let ip: String
+    }
+
+    /// `console.sign_in` through the provider.
+    struct ProviderSignIn: Encodable, Sendable {
+        let ip: String
+        let issuer: String
+    }
+
+    /// `staff.add` by the provider's first sign-in: the role and sites its groups map to.
+    struct ProviderStaff: Encodable, Sendable {
+        let role: String
+        let sites: [String]
+        let allSites: Bool
+        let groups: [String]
+    }
+}
