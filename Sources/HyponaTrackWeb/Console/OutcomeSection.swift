@@ -21,9 +21,8 @@ struct OutcomeSection {
 
     private func list() -> HTML {
         guard !outcomes.isEmpty else { return "<p>\(t.s("No outcomes recorded.", "Keine Ereignisse erfasst."))</p>" }
-        let sep = t.language == .de ? "," : "."
         let rows: [HTML] = outcomes.map { o in
-            let sodium = o.sodium.map { ChartNumber.format($0, decimals: 1, trimZeros: true, separator: sep) } ?? "–"
+            let sodium = t.number(o.sodium, decimals: 1, trimZeros: true)
             return """
                 <tr id="outcome-\(String(o.id))" data-kind="\(o.kind.rawValue)" data-status="\(o.status.rawValue)"\
                 \(o.status == .withdrawn ? " class=\"muted\"" : "")><td>\(t.date(o.date))</td><td class="num">\(String(o.pod))</td>\

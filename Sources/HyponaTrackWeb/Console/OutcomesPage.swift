@@ -16,11 +16,7 @@ struct OutcomesPage {
     var site = ""
 
     var t: ConsoleText { layout.t }
-    var sep: String { t.language == .de ? "," : "." }
-
-    func number(_ v: Double?, _ decimals: Int = 1) -> String {
-        v.map { ChartNumber.format($0, decimals: decimals, trimZeros: false, separator: sep) } ?? "–"
-    }
+    func number(_ v: Double?, _ decimals: Int = 1) -> String { t.number(v, decimals: decimals) }
 
     /// `3/4 = 75,0 % (95 % CI 30,1–95,4 %)`.
     func share(_ p: Proportion) -> String {
@@ -106,7 +102,7 @@ struct OutcomesPage {
                             xTitle: t.s("Days before the episode", "Tage vor der Episode"), yTitle: t.s("Episodes", "Episoden"),
                             categories: days, series: [BarSeries(name: t.s("yellow or red", "Gelb oder Rot"), bars: histogram(all.yellowOrRed)),
                                                        BarSeries(name: t.s("red", "Rot"), bars: histogram(all.red))],
-                            decimalSeparator: sep, noDataText: t.s("No warned episode", "Keine vorgewarnte Episode"))
+                            decimalSeparator: t.decimalSeparator, noDataText: t.s("No warned episode", "Keine vorgewarnte Episode"))
         let pods = all.alertsByPOD
         let byPOD = BarChart(id: "burden", title: t.s("Alerts per 100 patient-days by POD", "Alarme je 100 Patiententage nach POD"),
                              summary: t.s("Alerts opened on each post-operative day per 100 patient-days monitored on it.",
@@ -114,7 +110,7 @@ struct OutcomesPage {
                              xTitle: t.pod, yTitle: t.s("per 100 patient-days", "je 100 Patiententage"), categories: pods.map { String($0.pod) },
                              series: [BarSeries(name: t.s("alerts", "Alarme"), bars: pods.map { p in
                                  p.per100.map { Bar(value: $0, label: "\(p.alerts)/\(p.patientDays)") } })],
-                             valueDecimals: 1, decimalSeparator: sep, noDataText: t.s("No patient-days", "Keine Patiententage"))
+                             valueDecimals: 1, decimalSeparator: t.decimalSeparator, noDataText: t.s("No patient-days", "Keine Patiententage"))
         let classes = report.cohorts
         func sensitivity(_ w: (OutcomeFigures) -> Proportion) -> [Bar?] {
             classes.map { c in
@@ -128,7 +124,7 @@ struct OutcomesPage {
                             xTitle: t.riskClass, yTitle: "%", categories: classes.map { t.cohortName($0.cohort) },
                             series: [BarSeries(name: t.s("yellow or red", "Gelb oder Rot"), bars: sensitivity { $0.yellowOrRed.sensitivity }),
                                      BarSeries(name: t.s("red", "Rot"), bars: sensitivity { $0.red.sensitivity })],
-                            include: [0, 100], decimalSeparator: sep, noDataText: t.s("No episode", "Keine Episode"))
+                            include: [0, 100], decimalSeparator: t.decimalSeparator, noDataText: t.s("No episode", "Keine Episode"))
         return "\([lead, byPOD, sens].map(figure))"
     }
 

@@ -13,11 +13,7 @@ struct StatisticsPage {
     var site = ""
 
     var t: ConsoleText { layout.t }
-    var sep: String { t.language == .de ? "," : "." }
-
-    func number(_ v: Double?, _ decimals: Int = 1) -> String {
-        v.map { ChartNumber.format($0, decimals: decimals, trimZeros: false, separator: sep) } ?? "–"
-    }
+    func number(_ v: Double?, _ decimals: Int = 1) -> String { t.number(v, decimals: decimals) }
 
     func render() -> HTML {
         let cohorts = statistics.cohorts
