@@ -204,13 +204,15 @@ import HTJSON
         let outcomesBefore = try d.download("/v1/export/outcomes.csv", token: nurse).body
         let body = try Self.body(Repo.config)
         let admin = d.adminToken
-        let started = DispatchSemaphore(value: 0)
+        let idle = Self.cpuTicks(d.pid)
+        let finished = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            started.signal()
             _ = try? d.request(.post, "/v1/rules/backtest", token: admin, body: body)
+            finished.signal()
         }
-        started.wait()
-        usleep(20_000)
+        // Killed once the daemon is working on it (5 clock ticks of CPU beyond its idle count),
+        // or, on a machine fast enough to finish first, right after the answer.
+        while Self.cpuTicks(d.pid) < idle + 5, finished.wait(timeout: .now() + .milliseconds(2)) == .timedOut {}
         d.kill9()
         try d.start()
         #expect(try d.download("/v1/export/days.csv", token: nurse).body == before)
@@ -219,5 +221,17 @@ import HTJSON
         #expect(verify.status == 200 && verify["intact"] == true, "\(verify.text)")
         let again = try Self.comparison(try d.request(.post, "/v1/rules/backtest", token: d.adminToken, body: body))
         #expect(again["changedDayCount"] == 0 && again["daysUnderOtherRules"] == 0)
+    }
+}
+
+extension BacktestTests {
+    /// The process's user and system CPU time in clock ticks (`/proc/PID/stat`, fields 14 and 15).
+    static func cpuTicks(_ pid: Int32) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command: state is field 3, so utime (14) and stime (15) are at 11 and 12.
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
+        return user + system
     }
 }
