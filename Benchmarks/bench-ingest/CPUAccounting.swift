@@ -4,10 +4,14 @@ import Foundation
 /// user and kernel (system) time apart, so a report can say how much of the daemon's CPU is
 /// system calls (sends, epoll, WAL writes, futex wake-ups) rather than its own code.
 struct ThreadCPU {
-    /// One thread's CPU seconds.
+    /// One thread's CPU seconds, and how often it gave up the CPU: waiting (a lock, a futex,
+    /// a poll: voluntary) or preempted (nonvoluntary). Wake-ups between threads cost kernel
+    /// time and cache warmth that an instruction count does not show.
     struct Usage {
         var user: Double
         var kernel: Double
+        var voluntarySwitches: Double = 0
+        var preemptions: Double = 0
         var seconds: Double { user + kernel }
     }
 
@@ -25,9 +29,22 @@ struct ThreadCPU {
             // Fields after the name: state is field 3, utime 14, stime 15 (proc(5)).
             let rest = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
             guard rest.count > 12, let user = Double(rest[11]), let system = Double(rest[12]) else { continue }
-            threads[tid] = (name, Usage(user: user / ticks, kernel: system / ticks))
+            let switches = Self.switches(ProcFile.read("/proc/\(pid)/task/\(task)/status") ?? "")
+            threads[tid] = (name, Usage(user: user / ticks, kernel: system / ticks, voluntarySwitches: switches.voluntary,
+                                        preemptions: switches.nonvoluntary))
         }
         return ThreadCPU(threads: threads)
+    }
+
+    /// `voluntary_ctxt_switches` and `nonvoluntary_ctxt_switches` of a `status` file (proc(5)).
+    static func switches(_ status: String) -> (voluntary: Double, nonvoluntary: Double) {
+        var out = (voluntary: 0.0, nonvoluntary: 0.0)
+        for line in status.split(separator: "\n") {
+            let parts = line.split(separator: ":")
+            guard parts.count == 2, let n = Double(parts[1].trimmingCharacters(in: .whitespaces)) else { continue }
+            if parts[0] == "voluntary_ctxt_switches" { out.voluntary = n } else if parts[0] == "nonvoluntary_ctxt_switches" { out.nonvoluntary = n }
+        }
+        return out
     }
 
     /// CPU of each thread between `earlier` and `self` (threads that ended in between are
@@ -35,7 +52,9 @@ struct ThreadCPU {
     func since(_ earlier: ThreadCPU) -> [(tid: Int, name: String, usage: Usage)] {
         threads.map { tid, now in
             let before = earlier.threads[tid]?.usage ?? Usage(user: 0, kernel: 0)
-            return (tid, now.name, Usage(user: now.usage.user - before.user, kernel: now.usage.kernel - before.kernel))
+            return (tid, now.name, Usage(user: now.usage.user - before.user, kernel: now.usage.kernel - before.kernel,
+                                         voluntarySwitches: now.usage.voluntarySwitches - before.voluntarySwitches,
+                                         preemptions: now.usage.preemptions - before.preemptions))
         }
         .sorted { $0.usage.seconds > $1.usage.seconds }
     }

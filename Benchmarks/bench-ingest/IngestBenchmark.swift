@@ -81,6 +81,12 @@ struct IngestBenchmark {
         // day plan each peak higher).
         let floor = try FloorProbes.measure(FloorProbes.probes(patientToken: pool.sessions[0].token), clients: observed,
                                             daemon: daemon, options: options)
+        let paced = options.pacedRate > 0
+            ? try PacedProbe.measure(rate: options.pacedRate, clients: observed, duration: options.pacedSeconds, daemon: daemon,
+                                     options: options,
+                                     submissions: { ClientCursor(pool: pool, dates: dates, perDay: options.perDay, idPrefix: "paced\($0)") },
+                                     floorRequest: FloorProbes.probes(patientToken: pool.sessions[0].token)[0])
+            : nil
 
         // 5. Summary and where the time goes.
         let main = configurations.first { $0.clients == observed }!
@@ -107,8 +113,8 @@ struct IngestBenchmark {
         say("daemon stop (SIGTERM → exit): \(fmt(stop.seconds * 1000)) ms, exit status \(stop.status)"
             + (stop.killed ? " (did not stop within 30 s: SIGKILL)" : ""))
         DaemonLog.summarize(daemon.logPath)
-        let acknowledged = configurations.reduce(0) { $0 + $1.acknowledged }
-        let unanswered = configurations.reduce(0) { $0 + $1.unanswered }
+        let acknowledged = configurations.reduce(0) { $0 + $1.acknowledged } + (paced?.submission.run.acknowledged ?? 0)
+        let unanswered = configurations.reduce(0) { $0 + $1.unanswered } + (paced?.submission.run.unanswered ?? 0)
         let stored = try Durability.count(databasePath: daemon.databasePath)
         say("durable: \(acknowledged) acknowledged, \(stored.symptomEntries) stored "
             + "(symptom_entries; \(unanswered) requests got no answer; evaluations \(stored.evaluations), "

@@ -52,23 +52,30 @@ struct RunResult {
 /// One thread per client, each with its own keep-alive connection, sending PUTs back to back:
 /// first a warm-up (answers counted for durability only), then the measured window; after the
 /// window each client finishes its in-flight request and stops.
+///
+/// With a `rate`, the clients are paced instead: together they send `rate` requests a second,
+/// each on its own fixed schedule (client i of n starts i/n of a period late), so the daemon works
+/// below saturation and its CPU per request is not shaped by how the two cores are shared with
+/// this process at full load.
 enum LoadGenerator {
     /// Runs the clients; `midway` is called on this thread halfway through the measured window.
     static func run<Source: RequestSource>(port: UInt16, cursors: [Source], warmup: Double, duration: Double,
-                    midway: () -> Void = {}) -> RunResult {
+                    rate: Double? = nil, midway: () -> Void = {}) -> RunResult {
+        let period = rate.map { Double(cursors.count) / $0 }
         let schedule = Mutex<(from: UInt64, to: UInt64)>((0, 0))
         let results = Mutex<[ClientResult]>([])
         let connected = DispatchSemaphore(value: 0)
         let go = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
-        for cursor in cursors {
+        for (index, cursor) in cursors.enumerated() {
             done.enter()
+            let pace = period.map { (period: $0, offset: $0 * Double(index) / Double(cursors.count)) }
             let thread = Thread {
                 var connection = try? HTTPConnection(port: port)
                 connected.signal()
                 go.wait()
                 let window = schedule.withLock { $0 }
-                let result = runClient(cursor, port: port, connection: &connection, window: window)
+                let result = runClient(cursor, port: port, connection: &connection, window: window, pace: pace)
                 results.withLock { $0.append(result) }
                 done.leave()
             }
@@ -99,12 +106,20 @@ enum LoadGenerator {
 
     /// One client's loop until the end of the window.
     private static func runClient<Source: RequestSource>(_ cursor: Source, port: UInt16, connection: inout HTTPConnection?,
-                                  window: (from: UInt64, to: UInt64)) -> ClientResult {
+                                  window: (from: UInt64, to: UInt64), pace: (period: Double, offset: Double)?) -> ClientResult {
         var cursor = cursor
         var result = ClientResult()
         result.latencies.reserveCapacity(16_384)
         var sent = Monotonic.now()
+        // The next send on this client's schedule; a client that fell behind sends at once.
+        var due = pace.map { Monotonic.adding($0.offset, to: sent) }
         while sent < window.to {
+            if let next = due, let pace {
+                let wait = Monotonic.seconds(from: Monotonic.now(), to: next)
+                if wait > 0 { Monotonic.sleep(wait) }
+                due = Monotonic.adding(pace.period, to: next)
+                if Monotonic.now() >= window.to { break }
+            }
             func record(_ kind: String) {
                 result.errors[kind, default: 0] += 1
                 if Monotonic.now() >= window.from { result.errorsInWindow[kind, default: 0] += 1 }

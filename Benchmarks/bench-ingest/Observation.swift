@@ -86,7 +86,8 @@ struct Observation {
         let n = Double(max(acknowledged, 1))
         func share(_ usage: ThreadCPU.Usage) -> String {
             "\(fmt(usage.seconds, 1)) s = \(fmt(100 * usage.seconds / wallSeconds))% of a core = \(fmt(usage.seconds / n * 1e6)) µs per submission"
-                + " (kernel \(fmt(usage.kernel / n * 1e6)) µs)"
+                + " (kernel \(fmt(usage.kernel / n * 1e6)) µs); \(fmt(usage.voluntarySwitches / n, 2)) waits and "
+            + "\(fmt(usage.preemptions / n, 2)) preemptions per submission"
         }
         say("  daemon CPU: \(share(total(daemonThreads)))")
         // The writer thread is named "sqlite-group-commit" by GroupCommitWriter; where that name
@@ -112,6 +113,10 @@ struct Observation {
     }
 
     private func total(_ threads: [(tid: Int, name: String, usage: ThreadCPU.Usage)]) -> ThreadCPU.Usage {
-        threads.reduce(ThreadCPU.Usage(user: 0, kernel: 0)) { ThreadCPU.Usage(user: $0.user + $1.usage.user, kernel: $0.kernel + $1.usage.kernel) }
+        threads.reduce(ThreadCPU.Usage(user: 0, kernel: 0)) {
+            ThreadCPU.Usage(user: $0.user + $1.usage.user, kernel: $0.kernel + $1.usage.kernel,
+                            voluntarySwitches: $0.voluntarySwitches + $1.usage.voluntarySwitches,
+                            preemptions: $0.preemptions + $1.usage.preemptions)
+        }
     }
 }

@@ -22,6 +22,9 @@ struct Options {
     var perDay = 8
     /// Dates each patient's submissions fill, oldest first (the last ones before today).
     var days = 12
+    /// Requests per second of the paced runs (``PacedProbe``); 0: none.
+    var pacedRate = 0.0
+    var pacedSeconds = 8.0
     /// Keep the temporary directory (database, daemon log) for inspection.
     var keep = false
 
@@ -35,6 +38,7 @@ struct Options {
         Usage: bench-ingest [--daemon PATH] [--config FILE] [--dir DIR] [--clients 1,4,16]
                             [--repetitions N] [--warmup S] [--duration S] [--ceiling-seconds S]
                             [--patients N] [--per-day N] [--days N] [--keep]
+                            [--paced RATE [--paced-duration S]]   (CPU per request below saturation)
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -69,6 +73,8 @@ struct Options {
             case "--per-day": o.perDay = try number(1)
             case "--days": o.days = try number(1)
             case "--keep": o.keep = true
+            case "--paced": o.pacedRate = try number(1.0)
+            case "--paced-duration": o.pacedSeconds = try number(1.0)
             case "--help", "-h": print(usage); exit(0)
             default: throw BenchError("unknown argument \(arguments[i])\n\(usage)")
             }

@@ -24,6 +24,10 @@ final class ConnectionState {
     let started = ContinuousClock.now
     /// The request-target exactly as received (path and query, still encoded).
     let rawTarget: [UInt8]
+    /// `rawTarget` parsed, once: the upload spool's decision and the request both need it.
+    lazy var target: Result<RequestTarget, RequestTargetError> = Result { () throws(RequestTargetError) in
+        try RequestTarget(parsing: rawTarget)
+    }
 
     var phase = Phase.awaitingHeaders
     /// The connection (libmicrohttpd's pointer as a number), for the connection guard.

@@ -179,7 +179,7 @@ final class ServerCore: Sendable {
 
     /// A route that spools (``UploadSpool``): the file to write to, or the answer to give at once.
     private func startSpool(_ spool: UploadSpool, _ connection: OpaquePointer, _ context: ConnectionState) -> HTTPResponse? {
-        guard let target = try? RequestTarget(parsing: context.rawTarget) else { return nil }
+        guard case .success(let target) = context.target else { return nil }
         switch spool.decide(context.method, target.path, context.headers) {
         case .buffer: return nil
         case .bufferUpTo(let limit):
@@ -232,7 +232,7 @@ final class ServerCore: Sendable {
     private func request(from connection: OpaquePointer, _ context: ConnectionState) -> Built {
         let target: RequestTarget
         do {
-            target = try RequestTarget(parsing: context.rawTarget)
+            target = try context.target.get()
         } catch {
             // `invalid_value` is the product's code for a malformed request part (here: the path).
             return .refused(refusal(.badRequest, "invalid_value", error.message, connection, context))

@@ -21,7 +21,10 @@ struct PageFamily: Sendable {
         case patients(PatientWebSessions)
     }
 
-    func serves(_ path: String) -> Bool { path == prefix.dropLast() || path.hasPrefix(prefix) }
+    func serves(_ path: String) -> Bool {
+        // As bytes: asked of every request, and `hasPrefix` on Strings compares Characters.
+        path.utf8.starts(with: prefix.utf8) || path.utf8.elementsEqual(prefix.utf8.dropLast())
+    }
 
     /// `/console/login?next=/console/patients/P-1`: back where the member was after signing in.
     func signInLocation(_ http: HTTPRequest) -> String {
