@@ -25,9 +25,16 @@ extension HTTPClientRequest {
     public static func json(
         method: Method, url: String, body: String?, headers: HTTPHeaders = HTTPHeaders()
     ) -> HTTPClientRequest {
+        json(method: method, url: url, bytes: body.map { Array($0.utf8) }, headers: headers)
+    }
+
+    /// The same with the JSON text as UTF-8 bytes.
+    public static func json(
+        method: Method, url: String, bytes body: [UInt8]?, headers: HTTPHeaders = HTTPHeaders()
+    ) -> HTTPClientRequest {
         var headers = headers
         if !headers.contains("Accept") { headers.add(name: "Accept", value: "application/json") }
         if body != nil { headers.replaceOrAdd(name: "Content-Type", value: "application/json; charset=utf-8") }
-        return HTTPClientRequest(method: method, url: url, headers: headers, body: body.map { Array($0.utf8) })
+        return HTTPClientRequest(method: method, url: url, headers: headers, body: body)
     }
 }

@@ -1,5 +1,6 @@
 import CCurl
 import CCurlShims
+import Glibc
 import Synchronization
 
 /// Many requests at once to one service over a few HTTP/2 connections, each carrying many
@@ -25,12 +26,18 @@ public final class MultiplexedHTTPClient: Sendable {
     /// Streams per connection at most (`CURLMOPT_MAX_CONCURRENT_STREAMS`; the server's
     /// `SETTINGS_MAX_CONCURRENT_STREAMS` may lower it).
     public let maxStreams: Int
+    /// The least time between two passes over the transfers (`curl_multi_perform`) while some
+    /// are in flight. libcurl 7.88 looks at every transfer of the multi handle on each pass, so
+    /// with hundreds of streams a pass per arriving answer costs more than the answers; waiting
+    /// a little lets each pass take several (zero: a pass whenever a socket is ready).
+    public let performInterval: Duration
     private let multi: Mutex<CurlMultiHandle?>
     private let handles: CurlEasyHandlePool
     private let connects = Atomic<Int>(0)
 
     public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), maxConnections: Int = 4,
-                maxStreams: Int = 100) {
+                maxStreams: Int = 100, performInterval: Duration = .zero) {
+        self.performInterval = performInterval
         CurlRuntime.initialize()
         var configuration = configuration
         configuration.http2 = true
@@ -51,27 +58,46 @@ public final class MultiplexedHTTPClient: Sendable {
     ///   request, connection, TLS, timeout, size cap). Runs inside the transfer loop: other
     ///   transfers wait while it runs, so it should be short.
     public func send(_ requests: [HTTPClientRequest], completion: (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void) {
+        var next = 0
+        stream(next: { () -> (Int, HTTPClientRequest)? in
+            guard next < requests.count else { return nil }
+            defer { next += 1 }
+            return (next, requests[next])
+        }, completion: completion)
+    }
+
+    /// Keeps the streams full from a source: whenever fewer than `maxConnections × maxStreams`
+    /// transfers are in flight, asks `next` for another request (with the caller's number for
+    /// it), and calls `completion` with that number and the outcome as each one finishes — so a
+    /// long run of requests never waits for the slowest of a batch before the next ones start.
+    /// Returns once `next` has nothing (nil) while no transfer is in flight; a nil while
+    /// transfers are in flight only means "nothing now": `next` is asked again after each
+    /// completion. Both closures run on the calling thread, inside the transfer loop.
+    public func stream(next: () -> (Int, HTTPClientRequest)?,
+                       completion: (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void) {
         multi.withLock { multi in
             guard let multi else {
-                for (i, r) in requests.enumerated() {
+                while let (i, r) = next() {
                     completion(i, .failure(HTTPClientError(CurlFailure(kind: .other, detail: "curl_multi_init failed"), request: r)))
                 }
                 return
             }
-            run(requests, on: multi, completion: completion)
+            run(next, on: multi, completion: completion)
         }
     }
 
     /// One transfer in the multi handle, with what must outlive it.
     private final class Transfer {
         let index: Int
+        let request: HTTPClientRequest
         let handle: CurlEasyHandle
         let state: TransferState
         let headers: CurlHeaderList
         let resolve: CurlResolveList
 
-        init(index: Int, handle: CurlEasyHandle, state: TransferState, headers: CurlHeaderList, resolve: CurlResolveList) {
+        init(index: Int, request: HTTPClientRequest, handle: CurlEasyHandle, state: TransferState, headers: CurlHeaderList, resolve: CurlResolveList) {
             self.index = index
+            self.request = request
             self.handle = handle
             self.state = state
             self.headers = headers
@@ -79,45 +105,54 @@ public final class MultiplexedHTTPClient: Sendable {
         }
     }
 
-    private func run(_ requests: [HTTPClientRequest], on multi: CurlMultiHandle,
+    private func run(_ next: () -> (Int, HTTPClientRequest)?, on multi: CurlMultiHandle,
                      completion: (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void) {
         let window = maxConnections * maxStreams
-        var next = 0
         var active: [UnsafeMutableRawPointer: Transfer] = [:]
         func finish(_ t: Transfer, _ result: Result<HTTPClientResponse, CurlFailure>) {
             multi.remove(t.handle)
             connects.add(t.handle.longInfo(CURLINFO_NUM_CONNECTS) ?? 0, ordering: .relaxed)
             handles.checkIn(t.handle)
-            completion(t.index, result.mapError { HTTPClientError($0, request: requests[t.index]) })
+            completion(t.index, result.mapError { HTTPClientError($0, request: t.request) })
         }
-        while next < requests.count || !active.isEmpty {
-            while active.count < window, next < requests.count {
-                let i = next
-                next += 1
+        let clock = ContinuousClock()
+        var lastPass = clock.now
+        repeat {
+            while active.count < window, let (i, request) = next() {
                 do throws(CurlFailure) {
-                    let t = try start(requests[i], index: i, on: multi)
+                    let t = try start(request, index: i, on: multi)
                     active[t.handle.raw] = t
                 } catch {
-                    completion(i, .failure(HTTPClientError(error, request: requests[i])))
+                    completion(i, .failure(HTTPClientError(error, request: request)))
                 }
             }
+            guard !active.isEmpty else { break }
             do throws(CurlFailure) {
+                let wait = performInterval - (clock.now - lastPass)
+                if wait > .zero {
+                    let (seconds, attoseconds) = wait.components
+                    usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+                }
+                lastPass = clock.now
                 try multi.perform()
+                var finished = false
                 while let (easy, code) = multi.nextDone() {
                     guard let t = active.removeValue(forKey: easy) else { continue }
+                    finished = true
                     if code == CURLE_OK {
                         finish(t, .success(t.state.response(of: t.handle)))
                     } else {
                         finish(t, .failure(configuration.explain(t.handle.failure(code), state: t.state)))
                     }
                 }
-                if !active.isEmpty { try multi.poll(milliseconds: 100) }
+                // Streams were freed: fill them before waiting on the sockets.
+                if !finished { try multi.poll(milliseconds: 100) }
             } catch {
                 // The multi handle itself failed: every transfer still in it fails with it.
                 for t in active.values { finish(t, .failure(error)) }
                 active.removeAll()
             }
-        }
+        } while true
     }
 
     private func start(_ request: HTTPClientRequest, index: Int, on multi: CurlMultiHandle) throws(CurlFailure) -> Transfer {
@@ -154,6 +189,6 @@ public final class MultiplexedHTTPClient: Sendable {
             handles.checkIn(handle)
             throw error
         }
-        return Transfer(index: index, handle: handle, state: state, headers: headers, resolve: resolve)
+        return Transfer(index: index, request: request, handle: handle, state: state, headers: headers, resolve: resolve)
     }
 }

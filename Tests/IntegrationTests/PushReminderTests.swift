@@ -177,7 +177,9 @@ import Testing
 
     /// APNs over HTTP/2: the provider token verified by PyJWT (ES256, kid, iss, iat), every
     /// header, the payload; 429 with Retry-After retried; 410 Unregistered disabling the device.
-    @Test func remindersReachAPNsOverHTTP2AndUnregisteredDisablesTheDevice() throws {
+    /// A daemon whose reminders are due now, pushing to an APNs emulator that first answers
+    /// `answer` (the emulator's `/_answer` command).
+    static func apnsRig(answer: JSONValue) throws -> (HookRig, APNsEmulator) {
         if Hooks.berlinNow().minute >= 1430 { try waitUntil(timeout: 700) { Hooks.berlinNow().minute < 1430 } }
         var config = try HookConfig()
         config.reminders = Self.morningNow(Hooks.hhmm(Hooks.berlinNow().minute))
@@ -186,11 +188,15 @@ import Testing
         chmod(keyFile, 0o600)
         let apns = try APNsEmulator(directory: config.directory.appendingPathComponent("apns"), keyFile: keyFile,
                                     keyId: "ABCDEFGHIJ", teamId: "KLMNOPQRST", topic: "org.example.hyponatrack")
-        try apns.answer(["status": 429, "reason": "TooManyRequests", "retryAfter": "2"])
+        try apns.answer(answer)
         config.push = ["apns": ["keyFile": .string(keyFile), "keyId": "ABCDEFGHIJ", "teamId": "KLMNOPQRST",
                                 "topic": "org.example.hyponatrack", "url": .string("https://127.0.0.1:\(apns.port)")],
                        "caFile": .string(apns.caFile)]
-        let rig = try HookRig(config)
+        return (try HookRig(config), apns)
+    }
+
+    @Test func remindersReachAPNsOverHTTP2AndUnregisteredDisablesTheDevice() throws {
+        let (rig, apns) = try Self.apnsRig(answer: ["status": 429, "reason": "TooManyRequests", "retryAfter": "2"])
         let token = try rig.patient("PUSH-APNS")
         let deviceToken = String(repeating: "a1", count: 32)
         #expect(try rig.daemon.request(.put, "/v1/me/devices/iphone-01", token: token,
@@ -221,5 +227,26 @@ import Testing
         let metrics = try rig.daemon.request(.get, "/metrics").text
         #expect(metrics.contains(#"hyponatrack_push_deliveries_total{platform="apns",outcome="sent"} 2"#))
         #expect(metrics.contains(#"hyponatrack_push_deliveries_total{platform="apns",outcome="gone"} 1"#))
+    }
+
+    /// Apple refuses a provider token (403 `ExpiredProviderToken`): the token is made again
+    /// once and the refused push goes again with it, under its collapse id; nothing is lost.
+    @Test func aRefusedProviderTokenIsMadeAgainAndThePushGoesOnceMore() throws {
+        let (rig, apns) = try Self.apnsRig(answer: ["status": 403, "reason": "ExpiredProviderToken", "count": 1])
+        let token = try rig.patient("PUSH-APNS-403")
+        #expect(try rig.daemon.request(.put, "/v1/me/devices/iphone-01", token: token,
+                                       body: ["platform": "apns", "token": .string(String(repeating: "b2", count: 32))]).status == 201)
+        try rig.waitUntil(timeout: 30, "both reminders are delivered, one after a 403") {
+            try apns.messages().filter { $0.status == 200 }.count >= 2
+        }
+        try rig.holds(for: 1, "nothing more is sent") { try apns.messages().count == 3 }
+        let all = try apns.messages()
+        #expect(all.map(\.status).sorted() == [200, 200, 403], "\(all.map(\.status))")
+        let refused = try #require(all.first { $0.status == 403 })
+        let again = all.filter { $0.status == 200 && $0.headers["apns-collapse-id"] == refused.headers["apns-collapse-id"] }
+        #expect(again.count == 1, "the refused push went once more, under its collapse id")
+        #expect(again.first?.headers["authorization"] != refused.headers["authorization"], "with a token made again")
+        let metrics = try rig.daemon.request(.get, "/metrics").text
+        #expect(metrics.contains(#"hyponatrack_push_deliveries_total{platform="apns",outcome="sent"} 2"#))
     }
 }

@@ -43,7 +43,7 @@ final class PushDelivery: BackgroundService {
         var errors = GrowingPause(first: 1, cap: 60)
         repeat {
             do {
-                while try deliverDue(), !signal.isStopRequested {}
+                try deliverDue()
                 _ = errors.succeeded()
             } catch {
                 let pause = errors.failed()
@@ -58,66 +58,69 @@ final class PushDelivery: BackgroundService {
     /// New deliveries are queued: look now.
     func wake() { signal.wake() }
 
-    /// Expires what is past its slot, then sends one batch of due rows; returns whether the
-    /// batch was full (more may be due). The batch goes out in rounds — each device's first
-    /// due delivery, then each one's second, … — so a device found gone in one round gets none
-    /// of the batch's later deliveries; within a round each platform's transport sends its
-    /// share at once where it multiplexes (APNs).
+    /// Expires what is past its slot, then sends what is due, platform by platform, until
+    /// nothing more is; returns whether it stopped early (a stop request) with more due.
+    ///
+    /// Each platform's due rows stream through its transport (``DueFeed``): read from the store
+    /// `batchSize` at a time as the sender takes them, so a multiplexing transport keeps its
+    /// streams full across batches instead of waiting for the slowest push of each. A device has
+    /// one delivery in flight at a time, so one found gone gets none of the later ones.
     @discardableResult
     func deliverDue() throws -> Bool {
         let ms = epochMilliseconds(clock.now())
-        let (expired, due, pending) = try database.write { db in
-            (try PushDeliveryRepository.expire(db, now: ms), try PushDeliveryRepository.due(db, now: ms, limit: Self.batchSize),
-             try PushDeliveryRepository.pendingCount(db))
+        let (expired, pending) = try database.write { db in
+            (try PushDeliveryRepository.expire(db, now: ms), try PushDeliveryRepository.pendingCount(db))
         }
         for (platform, n) in expired { metrics.counted(platform, .expired, n) }
         metrics.pending(pending)
+        guard pending > 0 else { return false }
         let texts = rules.snapshot.rules.instructions
-        var gone: Set<Int64> = []
-        for round in Self.rounds(due) {
-            for (platform, deliveries) in Dictionary(grouping: round.filter { !gone.contains($0.device.id) }, by: \.device.record.platform) {
-                if signal.isStopRequested { return false }
-                gone.formUnion(try send(deliveries, on: platform, texts: texts))
-            }
+        for platform in PushPlatform.allCases {
+            if signal.isStopRequested { return true }
+            try send(DueFeed(database: database, platform: platform, clock: clock, batchSize: Self.batchSize, metrics: metrics), texts: texts)
         }
-        return due.count == Self.batchSize
+        return false
     }
 
-    /// Each device's first delivery, then each one's second, … (in the order given).
-    static func rounds(_ due: [DuePushDelivery]) -> [[DuePushDelivery]] {
-        var rounds: [[DuePushDelivery]] = [], seen: [Int64: Int] = [:]
-        for d in due {
-            let n = seen[d.device.id, default: 0]
-            seen[d.device.id] = n + 1
-            if n == rounds.count { rounds.append([]) }
-            rounds[n].append(d)
-        }
-        return rounds
-    }
-
-    /// Sends `deliveries` through the platform's transport and records each outcome as it
-    /// arrives, a few at a time (`PushOutcomes`); returns the devices found gone.
-    private func send(_ deliveries: [DuePushDelivery], on platform: PushPlatform, texts: InstructionTexts) throws -> Set<Int64> {
-        let items = deliveries.map { d in
-            PushItem(message: PushMessage(d.reminder, collapseId: d.collapseId, language: d.device.record.language, texts: texts),
-                     address: d.device.address)
-        }
+    /// Sends what `feed` gives through its platform's transport and records each outcome as it
+    /// arrives, a few at a time (`PushOutcomes`).
+    private func send(_ feed: DueFeed, texts: InstructionTexts) throws {
+        let platform = feed.platform
         let transport = transports[platform]
         let outcomes = PushOutcomes(database: database, logger: logger, metrics: metrics, random: random,
                                     batched: transport?.multiplexes ?? false)
-        guard let transport else {
-            for d in deliveries { try outcomes.add(d, .failed("\(platform.rawValue) is not configured"), at: epochMilliseconds(clock.now())) }
-            try outcomes.finish()
-            return []
-        }
         var failure: (any Error)?
-        transport.send(items, now: Int64(clock.now())) { i, result in
+        var taken: [Int: DuePushDelivery] = [:], number = 0
+        let next = { [signal] () -> (Int, DuePushDelivery)? in
+            guard failure == nil, !signal.isStopRequested else { return nil }
+            do {
+                guard let d = try feed.next(skipping: outcomes.gone) else { return nil }
+                number += 1
+                taken[number] = d
+                return (number, d)
+            } catch {
+                failure = error
+                return nil
+            }
+        }
+        let record = { [clock] (i: Int, result: PushSendResult) in
+            guard let d = taken.removeValue(forKey: i) else { return }
+            feed.finished(d)
             guard failure == nil else { return }
-            do { try outcomes.add(deliveries[i], result, at: epochMilliseconds(clock.now())) } catch { failure = error }
+            do { try outcomes.add(d, result, at: epochMilliseconds(clock.now())) } catch { failure = error }
+        }
+        if let transport {
+            transport.stream(next: {
+                next().map { i, d in
+                    (i, PushItem(message: PushMessage(d.reminder, collapseId: d.collapseId, language: d.device.record.language, texts: texts),
+                                 address: d.device.address))
+                }
+            }, now: Int64(clock.now()), done: record)
+        } else {
+            while let (i, _) = next() { record(i, .failed("\(platform.rawValue) is not configured")) }
         }
         try outcomes.finish()
         if let failure { throw failure }
-        return outcomes.gone
     }
 }
 
@@ -137,7 +140,8 @@ extension PushDelivery {
             let h2 = HTTPClientConfiguration(caFile: push.caFile, userAgent: "HyponaTrack-push", timeout: .seconds(30),
                                              connectTimeout: .seconds(10), followRedirects: false, maxResponseBytes: 64 * 1024)
             transports[.apns] = APNsTransport(key: key, configuration: apns,
-                                              client: MultiplexedHTTPClient(configuration: h2, maxConnections: 4, maxStreams: 100))
+                                              client: MultiplexedHTTPClient(configuration: h2, maxConnections: 4, maxStreams: 100,
+                                                                            performInterval: APNsTransport.performInterval))
         }
         if let fcm = push.fcm, let account = keys.fcm {
             transports[.fcm] = FCMTransport(account: account, url: fcm.url, client: client)

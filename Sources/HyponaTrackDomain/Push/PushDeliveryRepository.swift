@@ -14,6 +14,8 @@ struct DuePushDelivery: Sendable {
     var reminder: PushReminder
     var collapseId: String
     var attempts: Int
+    /// When it became due (its place in the queue).
+    var nextAttemptAt: Int64
     var device: StoredPushDevice
 }
 
@@ -62,16 +64,27 @@ enum PushDeliveryRepository {
         return counts
     }
 
-    /// The deliveries due at `ms` (oldest due first) whose device is still registered and active.
-    static func due(_ db: Connection, now ms: Int64, limit: Int) throws -> [DuePushDelivery] {
+    /// Where a reading of due deliveries stopped: the last row's `(next_attempt_at, id)`.
+    struct DueCursor: Equatable, Sendable {
+        var nextAttemptAt: Int64
+        var id: Int64
+    }
+
+    /// The deliveries due at `ms` (oldest due first) whose device is still registered and active;
+    /// of one platform and after `cursor` when given (the rows a sender already took are not
+    /// read again while their outcomes are still on the way to the store).
+    static func due(_ db: Connection, now ms: Int64, limit: Int, platform: PushPlatform? = nil,
+                    after cursor: DueCursor? = nil) throws -> [DuePushDelivery] {
         try db.query("""
             SELECT d.id, d.patient_id, d.date, d.reminder, d.kind, d.slot, d.due_at, d.expires_at, d.collapse_id, d.attempts,
-                   v.id, v.device_id, v.platform, v.address, v.p256dh, v.auth, v.language, v.registered_at, v.last_success_at
+                   v.id, v.device_id, v.platform, v.address, v.p256dh, v.auth, v.language, v.registered_at, v.last_success_at,
+                   d.next_attempt_at
             FROM push_deliveries d
             JOIN push_devices v ON v.patient_id = d.patient_id AND v.device_id = d.device_id AND v.platform = d.platform
             WHERE d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ? AND d.expires_at > ? AND v.state = 'active'
+              AND (? IS NULL OR d.platform = ?) AND (? IS NULL OR (d.next_attempt_at, d.id) > (?, ?))
             ORDER BY d.next_attempt_at, d.id LIMIT ?
-            """, [ms, ms, limit]).map(decodeDue)
+            """, [ms, ms, platform?.rawValue, platform?.rawValue, cursor?.id, cursor?.nextAttemptAt, cursor?.id, limit]).map(decodeDue)
     }
 
     static func record(_ db: Connection, id: Int64, state: PushDeliveryState, attempts: Int, at ms: Int64, next: Int64?,
@@ -123,7 +136,7 @@ enum PushDeliveryRepository {
         let record = PushDeviceRecord(deviceId: try r.string(11), platform: platform, language: try r.optionalString(16).flatMap(Language.init),
                                       state: .active, registeredAt: try r.int64(17), lastSuccessAt: try r.optionalInt64(18))
         return DuePushDelivery(id: try r.int64(0), patientId: try r.int64(1), reminder: reminder, collapseId: try r.string(8),
-                               attempts: Int(try r.int64(9)), device: StoredPushDevice(id: try r.int64(10), patientId: try r.int64(1),
+                               attempts: Int(try r.int64(9)), nextAttemptAt: try r.int64(19), device: StoredPushDevice(id: try r.int64(10), patientId: try r.int64(1),
                                                                                         record: record, address: address))
     }
 }

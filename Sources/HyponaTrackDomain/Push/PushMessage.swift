@@ -62,19 +62,21 @@ struct PushItem: Sendable {
 /// One push service.
 protocol PushTransport: Sendable {
     func send(_ message: PushMessage, to address: PushAddress, now: Int64) -> PushSendResult
-    /// Sends every item and calls `done` with its index and outcome as each one finishes, on
-    /// the calling thread; returns after the last. A transport that multiplexes sends them at
-    /// once; the default sends one after another.
-    func send(_ items: [PushItem], now: Int64, done: (Int, PushSendResult) -> Void)
-    /// Whether `send(_:now:done:)` has many pushes in flight at once (then their outcomes are
-    /// written a few at a time; otherwise each as it arrives).
+    /// Sends the items `next` gives (each with the caller's number for it) until it gives nil,
+    /// and calls `done` with the number and outcome as each one finishes, on the calling thread;
+    /// returns after the last. A transport that multiplexes keeps many in flight and asks `next`
+    /// again as streams free up (a nil while some are in flight means "nothing now", not "the
+    /// end"); the default sends one after another.
+    func stream(next: () -> (Int, PushItem)?, now: Int64, done: (Int, PushSendResult) -> Void)
+    /// Whether `stream` has many pushes in flight at once (then their outcomes are written a
+    /// few at a time; otherwise each as it arrives).
     var multiplexes: Bool { get }
 }
 
 extension PushTransport {
     var multiplexes: Bool { false }
 
-    func send(_ items: [PushItem], now: Int64, done: (Int, PushSendResult) -> Void) {
-        for (i, item) in items.enumerated() { done(i, send(item.message, to: item.address, now: now)) }
+    func stream(next: () -> (Int, PushItem)?, now: Int64, done: (Int, PushSendResult) -> Void) {
+        while let (i, item) = next() { done(i, send(item.message, to: item.address, now: now)) }
     }
 }
