@@ -35,9 +35,7 @@ public struct PathTemplate: Sendable, Equatable {
         var params: [String: String] = [:]
         for (part, segment) in zip(path.parts, segments) {
             switch segment {
-            // Bytes, not Characters: a router tries dozens of literals per request, and a path
-            // segment matches a literal only when it is spelled the same.
-            case .literal(let l): guard part.utf8.count == l.utf8.count, part.utf8.elementsEqual(l.utf8) else { return nil }
+            case .literal(let l): guard part == l else { return nil }
             case .parameter(let n):
                 guard !part.isEmpty else { return nil }
                 params[n] = String(part)
