@@ -102,7 +102,8 @@ import HTJSON
         var browser = Browser(d: d)
         let annaBack = try rig.authorize(try browser.start(), user: "anna.nurse", password: "anna-password-1")
         let anna = try browser.callback(annaBack)
-        #expect(anna.status == 200 && Self.sessionCookie(anna) != nil, "\(anna.status) \(anna.text.prefix(300))")
+        #expect(anna.status == 200 && Self.sessionCookie(anna) != nil,
+                "\(anna.status) \(anna.text.prefix(300)) — the daemon's refusals: \(d.log.split(separator: "\n").filter { $0.contains("refused") })")
         // Matched by name: the role stays the one the study gave (viewer), not the group's.
         #expect(try d.request(.get, "/v1/staff", token: d.adminToken).text.contains("\"role\":\"viewer\""))
 
