@@ -116,7 +116,7 @@ public final class MultiplexedHTTPClient: Sendable {
             completion(t.index, result.mapError { HTTPClientError($0, request: t.request) })
         }
         let clock = ContinuousClock()
-        var lastPass = clock.now
+        var lastPass = clock.now - performInterval
         repeat {
             while active.count < window, let (i, request) = next() {
                 do throws(CurlFailure) {
@@ -129,10 +129,7 @@ public final class MultiplexedHTTPClient: Sendable {
             guard !active.isEmpty else { break }
             do throws(CurlFailure) {
                 let wait = performInterval - (clock.now - lastPass)
-                if wait > .zero {
-                    let (seconds, attoseconds) = wait.components
-                    usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
-                }
+                if wait > .zero { usleep(UInt32(CurlTransportPolicy.milliseconds(wait) * 1000)) }
                 lastPass = clock.now
                 try multi.perform()
                 var finished = false

@@ -70,7 +70,7 @@ import Testing
             while t <= end {
                 clock.set(t)
                 try h.app.domain.scheduler.tick(now: t)
-                while try delivery.deliverDue() {}
+                try delivery.deliverDue()
                 t += 300
             }
         }

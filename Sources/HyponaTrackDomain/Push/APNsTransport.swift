@@ -106,17 +106,17 @@ final class APNsTransport: PushTransport {
             let item = inFlight.removeValue(forKey: i)
             switch answer {
             case .failure(let error): done(i, .retry("APNs: \(error.kind.summary): \(error.detail)", afterSeconds: nil))
-            case .success(let response) where response.status == 403 && !retried.contains(i) && item != nil:
-                retried.insert(i)
+            case .success(let response):
+                guard response.status == 403, let item, retried.insert(i).inserted else {
+                    return done(i, Self.outcome(response, now: now))
+                }
                 if !remade {
                     remade = true
                     do { _ = try providerToken(now: now, remake: true) } catch {
-                        done(i, .failed("APNs provider token: \(error)"))
-                        return
+                        return done(i, .failed("APNs provider token: \(error)"))
                     }
                 }
-                again.append((i, item!))
-            case .success(let response): done(i, Self.outcome(response, now: now))
+                again.append((i, item))
             }
         })
     }

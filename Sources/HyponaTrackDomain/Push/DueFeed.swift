@@ -20,7 +20,7 @@ final class DueFeed {
     private var ready: [DuePushDelivery] = []
     /// Devices with a delivery in flight, or one of theirs in `ready`.
     private var inFlight: Set<Int64> = []
-    private var cursor: PushDeliveryRepository.DueCursor?
+    private var cursor = PushDeliveryRepository.DueCursor.start
     /// When a reading last came back short (nothing more due then): the next waits a little.
     private var drainedAt: ContinuousClock.Instant?
     static let rereadAfter: Duration = .milliseconds(50)

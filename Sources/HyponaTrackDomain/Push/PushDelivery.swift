@@ -59,27 +59,24 @@ final class PushDelivery: BackgroundService {
     func wake() { signal.wake() }
 
     /// Expires what is past its slot, then sends what is due, platform by platform, until
-    /// nothing more is; returns whether it stopped early (a stop request) with more due.
+    /// nothing more is (or a stop is requested).
     ///
     /// Each platform's due rows stream through its transport (``DueFeed``): read from the store
     /// `batchSize` at a time as the sender takes them, so a multiplexing transport keeps its
     /// streams full across batches instead of waiting for the slowest push of each. A device has
     /// one delivery in flight at a time, so one found gone gets none of the later ones.
-    @discardableResult
-    func deliverDue() throws -> Bool {
+    func deliverDue() throws {
         let ms = epochMilliseconds(clock.now())
         let (expired, pending) = try database.write { db in
             (try PushDeliveryRepository.expire(db, now: ms), try PushDeliveryRepository.pendingCount(db))
         }
         for (platform, n) in expired { metrics.counted(platform, .expired, n) }
         metrics.pending(pending)
-        guard pending > 0 else { return false }
+        guard pending > 0 else { return }
         let texts = rules.snapshot.rules.instructions
-        for platform in PushPlatform.allCases {
-            if signal.isStopRequested { return true }
+        for platform in PushPlatform.allCases where !signal.isStopRequested {
             try send(DueFeed(database: database, platform: platform, clock: clock, batchSize: Self.batchSize, metrics: metrics), texts: texts)
         }
-        return false
     }
 
     /// Sends what `feed` gives through its platform's transport and records each outcome as it

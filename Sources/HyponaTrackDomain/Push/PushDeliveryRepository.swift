@@ -68,13 +68,15 @@ enum PushDeliveryRepository {
     struct DueCursor: Equatable, Sendable {
         var nextAttemptAt: Int64
         var id: Int64
+        /// Before every row.
+        static let start = DueCursor(nextAttemptAt: .min, id: .min)
     }
 
-    /// The deliveries due at `ms` (oldest due first) whose device is still registered and active;
-    /// of one platform and after `cursor` when given (the rows a sender already took are not
-    /// read again while their outcomes are still on the way to the store).
-    static func due(_ db: Connection, now ms: Int64, limit: Int, platform: PushPlatform? = nil,
-                    after cursor: DueCursor? = nil) throws -> [DuePushDelivery] {
+    /// The deliveries of `platform` due at `ms` (oldest due first) whose device is still
+    /// registered and active, after `cursor` (the rows a sender already took are not read again
+    /// while their outcomes are still on the way to the store).
+    static func due(_ db: Connection, now ms: Int64, limit: Int, platform: PushPlatform,
+                    after cursor: DueCursor = .start) throws -> [DuePushDelivery] {
         try db.query("""
             SELECT d.id, d.patient_id, d.date, d.reminder, d.kind, d.slot, d.due_at, d.expires_at, d.collapse_id, d.attempts,
                    v.id, v.device_id, v.platform, v.address, v.p256dh, v.auth, v.language, v.registered_at, v.last_success_at,
@@ -82,9 +84,9 @@ enum PushDeliveryRepository {
             FROM push_deliveries d
             JOIN push_devices v ON v.patient_id = d.patient_id AND v.device_id = d.device_id AND v.platform = d.platform
             WHERE d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ? AND d.expires_at > ? AND v.state = 'active'
-              AND (? IS NULL OR d.platform = ?) AND (? IS NULL OR (d.next_attempt_at, d.id) > (?, ?))
+              AND d.platform = ? AND (d.next_attempt_at, d.id) > (?, ?)
             ORDER BY d.next_attempt_at, d.id LIMIT ?
-            """, [ms, ms, platform?.rawValue, platform?.rawValue, cursor?.id, cursor?.nextAttemptAt, cursor?.id, limit]).map(decodeDue)
+            """, [ms, ms, platform.rawValue, cursor.nextAttemptAt, cursor.id, limit]).map(decodeDue)
     }
 
     static func record(_ db: Connection, id: Int64, state: PushDeliveryState, attempts: Int, at ms: Int64, next: Int64?,
