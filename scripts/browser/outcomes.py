@@ -50,5 +50,14 @@ def run(t):
                 len(leads) == 3 and leads[0] == "1" and leads[1].startswith("1 ") and leads[2].startswith("1 "), str(leads))
         t.screenshot(page, f"outcomes-{locale[:2]}-{width}.png")
         t.accessible(page, f"the outcomes page ({locale}, {width} px)")
+        # The statistics page shares the outcome figures' number format (ConsoleText.number).
+        page.goto("/console/statistics")
+        heading = page.locator("h1").first.inner_text()
+        c.check(f"statistics page ({locale}, {width} px): in the page's language",
+                heading == ("Statistik" if locale.startswith("de") else "Statistics"), heading)
+        wide = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        c.check(f"statistics page ({locale}, {width} px): no sideways scrolling", wide[0] <= wide[1], str(wide))
+        t.screenshot(page, f"statistics-{locale[:2]}-{width}.png")
+        t.accessible(page, f"the statistics page ({locale}, {width} px)")
         page.context.close()
     browser.close()

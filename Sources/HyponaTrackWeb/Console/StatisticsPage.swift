@@ -50,9 +50,12 @@ struct StatisticsPage {
             row(t.s("Minutes to resolution: p90", "Minuten bis zur Erledigung: p90")) { number($0.resolveMinutes.p90) },
             row(t.s("Alerts resolved (n)", "Erledigte Alarme (n)")) { "\($0.resolveMinutes.n)" },
         ]
-        return layout.page(t.statistics, siteForm + """
-            <table id="statistics"><caption class="muted">\(t.s("Computed from the stored data", "Aus den gespeicherten Daten berechnet"))</caption>
+        let table: HTML = """
+            <table id="statistics"><caption class="muted" id="statistics-caption">\(t.s("Computed from the stored data", "Aus den gespeicherten Daten berechnet"))</caption>
             <thead><tr><th scope="col">\(t.s("Figure", "Kennzahl"))</th>\(head)</tr></thead><tbody>\(rows)</tbody></table>
+            """
+        return layout.page(t.statistics, siteForm + """
+            \(ConsoleLayout.scrolling(table, labelledBy: "statistics-caption"))
             <h2>\(t.s("Exports", "Exporte"))</h2>
             <ul class="downloads">\(download("days", t.s("All days (CSV)", "Alle Tage (CSV)")))\
             \(download("alerts", t.s("All alerts (CSV)", "Alle Alarme (CSV)")))\
