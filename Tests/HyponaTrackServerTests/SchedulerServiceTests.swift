@@ -36,3 +36,38 @@ import Testing
         #expect(try sim.reminders("SCH-W").isEmpty)
     }
 }
+
+/// A tick hands each patient to the group-commit writer as a job of its own, a few dozen at a
+/// time: a reminder minute for many patients shares COMMITs (a tick that waited for each
+/// patient's COMMIT paid one fsync per patient), and one patient's failure is theirs alone.
+@Suite struct SchedulerTickTests {
+    @Test func aTickOverManyPatientsSharesCommitsAndRemindsEveryOne() throws {
+        let sim = try Simulation(start: Berlin.at("2026-03-04", "07:30"))
+        let ids = (0..<64).map { "SCH-M\($0)" }
+        for id in ids { _ = try sim.activate(id, code: try sim.enroll(id, surgery: "2026-03-02")) }
+        let before = sim.database.writer.statistics.committedTransactions
+        try sim.scheduler.tick(now: Berlin.at("2026-03-04", "08:00"))
+        let commits = sim.database.writer.statistics.committedTransactions - before
+        for id in ids { #expect(try sim.reminders(id).count == 1, "\(id): the 08:00 check reminder") }
+        #expect(commits < 32, "\(commits) COMMITs for 64 patients")
+    }
+
+    @Test func aPatientWhoseTransactionFailsHoldsUpNoOneAndIsDecidedAtTheNextTick() throws {
+        let sim = try Simulation(start: Berlin.at("2026-03-04", "07:30"))
+        let ids = (0..<5).map { "SCH-F\($0)" }
+        var patientIds: [Int64] = []
+        for id in ids { patientIds.append(try sim.activate(id, code: try sim.enroll(id, surgery: "2026-03-02"))) }
+        // A real failure inside the third patient's transaction, on the writer's own connection.
+        try sim.database.write { db in
+            try db.execute("""
+                CREATE TEMP TRIGGER fail_one BEFORE INSERT ON main.scheduler_marks WHEN NEW.patient_id = \(patientIds[2])
+                BEGIN SELECT RAISE(ABORT, 'injected failure'); END
+                """)
+        }
+        #expect(throws: (any Error).self) { try sim.scheduler.tick(now: Berlin.at("2026-03-04", "08:00")) }
+        for (n, id) in ids.enumerated() { #expect(try sim.reminders(id).count == (n == 2 ? 0 : 1), "\(id)") }
+        try sim.database.write { db in try db.execute("DROP TRIGGER temp.fail_one") }
+        try sim.scheduler.tick(now: Berlin.at("2026-03-04", "08:01"))
+        for id in ids { #expect(try sim.reminders(id).count == 1, "\(id): once, the failed one a minute late") }
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import HyponaTrackCore
 import SQLite
+import Synchronization
 
 /// The daemon's clockwork (docs/clinical-rules.md §7–§8): fires due escalation tiers,
 /// emits `reminder.due` at each planned reminder's time, and decides the missing-data alerts
@@ -33,7 +34,7 @@ final class Scheduler: BackgroundService {
     /// Every patient decoded once and re-read only when changed (a tick every 15 s over every patient).
     let patients: DecodedPatients
     let name = "scheduler"
-    /// A stop waits for the tick in flight (one transaction per patient).
+    /// A stop waits for the patients already handed to the writer (at most `patientsInFlight`).
     let stopDeadline: Double = 15
     private let signal = StopSignal()
 
@@ -89,14 +90,65 @@ final class Scheduler: BackgroundService {
         if checkpointIfDue(now: now) { queued = true }
         let patients = try database.read { db in try self.patients.all(db) }
         let lastPOD = snapshot.rules.reminders.extendedToPOD + Self.catchUpDays + 1
-        for patient in patients where patient.activatedAt != nil && !patient.isWithdrawn {
+        let due = patients.filter { patient in
             // Long after the longest possible window there is nothing left to decide.
-            if let zone = ZoneCache.rules(patient.profile.timeZone),
-               patient.profile.pod(at: zone.localDate(atEpochSeconds: now)) > lastPOD { continue }
-            if try tick(patient, now: now, snapshot: snapshot) { queued = true }
+            guard patient.activatedAt != nil && !patient.isWithdrawn else { return false }
+            guard let zone = ZoneCache.rules(patient.profile.timeZone) else { return true }
+            return patient.profile.pod(at: zone.localDate(atEpochSeconds: now)) <= lastPOD
         }
+        let outcome = try tick(due, now: now, snapshot: snapshot)
         try database.write { db in try SchedulerRepository.recordTick(db, at: ms) }
-        if queued { onQueued() }
+        if queued || outcome.queued { onQueued() }
+    }
+
+    /// What one patient's transaction queued: hook events (`onQueued`), pushes (`onPushQueued`).
+    struct PatientTick: Sendable {
+        var queued = false
+        var pushed = false
+
+        mutating func add(_ other: PatientTick) {
+            queued = queued || other.queued
+            pushed = pushed || other.pushed
+        }
+    }
+
+    /// Patients the scheduler keeps in the writer's queue at once. Each patient is its own job
+    /// (its own savepoint: one that fails is rolled back alone), and the group-commit writer
+    /// commits the queued ones together — a tick waiting for each patient's COMMIT paid one
+    /// fsync per patient, and a reminder minute for 10,000 patients took most of a minute. Few
+    /// enough that a day submission queued meanwhile waits behind a handful, not the whole list.
+    static let patientsInFlight = 32
+
+    /// Every listed patient's reminders and deadlines; the push delivery woken after each COMMIT
+    /// that queued pushes.
+    /// A patient whose transaction fails does not hold up the others: the first such error is
+    /// thrown after all have been tried (the marks make the next tick retry exactly what failed).
+    /// A stop requested meanwhile leaves the rest to the next start.
+    private func tick(_ listed: [PatientRecord], now: Double, snapshot: ActiveRules.Snapshot) throws -> PatientTick {
+        let slots = DispatchSemaphore(value: Self.patientsInFlight)
+        let all = DispatchGroup()
+        let results = Mutex<(outcome: PatientTick, error: (any Error)?)>((PatientTick(), nil))
+        for patient in listed {
+            if signal.isStopRequested { break }
+            slots.wait()
+            all.enter()
+            database.submit({ db in try self.tick(db, patient, now: now, snapshot: snapshot) }) { result in
+                // The pushes start as soon as the first patients' deliveries are committed.
+                if case .success(let one) = result, one.pushed { self.onPushQueued() }
+                results.withLock { r in
+                    switch result {
+                    case .success(let one): r.outcome.add(one)
+                    case .failure(let error): r.error = r.error ?? error
+                    }
+                }
+                slots.signal()
+                all.leave()
+            }
+        }
+        all.wait()
+        let (outcome, error) = results.withLock { $0 }
+        if let error { throw error }
+        return outcome
     }
 
     /// The day's `audit.checkpoint`, once; returns whether its event was queued. A failure is
@@ -117,60 +169,65 @@ final class Scheduler: BackgroundService {
     /// One patient's reminders and missing-data deadlines; returns whether events were queued.
     /// (Internal for the test that hands it a record read before a withdrawal.)
     func tick(_ listed: PatientRecord, now: Double, snapshot: ActiveRules.Snapshot) throws -> Bool {
+        let outcome = try database.write { db in try tick(db, listed, now: now, snapshot: snapshot) }
+        if outcome.pushed { onPushQueued() }
+        return outcome.queued
+    }
+
+    /// One patient's transaction (a job on the writer).
+    private func tick(_ db: Connection, _ listed: PatientRecord, now: Double, snapshot: ActiveRules.Snapshot) throws -> PatientTick {
         let ms = epochMilliseconds(now)
         let detector = snapshot.missingData
-        return try database.write { db -> Bool in
-            // Checked again under the write lock: the list was read before this transaction, and a
-            // withdrawal or a profile change (time zone, surgery date) may have come in between.
-            // Unchanged (the same revision) it is the listed record; decoding every patient's
-            // profile again in the writer was most of a tick's cost.
-            let current = try PatientRepository.revision(db, id: listed.id) == listed.revision ? listed
-                : try PatientRepository.load(db, id: listed.id)
-            guard let patient = current, !patient.isWithdrawn,
-                  let activatedMs = patient.activatedAt, let zone = ZoneCache.rules(patient.profile.timeZone) else { return false }
-            let today = zone.localDate(atEpochSeconds: now)
-            let activatedAt = zone.timestamp(atEpochSeconds: Double(activatedMs) / 1000)
-            var queued = false
-            let window = try MonitoringWindow.stored(db, patient, rules: snapshot.rules.reminders)
-            let first = max(today.adding(days: -Self.catchUpDays), activatedAt.localDate, window.first)
-            guard first <= today else { return false }
-            // Far enough back for no_data_2d of `first` and for the adherence days before today.
-            let from = min(first.adding(days: -snapshot.rules.reminders.noDataDays),
-                           today.adding(days: -snapshot.rules.reminders.adherenceDays))
-            let days = try DayRepository.load(db, patientId: patient.id, from: from, to: today)
-            // A day only staff wrote (a correction, a confirmed import of wearable data) is no
-            // sign of the patient: both missing-data alerts read the days the patient submitted.
-            let submitted = try DayRepository.patientSubmittedDates(db, patientId: patient.id, from: from, to: today)
-            let patientDays = days.filter { submitted.contains($0.date) }
-            var date = first
-            while date <= today {
-                // missing_checkin at the evening deadline
-                if detector.missingCheckinDue(on: date, zone: zone).epochSeconds <= now,
-                   try !marked(db, patient.id, date, "missing_checkin") {
-                    let finding = detector.missingCheckin(profile: patient.profile, day: patientDays.first { $0.date == date },
-                                                          date: date, window: window, activatedAt: activatedAt, zone: zone)
-                    if let f = finding { try raise(db, patient, f, snapshot: snapshot, at: ms); queued = true }
-                    try mark(db, patient.id, date, "missing_checkin", finding == nil ? "not_needed" : "raised", ms)
-                }
-                // no_data_2d at 24:00
-                if detector.noDataDue(on: date, zone: zone).epochSeconds <= now, try !marked(db, patient.id, date, "no_data_2d") {
-                    let finding = detector.noData(profile: patient.profile, days: patientDays, date: date, window: window, activatedAt: activatedAt)
-                    if let f = finding { try raise(db, patient, f, snapshot: snapshot, at: ms); queued = true }
-                    try mark(db, patient.id, date, "no_data_2d", finding == nil ? "not_needed" : "raised", ms)
-                }
-                date = date.adding(days: 1)
+        // Checked again under the write lock: the list was read before this transaction, and a
+        // withdrawal or a profile change (time zone, surgery date) may have come in between.
+        // Unchanged (the same revision) it is the listed record; decoding every patient's
+        // profile again in the writer was most of a tick's cost.
+        let current = try PatientRepository.revision(db, id: listed.id) == listed.revision ? listed
+            : try PatientRepository.load(db, id: listed.id)
+        guard let patient = current, !patient.isWithdrawn,
+              let activatedMs = patient.activatedAt, let zone = ZoneCache.rules(patient.profile.timeZone) else { return PatientTick() }
+        let today = zone.localDate(atEpochSeconds: now)
+        let activatedAt = zone.timestamp(atEpochSeconds: Double(activatedMs) / 1000)
+        var outcome = PatientTick()
+        let window = try MonitoringWindow.stored(db, patient, rules: snapshot.rules.reminders)
+        let first = max(today.adding(days: -Self.catchUpDays), activatedAt.localDate, window.first)
+        guard first <= today else { return PatientTick() }
+        // Far enough back for no_data_2d of `first` and for the adherence days before today.
+        let from = min(first.adding(days: -snapshot.rules.reminders.noDataDays),
+                       today.adding(days: -snapshot.rules.reminders.adherenceDays))
+        let days = try DayRepository.load(db, patientId: patient.id, from: from, to: today)
+        // A day only staff wrote (a correction, a confirmed import of wearable data) is no
+        // sign of the patient: both missing-data alerts read the days the patient submitted.
+        let submitted = try DayRepository.patientSubmittedDates(db, patientId: patient.id, from: from, to: today)
+        let patientDays = days.filter { submitted.contains($0.date) }
+        var date = first
+        while date <= today {
+            // missing_checkin at the evening deadline
+            if detector.missingCheckinDue(on: date, zone: zone).epochSeconds <= now,
+               try !marked(db, patient.id, date, "missing_checkin") {
+                let finding = detector.missingCheckin(profile: patient.profile, day: patientDays.first { $0.date == date },
+                                                      date: date, window: window, activatedAt: activatedAt, zone: zone)
+                if let f = finding { try raise(db, patient, f, snapshot: snapshot, at: ms); outcome.queued = true }
+                try mark(db, patient.id, date, "missing_checkin", finding == nil ? "not_needed" : "raised", ms)
             }
-            if window.contains(today), let push,
-               try push.nudgeIfDue(db, patientId: patient.id, activatedAt: activatedMs, today: today, zone: zone,
-                                   rules: snapshot.rules.reminders, now: now) {
-                onPushQueued()
+            // no_data_2d at 24:00
+            if detector.noDataDue(on: date, zone: zone).epochSeconds <= now, try !marked(db, patient.id, date, "no_data_2d") {
+                let finding = detector.noData(profile: patient.profile, days: patientDays, date: date, window: window, activatedAt: activatedAt)
+                if let f = finding { try raise(db, patient, f, snapshot: snapshot, at: ms); outcome.queued = true }
+                try mark(db, patient.id, date, "no_data_2d", finding == nil ? "not_needed" : "raised", ms)
             }
-            if window.contains(today), try emitReminders(db, patient, today: today, days: days, window: window, zone: zone,
-                                                          activation: activatedAt.localDate, now: now, snapshot: snapshot) {
-                queued = true
-            }
-            return queued
+            date = date.adding(days: 1)
         }
+        if window.contains(today), let push,
+           try push.nudgeIfDue(db, patientId: patient.id, activatedAt: activatedMs, today: today, zone: zone,
+                               rules: snapshot.rules.reminders, now: now) {
+            outcome.pushed = true
+        }
+        if window.contains(today) {
+            outcome.add(try emitReminders(db, patient, today: today, days: days, window: window, zone: zone,
+                                          activation: activatedAt.localDate, now: now, snapshot: snapshot))
+        }
+        return outcome
     }
 
     private func raise(_ db: Connection, _ patient: PatientRecord, _ f: MissingDataDetector.Finding,
@@ -183,16 +240,15 @@ final class Scheduler: BackgroundService {
     /// the tasks still open then; none when all are done; skipped when more than the grace late.
     private func emitReminders(_ db: Connection, _ patient: PatientRecord, today: LocalDate, days: [DailyEntry],
                                window: MonitoringWindow, zone: ZoneRules, activation: LocalDate, now: Double,
-                               snapshot: ActiveRules.Snapshot) throws -> Bool {
+                               snapshot: ActiveRules.Snapshot) throws -> PatientTick {
         let subscribers = HookOutbox.subscribers(hooks, type: .reminderDue)
         let day = days.first { $0.date == today }
         let tasks = CarePlan.tasks(for: patient.profile, on: day, rules: snapshot.rules.reminders)
         let adherence = CarePlan.adherence(profile: patient.profile, days: days, today: today, activationDate: activation,
                                            window: window, rules: snapshot.rules.reminders)
         let plan = snapshot.planner.plan(date: today, pod: patient.profile.pod(at: today), adherence: adherence, tasks: tasks, zone: zone)
-        var queued = false, pushed = false
+        var outcome = PatientTick()
         let ms = epochMilliseconds(now)
-        defer { if pushed { onPushQueued() } }
         for reminder in plan.reminders where reminder.at.epochSeconds <= now {
             // A task reminder is one per task: two tasks configured at the same time are two reminders.
             let key = "reminder@\(reminder.localTime):\(reminder.kind.rawValue)"
@@ -200,7 +256,7 @@ final class Scheduler: BackgroundService {
             if let push, try push.enqueue(db, patientId: patient.id, PushReminder(reminder, date: today, key: key,
                                                                                   rules: snapshot.rules.reminders, zone: zone),
                                           now: ms) == .queued {
-                pushed = true
+                outcome.pushed = true
             }
             guard try !marked(db, patient.id, today, key) else { continue }
             if now - reminder.at.epochSeconds > Self.reminderGraceSeconds || subscribers.isEmpty {
@@ -220,10 +276,10 @@ final class Scheduler: BackgroundService {
                                                  tasks: reminder.tasks.map(\.rawValue))
             try HookOutbox.enqueue(db, type: .reminderDue, data: data, hooks: heard, at: ms)
             try mark(db, patient.id, today, key, "emitted", ms)
-            queued = true
+            outcome.queued = true
         }
         // Planned earlier but now without open tasks: never emitted (the plan already left them out).
-        return queued
+        return outcome
     }
 
     private func marked(_ db: Connection, _ patientId: Int64, _ date: LocalDate, _ mark: String) throws -> Bool {
