@@ -61,7 +61,7 @@ import HTJSON
         #expect(!(try other.get("/app/morning")).text.contains("name=\"doseMcg\""))
     }
 
-    @Test func germanPagesSayTheDayAfterTheOperationInWordsAndWriteDatesTheGermanWay() throws {
+    @Test func pagesSayTheDayAfterTheOperationInWordsAndWriteDatesAsTheLanguageDoes() throws {
         let d = try TestDaemon()
         let (c, _) = try App.activate(d, "WEB-3", code: try App.enroll(d, "WEB-3"))
         let de = [("Accept-Language", "de-DE,de;q=0.9")]
@@ -73,6 +73,13 @@ import HTJSON
         #expect(try c.get("/app/morning", headers: de).text.contains("<p class=\"muted\">\(german)</p>"))
         let english = try c.get("/app/", headers: [("Accept-Language", "en-GB")])
         #expect(english.text.contains("Day 6 after your operation"))
+        // English writes the month's name: no ISO digits, no day/month order to guess.
+        let month = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                     "November", "December"][parts[1] - 1]
+        #expect(english.text.contains(" · \(parts[2]) \(month) \(parts[0])</p>") && !english.text.contains(" · \(Study.date(0))"),
+                "\(english.text)")
+        #expect(try c.get("/app/morning", headers: [("Accept-Language", "en-GB")]).text
+            .contains("<p class=\"muted\">\(parts[2]) \(month) \(parts[0])</p>"))
         // The fluid limit is shown beside the fluid field.
         let evening = try c.get("/app/evening", headers: de)
         #expect(evening.text.contains("id=\"fluidIntakeMl-hint\">Ihre Grenze: 1500 ml am Tag"), "\(evening.text)")

@@ -146,7 +146,10 @@ def run(t):
             light = page.locator("#light").text_content()
             words = "Tag 6 nach Ihrer Operation" if german else "Day 6 after your operation"
             today = berlin_date(0)
-            date = f"{int(today[8:10])}.{int(today[5:7])}.{today[:4]}" if german else today
+            months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                      "November", "December"]
+            date = (f"{int(today[8:10])}.{int(today[5:7])}.{today[:4]}" if german
+                    else f"{int(today[8:10])} {months[int(today[5:7]) - 1]} {today[:4]}")
             c.check(f"webapp: yellow ({lang}, {width} px) names the study ID, the clinic, the emergency number and the call",
                     "BR-WY" in light and CLINIC_PHONE in light and EMERGENCY_NUMBER in light
                     and ("Die Klinik ruft Sie" in light if german else "The clinic will call you" in light), light)

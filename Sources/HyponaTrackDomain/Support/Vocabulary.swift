@@ -22,6 +22,14 @@ public struct Vocabulary: Bilingual, Sendable {
         s(d.description, "\(d.day).\(d.month).\(d.year)")
     }
 
+    /// A date as a patient reads it: `7 December 2026` in English (no ISO digits to decode, and
+    /// no day/month order to guess), `7.12.2026` in German.
+    public func writtenDate(_ d: LocalDate) -> String {
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                      "November", "December"]
+        return s("\(d.day) \(months[d.month - 1]) \(d.year)", date(d))
+    }
+
     /// "Monday", "Montag" (0 = Monday, as `ClinicHours.weekday`).
     public func weekday(_ index: Int) -> String {
         let en = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]

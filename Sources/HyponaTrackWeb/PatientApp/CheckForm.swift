@@ -110,7 +110,7 @@ struct CheckForm {
         let vas = choice("vas", legend: texts?.vas[lang] ?? "VAS 0–10", range: ValueRanges.vas, word: { String($0) })
         let title = slot == .morning ? t.morningCheck : t.eveningCheck
         return layout.page(title, """
-            <p class="muted">\(Vocabulary(language: t.language).date(date))</p>\(summary)
+            <p class="muted">\(Vocabulary(language: t.language).writtenDate(date))</p>\(summary)
             <form method="post" action="/app/\(slot.rawValue)" novalidate>\(AppLayout.csrf(session))
             <input type="hidden" name="date" value="\(date.description)"><input type="hidden" name="entryId" value="\(Self.entryId(slot, date))">
             \(numbers[0])
