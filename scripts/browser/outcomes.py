@@ -48,6 +48,16 @@ def run(t):
         leads = page.locator("#table-lead tbody tr").first.locator("th, td").all_text_contents()
         c.check(f"outcomes page ({locale}, {width} px): the lead-time table says one episode warned a day ahead",
                 len(leads) == 3 and leads[0] == "1" and leads[1].startswith("1 ") and leads[2].startswith("1 "), str(leads))
+        # A share's figure and its interval each stay on one line (at 390 px the cell broke at every space).
+        lines = page.evaluate("""() => [...document.querySelectorAll('#outcome-figures span.share')].map(s => {
+            const height = parseFloat(getComputedStyle(s).lineHeight) || parseFloat(getComputedStyle(s).fontSize) * 1.2;
+            return Math.round(s.getBoundingClientRect().height / height); })""")
+        c.check(f"outcomes page ({locale}, {width} px): each share and its interval on one line",
+                lines and max(lines) == 1, str(lines))
+        # Each chart's title once: the figure's heading; the SVG's own title is for the SVG alone.
+        shown = page.evaluate("""() => [...document.querySelectorAll('figure.chart svg .ht-chart-title')]
+            .filter(e => e.getBoundingClientRect().height > 0).length""")
+        c.check(f"outcomes page ({locale}, {width} px): each chart's title shown once, as its heading", shown == 0, str(shown))
         t.screenshot(page, f"outcomes-{locale[:2]}-{width}.png")
         t.accessible(page, f"the outcomes page ({locale}, {width} px)")
         # The statistics page shares the outcome figures' number format (ConsoleText.number).

@@ -78,9 +78,11 @@ enum ConsoleStylesheet {
         @media (max-width: 480px) { code.activation-code { font-size: 22px; letter-spacing: 0.04em; } }
         ol.instructions li { margin: 4px 0; }
         .charts { display: flex; flex-wrap: wrap; gap: 16px; }
-        .chart { border: 1px solid var(--line); padding: 8px; }
+        .chart { border: 1px solid var(--line); padding: 8px; margin: 0; min-width: 0; }
         .chart h3 { font-size: 16px; margin: 0 0 4px; }
         .chart svg { max-width: 100%; height: auto; }
+        .chart svg .ht-chart-title { display: none; }
+        span.share { white-space: nowrap; }
         details { margin: 4px 0 8px; }
         details.contact { margin: 2px 0; }
         details.contact summary { cursor: pointer; color: var(--link); }

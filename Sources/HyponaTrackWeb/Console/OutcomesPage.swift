@@ -24,6 +24,16 @@ struct OutcomesPage {
         return "\(p.count)/\(p.total) = \(number(v * 100)) % (95 % \(t.s("CI", "KI")) \(number((p.low ?? 0) * 100))–\(number((p.high ?? 0) * 100)) %)"
     }
 
+    /// A share in a table cell: the figure and its interval each kept on one line, so a phone's
+    /// narrow column breaks it once, between them, and not at every space.
+    func shareCell(_ p: Proportion) -> HTML {
+        guard let v = p.value else { return "0/0" }
+        return """
+            <span class="share">\(p.count)/\(p.total) = \(number(v * 100)) %</span> \
+            <span class="share muted">(95 % \(t.s("CI", "KI")) \(number((p.low ?? 0) * 100))–\(number((p.high ?? 0) * 100)) %)</span>
+            """
+    }
+
     func render() -> HTML {
         let head: [HTML] = report.cohorts.map { c in "<th scope=\"col\" class=\"num\">\(t.cohortName(c.cohort))</th>" }
         let all = report.cohorts.first { $0.cohort == .all }
@@ -66,16 +76,17 @@ struct OutcomesPage {
 
     /// The figure rows, one column per cohort.
     private func rows(_ cohorts: [OutcomeFigures]) -> [HTML] {
-        func row(_ label: String, _ value: (OutcomeFigures) -> String) -> HTML {
+        func cells(_ label: String, _ value: (OutcomeFigures) -> HTML) -> HTML {
             "<tr><th scope=\"row\">\(label)</th>\(cohorts.map { c -> HTML in "<td class=\"num\">\(value(c))</td>" })</tr>"
         }
+        func row(_ label: String, _ value: (OutcomeFigures) -> String) -> HTML { cells(label) { "\(value($0))" } }
         return [
             row(t.s("Patients", "Patienten")) { "\($0.patients)" },
             row(t.s("Patient-days monitored", "Überwachte Patiententage")) { "\($0.patientDays)" },
             row(t.s("Hyponatremia episodes", "Hyponatriämie-Episoden")) { "\($0.episodes)" },
-            row(t.s("Warned by yellow or red (sensitivity)", "Mit Gelb oder Rot vorgewarnt (Sensitivität)")) { share($0.yellowOrRed.sensitivity) },
+            cells(t.s("Warned by yellow or red (sensitivity)", "Mit Gelb oder Rot vorgewarnt (Sensitivität)")) { shareCell($0.yellowOrRed.sensitivity) },
             row(t.s("Median lead time, yellow or red (days)", "Median Vorlaufzeit, Gelb oder Rot (Tage)")) { number($0.yellowOrRed.medianLeadDays) },
-            row(t.s("Warned by red (sensitivity)", "Mit Rot vorgewarnt (Sensitivität)")) { share($0.red.sensitivity) },
+            cells(t.s("Warned by red (sensitivity)", "Mit Rot vorgewarnt (Sensitivität)")) { shareCell($0.red.sensitivity) },
             row(t.s("Median lead time, red (days)", "Median Vorlaufzeit, Rot (Tage)")) { number($0.red.medianLeadDays) },
             row(t.s("Alerts opened", "Ausgelöste Alarme")) { "\($0.alerts.opened)" },
             row(t.s("Yellow alerts per 100 patient-days", "Gelbe Alarme je 100 Patiententage")) { number($0.alerts.per100.yellow, 2) },
@@ -83,7 +94,7 @@ struct OutcomesPage {
             row(t.s("Evaluation alerts per 100 patient-days", "Alarme aus der Auswertung je 100 Patiententage")) { number($0.alerts.per100.evaluation, 2) },
             row(t.s("Missing-data alerts per 100 patient-days", "Alarme wegen fehlender Daten je 100 Patiententage")) { c in
                 number(c.alerts.per100.missingCheckin.map { $0 + (c.alerts.per100.noData2d ?? 0) }, 2) },
-            row(t.s("Positive predictive value", "Positiver prädiktiver Wert")) { share($0.positivePredictiveValue) },
+            cells(t.s("Positive predictive value", "Positiver prädiktiver Wert")) { shareCell($0.positivePredictiveValue) },
             row(t.s("Contacts per 100 patient-days", "Kontakte je 100 Patiententage")) { number($0.contactsPer100PatientDays, 2) },
             row(t.s("Minutes to acknowledgement: median", "Minuten bis zur Bestätigung: Median")) { number($0.ackMinutes.median) },
             row(t.s("Minutes to acknowledgement: p90", "Minuten bis zur Bestätigung: p90")) { number($0.ackMinutes.p90) },
@@ -148,7 +159,7 @@ struct OutcomesPage {
         let matrix: [HTML] = levels.enumerated().map { i, live in
             "<tr><th scope=\"row\">\(t.vocabulary.level(live))</th>\(levels.indices.map { j -> HTML in "<td class=\"num\">\(c.matrix[i][j])</td>" })</tr>"
         }
-        func side(_ label: String, _ value: (SideFigures) -> String) -> HTML {
+        func side(_ label: String, _ value: (SideFigures) -> HTML) -> HTML {
             "<tr><th scope=\"row\">\(label)</th><td class=\"num\">\(value(c.live))</td><td class=\"num\">\(value(c.other))</td></tr>"
         }
         return """
@@ -158,11 +169,11 @@ struct OutcomesPage {
             \(ConsoleLayout.scrolling("""
             <table id="shadow-figures"><thead><tr><th scope="col">\(t.s("Figure", "Kennzahl"))</th><th scope="col" class="num">\(t.s("live", "live"))</th>\
             <th scope="col" class="num">\(t.s("shadow", "Schatten"))</th></tr></thead><tbody>
-            \(side(t.s("Alerts per 100 patient-days (one per yellow or red day)", "Alarme je 100 Patiententage (einer je gelbem oder rotem Tag)")) { number($0.alertsPer100PatientDays, 2) })
-            \(side(t.s("Sensitivity, yellow or red", "Sensitivität, Gelb oder Rot")) { share($0.sensitivity) })
-            \(side(t.s("Sensitivity, red", "Sensitivität, Rot")) { share($0.redSensitivity) })
-            \(side(t.s("Median lead time (days)", "Median Vorlaufzeit (Tage)")) { number($0.medianLeadDays) })
-            \(side(t.s("Positive predictive value", "Positiver prädiktiver Wert")) { share($0.positivePredictiveValue) })
+            \(side(t.s("Alerts per 100 patient-days (one per yellow or red day)", "Alarme je 100 Patiententage (einer je gelbem oder rotem Tag)")) { "\(number($0.alertsPer100PatientDays, 2))" })
+            \(side(t.s("Sensitivity, yellow or red", "Sensitivität, Gelb oder Rot")) { shareCell($0.sensitivity) })
+            \(side(t.s("Sensitivity, red", "Sensitivität, Rot")) { shareCell($0.redSensitivity) })
+            \(side(t.s("Median lead time (days)", "Median Vorlaufzeit (Tage)")) { "\(number($0.medianLeadDays))" })
+            \(side(t.s("Positive predictive value", "Positiver prädiktiver Wert")) { shareCell($0.positivePredictiveValue) })
             </tbody></table>
             """, labelledBy: "shadow"))
             <table id="shadow-matrix"><caption>\(t.s("Days by live level (rows) and shadow level (columns)", "Tage nach Live-Stufe (Zeilen) und Schatten-Stufe (Spalten)"))</caption>
