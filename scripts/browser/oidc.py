@@ -84,6 +84,17 @@ def provider_sign_in(page, user, password):
     page.click("button.btn-success")
 
 
+
+def sign_in_page(browser, sso, locale, width):
+    """A browser in `locale` at `width` px on the console's sign-in page. The provider's
+    certificate comes from the test CA (the daemon checks it with caFile)."""
+    language = "de-DE,de;q=0.9" if locale.startswith("de") else "en-GB,en;q=0.9"
+    ctx = browser.new_context(base_url=sso.base, locale=locale, viewport={"width": width, "height": 900},
+                              extra_http_headers={"Accept-Language": language}, ignore_https_errors=True)
+    page = ctx.new_page()
+    page.goto("/console/login")
+    return ctx, page
+
 def run(t):
     c = t.c
     work = tempfile.mkdtemp(prefix="hyponatrack-oidc.")
@@ -92,12 +103,7 @@ def run(t):
         browser = t.browser()
         for locale, width in (("en-GB", 1280), ("de-DE", 390), ("en-GB", 390), ("de-DE", 1280)):
             lang = locale[:2]
-            language = "de-DE,de;q=0.9" if lang == "de" else "en-GB,en;q=0.9"
-            # The provider's certificate comes from the test CA; the daemon checks it with caFile.
-            ctx = browser.new_context(base_url=sso.base, locale=locale, viewport={"width": width, "height": 900},
-                                      extra_http_headers={"Accept-Language": language}, ignore_https_errors=True)
-            page = ctx.new_page()
-            page.goto("/console/login")
+            ctx, page = sign_in_page(browser, sso, locale, width)
             c.check(f"oidc {lang} {width}: the sign-in page offers the provider and no password form",
                     page.locator("#sso").count() == 1 and page.locator("input[type=password]").count() == 0, page.url)
             t.accessible(page, f"the {lang} single sign-on page at {width} px")
@@ -134,11 +140,7 @@ def run(t):
         # The refusal: someone whose groups give no role.
         for locale, width in (("en-GB", 1280), ("de-DE", 390)):
             lang = locale[:2]
-            language = "de-DE,de;q=0.9" if lang == "de" else "en-GB,en;q=0.9"
-            ctx = browser.new_context(base_url=sso.base, locale=locale, viewport={"width": width, "height": 900},
-                                      extra_http_headers={"Accept-Language": language}, ignore_https_errors=True)
-            page = ctx.new_page()
-            page.goto("/console/login")
+            ctx, page = sign_in_page(browser, sso, locale, width)
             page.click("#sso")
             page.wait_for_selector("input[type=password]", timeout=20000)
             provider_sign_in(page, *USERS["outsider"])
