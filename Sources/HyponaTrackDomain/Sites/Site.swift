@@ -1,8 +1,7 @@
 import HyponaTrackCore
 
-/// A centre of the study (docs/product.md, third round, S).
-public struct Site: Sendable, Equatable {
-    public var id: Int64
+/// What an admin says a site is (`AddSite`), and what is stored of it beside its id (`Site`).
+public struct SiteDefinition: Sendable, Equatable {
     /// `[a-z][a-z0-9_]{0,31}`: what commands, the API and the configuration name it by.
     public var code: String
     public var name: String
@@ -14,7 +13,20 @@ public struct Site: Sendable, Equatable {
     public var emergencyNumber: String?
     /// The REDCap Data Access Group's unique name (nil: none).
     public var redcapDAG: String?
+}
+
+/// A centre of the study (docs/product.md, third round, S): its definition's members read as
+/// its own (`site.code`).
+@dynamicMemberLookup
+public struct Site: Sendable, Equatable {
+    public var id: Int64
+    public var definition: SiteDefinition
     public var createdAt: Int64
+
+    public subscript<T>(dynamicMember member: WritableKeyPath<SiteDefinition, T>) -> T {
+        get { definition[keyPath: member] }
+        set { definition[keyPath: member] = newValue }
+    }
 }
 
 /// A site with how many patients and active staff members belong to it (`site list`).

@@ -1,23 +1,17 @@
 /// `hyponatrack site add`, `POST /v1/sites` (admin).
+@dynamicMemberLookup
 public struct AddSite: Sendable {
-    public var code: String
-    public var name: String
-    public var timeZone: String?
-    public var clinicPhone: String?
-    public var emergencyNumber: String?
-    public var redcapDAG: String?
+    public var definition: SiteDefinition
     public var actor: String
 
     public init(code: String, name: String, timeZone: String? = nil, clinicPhone: String? = nil, emergencyNumber: String? = nil,
                 redcapDAG: String? = nil, actor: String) {
-        self.code = code
-        self.name = name
-        self.timeZone = timeZone
-        self.clinicPhone = clinicPhone
-        self.emergencyNumber = emergencyNumber
-        self.redcapDAG = redcapDAG
+        definition = SiteDefinition(code: code, name: name, timeZone: timeZone, clinicPhone: clinicPhone,
+                                    emergencyNumber: emergencyNumber, redcapDAG: redcapDAG)
         self.actor = actor
     }
+
+    public subscript<T>(dynamicMember member: KeyPath<SiteDefinition, T>) -> T { definition[keyPath: member] }
 }
 
 /// `hyponatrack site update`, `PATCH /v1/sites/{code}` (admin). Each optional member: nil keeps

@@ -114,9 +114,11 @@ enum SiteRepository {
     }
 
     static func decode(_ row: Row) throws -> Site {
-        Site(id: try row.int64("id"), code: try row.string("code"), name: try row.string("name"),
-             timeZone: try row.optionalString("time_zone"), clinicPhone: try row.optionalString("clinic_phone"),
-             emergencyNumber: try row.optionalString("emergency_number"), redcapDAG: try row.optionalString("redcap_dag"),
+        Site(id: try row.int64("id"),
+             definition: SiteDefinition(code: try row.string("code"), name: try row.string("name"),
+                                        timeZone: try row.optionalString("time_zone"), clinicPhone: try row.optionalString("clinic_phone"),
+                                        emergencyNumber: try row.optionalString("emergency_number"),
+                                        redcapDAG: try row.optionalString("redcap_dag")),
              createdAt: try row.int64("created_at"))
     }
 }

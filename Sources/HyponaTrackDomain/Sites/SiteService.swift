@@ -31,8 +31,7 @@ public final class SiteService: Sendable {
         defer { forgetSites() }
         let ms = epochMilliseconds(clock.now())
         guard SiteRules.isValidCode(command.code) else { throw Self.badCode(command.code, field: "code") }
-        var site = Site(id: 0, code: command.code, name: command.name, timeZone: command.timeZone, clinicPhone: command.clinicPhone,
-                        emergencyNumber: command.emergencyNumber, redcapDAG: command.redcapDAG, createdAt: ms)
+        var site = Site(id: 0, definition: command.definition, createdAt: ms)
         try Self.check(site)
         return try transactions.write { db in
             guard try SiteRepository.find(db, code: site.code) == nil else {
