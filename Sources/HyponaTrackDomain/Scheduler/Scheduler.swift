@@ -133,13 +133,13 @@ final class Scheduler: BackgroundService {
             slots.wait()
             all.enter()
             database.submit({ db in try self.tick(db, patient, now: now, snapshot: snapshot) }) { result in
-                // The pushes start as soon as the first patients' deliveries are committed.
-                if case .success(let one) = result, one.pushed { self.onPushQueued() }
-                results.withLock { r in
-                    switch result {
-                    case .success(let one): r.outcome.add(one)
-                    case .failure(let error): r.error = r.error ?? error
-                    }
+                switch result {
+                case .success(let one):
+                    // The pushes start as soon as the first patients' deliveries are committed.
+                    if one.pushed { self.onPushQueued() }
+                    results.withLock { $0.outcome.add(one) }
+                case .failure(let error):
+                    results.withLock { $0.error = $0.error ?? error }
                 }
                 slots.signal()
                 all.leave()

@@ -38,7 +38,7 @@ final class TestDaemon: @unchecked Sendable {
         self.environment = environment
         self.stderrIsJournal = stderrIsJournal
         client = HTTPClient(configuration: HTTPClientConfiguration(timeout: .seconds(30)))
-        Self.keepClearOfMidnight()
+        try Self.keepClearOfMidnight()
         try start()
     }
 
@@ -46,10 +46,9 @@ final class TestDaemon: @unchecked Sendable {
     /// test that straddled Berlin's midnight would enrol on one day and read on the next (four
     /// failed so in one full run at 23:00 UTC). A daemon started in the last two minutes of the
     /// day starts just after midnight instead.
-    static func keepClearOfMidnight() {
-        let now = Hooks.berlinNow()
-        guard now.minute >= 1438 else { return }
-        Thread.sleep(forTimeInterval: Double((1440 - now.minute) * 60 - now.second + 2))
+    static func keepClearOfMidnight() throws {
+        guard Hooks.berlinNow().minute >= 1438 else { return }
+        try waitUntil(timeout: 150) { Hooks.berlinNow().minute < 1438 }
     }
 
     deinit {
