@@ -76,7 +76,8 @@ import HTJSON
         // English writes the month's name: no ISO digits, no day/month order to guess.
         let month = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                      "November", "December"][parts[1] - 1]
-        #expect(english.text.contains(" · \(parts[2]) \(month) \(parts[0])</p>") && !english.text.contains(" · \(Study.date(0))"),
+        #expect(english.text.contains(" · <span class=\"date\">\(parts[2]) \(month) \(parts[0])</span></p>")
+                && !english.text.contains("\(Study.date(0))</span>"),
                 "\(english.text)")
         #expect(try c.get("/app/morning", headers: [("Accept-Language", "en-GB")]).text
             .contains("<p class=\"muted\">\(parts[2]) \(month) \(parts[0])</p>"))

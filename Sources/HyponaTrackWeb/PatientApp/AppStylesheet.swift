@@ -43,6 +43,7 @@ enum AppAssets {
         label, legend { display: block; font-weight: bold; margin-bottom: 6px; overflow-wrap: anywhere; }
         legend { max-width: 100%; white-space: normal; }
         .hint { margin: 0 0 6px; color: var(--muted); }
+        span.date { white-space: nowrap; }
         .contact { list-style: none; padding: 8px 0 0; margin: 8px 0 0; border-top: 2px solid currentColor; }
         .contact li { padding: 4px 0; overflow-wrap: anywhere; }
         .contact strong, .contact a { white-space: nowrap; }

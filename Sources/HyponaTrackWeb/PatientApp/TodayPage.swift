@@ -59,7 +59,7 @@ struct TodayPage {
             """ : "<p>\(t.monitoringOver)</p>"
         // Plain words: "Day 6 after your operation", the date as the language writes it (POD for staff who ask).
         let day: HTML = """
-            <p class="muted" id="day"><abbr title="POD \(today.pod)">\(t.dayAfterOperation(today.pod))</abbr> · \(Vocabulary(language: t.language).writtenDate(today.date))</p>
+            <p class="muted" id="day"><abbr title="POD \(today.pod)">\(t.dayAfterOperation(today.pod))</abbr> · <span class="date">\(Vocabulary(language: t.language).writtenDate(today.date))</span></p>
             """
         return layout.page(t.today, "\(notice)\(light)\(emergency)\(day)\(body)\(remind)")
     }
