@@ -84,6 +84,27 @@ enum SiteRepository {
             .map { (try $0.int64(0), try $0.int64(1)) }
     }
 
+    /// The sites a staff member reaches: all of them for an all-sites member, else their own
+    /// (none for a name that is no member).
+    static func scope(_ db: Connection, staffName: String) throws -> SiteScope {
+        let rows = try db.query("""
+            SELECT s.all_sites, ss.site_id FROM staff s LEFT JOIN staff_sites ss ON ss.staff_id = s.id WHERE s.name = ?
+            """, [staffName])
+        if try rows.first?.int64(0) == 1 { return .allSites }
+        return .sites(Set(try rows.compactMap { try $0.optionalInt64(1) }))
+    }
+
+    /// The site of the patient an alert is about (nil: no such alert).
+    static func alertSite(_ db: Connection, alertId: Int64) throws -> Int64? {
+        try db.queryOne("SELECT p.site_id FROM alerts a JOIN patients p ON p.id = a.patient_id WHERE a.id = ?", [alertId])?.int64(0)
+    }
+
+    /// The site of the patient an import proposal is about (nil: no such proposal).
+    static func proposalSite(_ db: Connection, proposalId: Int64) throws -> Int64? {
+        try db.queryOne("SELECT p.site_id FROM import_proposals i JOIN patients p ON p.id = i.patient_id WHERE i.id = ?",
+                        [proposalId])?.int64(0)
+    }
+
     static func patientSite(_ db: Connection, patientId: Int64) throws -> Int64? {
         try db.queryOne("SELECT site_id FROM patients WHERE id = ?", [patientId])?.int64(0)
     }

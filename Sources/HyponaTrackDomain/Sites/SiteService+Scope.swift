@@ -1,5 +1,4 @@
 import HyponaTrackCore
-import SQLite
 
 /// The scope rule (docs/product.md, third round, S), asked by the router's one scope step for
 /// every staff request: which sites the member reaches, and whether the record a route names
@@ -10,13 +9,7 @@ extension SiteService {
     /// their sites. A member who no longer exists reaches nobody.
     public func scope(staffName: String, role: Role) throws -> SiteScope {
         if role == .admin { return .allSites }
-        return try transactions.read { db in
-            let rows = try db.query("""
-                SELECT s.all_sites, ss.site_id FROM staff s LEFT JOIN staff_sites ss ON ss.staff_id = s.id WHERE s.name = ?
-                """, [staffName])
-            if try rows.first?.int64(0) == 1 { return .allSites }
-            return .sites(Set(try rows.compactMap { try $0.optionalInt64(1) }))
-        }
+        return try transactions.read { try SiteRepository.scope($0, staffName: staffName) }
     }
 
     /// Nothing, for a patient the scope reaches; `noPatient` for one it does not or that does not exist.
@@ -30,18 +23,18 @@ extension SiteService {
     /// Nothing, for an alert of a patient the scope reaches; `noAlert` otherwise.
     public func reach(alertId: Int64, scope: SiteScope) throws {
         try transactions.read { db in
-            let site = try db.queryOne("SELECT p.site_id FROM alerts a JOIN patients p ON p.id = a.patient_id WHERE a.id = ?", [alertId])
-            guard let site = try site?.int64(0), scope.contains(site: site) else { throw DomainError.noAlert(alertId) }
+            guard let site = try SiteRepository.alertSite(db, alertId: alertId), scope.contains(site: site) else {
+                throw DomainError.noAlert(alertId)
+            }
         }
     }
 
     /// Nothing, for a proposal about a patient the scope reaches; `noProposal` otherwise.
     public func reach(proposalId: Int64, scope: SiteScope) throws {
         try transactions.read { db in
-            let site = try db.queryOne("""
-                SELECT p.site_id FROM import_proposals i JOIN patients p ON p.id = i.patient_id WHERE i.id = ?
-                """, [proposalId])
-            guard let site = try site?.int64(0), scope.contains(site: site) else { throw DomainError.noProposal(proposalId) }
+            guard let site = try SiteRepository.proposalSite(db, proposalId: proposalId), scope.contains(site: site) else {
+                throw DomainError.noProposal(proposalId)
+            }
         }
     }
 

@@ -19,7 +19,7 @@ extension DayRepository {
             return true
         }
         for item in ItemSQL.lists {
-            // The patient id last, so the item columns keep the positions `ItemRows` reads.
+            // The patient id last, so the item columns keep the positions `ItemRepository` reads.
             let count = item.columns.split(separator: ",").count
             let sql = """
                 SELECT date, \(item.columns), patient_id FROM \(item.table)

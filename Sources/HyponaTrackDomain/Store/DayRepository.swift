@@ -72,19 +72,19 @@ enum DayRepository {
         }
 
         static let lists: [List] = [
-            List(columns: ItemRows.symptomColumns, table: "symptom_entries", tieBreak: "client_id") { d, r in
-                d.symptoms.append(try ItemRows.symptom(r))
+            List(columns: ItemRepository.symptomColumns, table: "symptom_entries", tieBreak: "client_id") { d, r in
+                d.symptoms.append(try ItemRepository.symptom(r))
             },
-            List(columns: ItemRows.reactionColumns, table: "reaction_tests", tieBreak: "client_id") { d, r in
-                d.reactionTests.append(try ItemRows.reactionTest(r))
+            List(columns: ItemRepository.reactionColumns, table: "reaction_tests", tieBreak: "client_id") { d, r in
+                d.reactionTests.append(try ItemRepository.reactionTest(r))
             },
-            List(columns: ItemRows.tappingColumns, table: "tapping_tests", tieBreak: "client_id") { d, r in
-                d.tappingTests.append(try ItemRows.tappingTest(r))
+            List(columns: ItemRepository.tappingColumns, table: "tapping_tests", tieBreak: "client_id") { d, r in
+                d.tappingTests.append(try ItemRepository.tappingTest(r))
             },
-            List(columns: ItemRows.doseColumns, table: "desmopressin_doses", tieBreak: "client_id") { d, r in
-                d.desmopressinDoses.append(try ItemRows.desmopressinDose(r))
+            List(columns: ItemRepository.doseColumns, table: "desmopressin_doses", tieBreak: "client_id") { d, r in
+                d.desmopressinDoses.append(try ItemRepository.desmopressinDose(r))
             },
-            List(columns: ItemRows.labColumns, table: "lab_values", tieBreak: "rowid") { d, r in d.labSodium.append(try ItemRows.lab(r)) },
+            List(columns: ItemRepository.labColumns, table: "lab_values", tieBreak: "rowid") { d, r in d.labSodium.append(try ItemRepository.lab(r)) },
         ]
     }
 
@@ -190,11 +190,11 @@ enum DayRepository {
                   day.vomitingEpisodes, symptoms, day.steps, day.hrvSdnnMs, day.sleepMinutes, day.restingHeartRate, ms,
                   byPatient ? ms : nil])
         let date = day.date.description
-        for s in patch.symptoms { try ItemRows.upsert(db, .symptom, patientId, date, s.id, s.time, ms, ItemRows.values(s)) }
-        for r in patch.reactionTests { try ItemRows.upsert(db, .reactionTest, patientId, date, r.id, r.time, ms, ItemRows.values(r)) }
-        for t in patch.tappingTests { try ItemRows.upsert(db, .tappingTest, patientId, date, t.id, t.time, ms, ItemRows.values(t)) }
+        for s in patch.symptoms { try ItemRepository.upsert(db, .symptom, patientId, date, s.id, s.time, ms, ItemRepository.values(s)) }
+        for r in patch.reactionTests { try ItemRepository.upsert(db, .reactionTest, patientId, date, r.id, r.time, ms, ItemRepository.values(r)) }
+        for t in patch.tappingTests { try ItemRepository.upsert(db, .tappingTest, patientId, date, t.id, t.time, ms, ItemRepository.values(t)) }
         for d in patch.desmopressinDoses {
-            try ItemRows.upsert(db, .desmopressinDose, patientId, date, d.id, d.time, ms, ItemRows.values(d))
+            try ItemRepository.upsert(db, .desmopressinDose, patientId, date, d.id, d.time, ms, ItemRepository.values(d))
         }
     }
 

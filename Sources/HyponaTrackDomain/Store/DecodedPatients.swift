@@ -12,9 +12,7 @@ final class DecodedPatients: Sendable {
     /// where they are current. Callers own the (read) transaction.
     func all(_ db: Connection) throws -> [PatientRecord] {
         let known = kept.withLock { $0 }
-        let revisions = try db.query("""
-            SELECT p.id, r.revision FROM patients p JOIN patient_revisions r ON r.patient_id = p.id ORDER BY p.study_id_key
-            """).map { (id: try $0.int64(0), revision: try $0.int64(1)) }
+        let revisions = try PatientRepository.revisions(db)
         let stale = revisions.filter { known[$0.id]?.revision != $0.revision }
         // Many to read (the first time): all at once; a few: one by one.
         if stale.count > 64 || known.isEmpty {

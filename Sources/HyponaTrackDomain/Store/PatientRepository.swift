@@ -35,6 +35,11 @@ enum PatientRepository {
         try db.queryOne("SELECT revision FROM patient_revisions WHERE patient_id = ?", [id])?.int64(0)
     }
 
+    /// Every patient's id and revision, in `all`'s order (by study ID).
+    static func revisions(_ db: Connection) throws -> [(id: Int64, revision: Int64)] {
+        try db.query("SELECT id, revision FROM \(joined) ORDER BY study_id_key").map { (id: try $0.int64(0), revision: try $0.int64(1)) }
+    }
+
     static func load(_ db: Connection, studyId: String) throws -> PatientRecord? {
         try db.queryOne("SELECT \(columns) FROM \(joined) WHERE study_id_key = ?", [PatientRecord.key(studyId)]).map(decode)
     }

@@ -17,7 +17,7 @@ public enum ItemKind: String, Sendable, CaseIterable {
         }
     }
 
-    /// The kind-specific columns, in the order of `ItemRows.values`.
+    /// The kind-specific columns, in the order of `ItemRepository.values`.
     var columns: [String] {
         switch self {
         case .symptom: return ["slot", "nausea", "headache", "fatigue", "confusion", "muscle_cramps", "vas"]
@@ -28,8 +28,8 @@ public enum ItemKind: String, Sendable, CaseIterable {
     }
 }
 
-/// Row ↔ model conversions for list items.
-enum ItemRows {
+/// Reads and writes the list items' tables (`ItemKind.table`): row ↔ model conversions and the upsert. Callers own the transaction.
+enum ItemRepository {
     static func values(_ s: SymptomEntry) -> [(any SQLiteBindable)?] {
         [s.slot.rawValue, s.nausea, s.headache, s.fatigue, s.confusion, s.muscleCramps, s.vas]
     }
