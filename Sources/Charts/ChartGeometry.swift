@@ -104,11 +104,19 @@ public struct LegendEntry: Sendable, Equatable {
     }
 
     public var sample: Sample
+    /// The whole label.
     public var label: String
-    /// Left end of the sample, on the row's text baseline.
+    /// Left end of the sample, on the first line's text baseline.
     public var position: ChartPosition
-    /// Where the label text starts.
-    public var labelPosition: ChartPosition
+    /// The label as drawn: one line, or several where it is wider than the chart leaves it
+    /// (broken at spaces, each line under the one before).
+    public var lines: [LegendLine]
+}
+
+/// One line of a legend label and where its text starts.
+public struct LegendLine: Sendable, Equatable {
+    public var text: String
+    public var position: ChartPosition
 }
 
 /// Sizes the layout works with. Font sizes are here so that both renderers reserve the same room.

@@ -40,13 +40,35 @@ public enum ChartLayout {
         rows += chart.thresholds.map { (.threshold($0.kind), $0.label) }
         rows += chart.markers.map { (.marker, $0.label) }
         var baseline = xTitle.y + o.legendRowHeight + 2
+        let labelX = plot.x + 30
         for (sample, label) in rows {
-            geometry.legend.append(LegendEntry(sample: sample, label: label, position: ChartPosition(x: plot.x, y: baseline),
-                                               labelPosition: ChartPosition(x: plot.x + 30, y: baseline)))
-            baseline += o.legendRowHeight
+            let first = baseline
+            let lines = wrap(label, width: o.width - labelX - 4, fontSize: o.fontSize).map { text in
+                defer { baseline += o.legendRowHeight }
+                return LegendLine(text: text, position: ChartPosition(x: labelX, y: baseline))
+            }
+            geometry.legend.append(LegendEntry(sample: sample, label: label, position: ChartPosition(x: plot.x, y: first), lines: lines))
         }
         geometry.height = (baseline - o.legendRowHeight + o.fontSize).rounded(.up)
         return geometry
+    }
+
+    /// The widest a character of the charts' sans-serif font is taken to be, in font sizes: an
+    /// estimate above DejaVu Sans's average (about 0.55), as the layout has no font metrics.
+    static let characterWidth = 0.6
+
+    /// `text` broken at spaces into lines of at most `width` (estimated with
+    /// `characterWidth`); a word longer than a line stays whole on its own.
+    static func wrap(_ text: String, width: Double, fontSize: Double) -> [String] {
+        let fits = max(Int(width / (fontSize * characterWidth)), 1)
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if line.isEmpty { line = String(word) } else if line.count + 1 + word.count <= fits { line += " " + word } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        return lines + [line]
     }
 
     /// Canvas coordinates of chart values.

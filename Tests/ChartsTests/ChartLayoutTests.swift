@@ -119,6 +119,34 @@ import Testing
         #expect(g.markers.count == 1)
     }
 
+    /// A German reaction-time legend ran past a 640-wide chart's right edge (seen in chromium):
+    /// a label wider than the room right of its sample breaks at spaces onto rows of its own,
+    /// and what follows and the height move down with it.
+    @Test func aLegendLabelWiderThanTheChartBreaksAtSpacesAndPushesTheRestDown() {
+        let long = "Rot ≥ 25,0 % (POD 1–4, 10–21); ≥ 22,5 % (POD 5–9) in zwei Sitzungen höchstens 60 min auseinander"
+        let g = ChartLayout.layout(ChartFixtures.chart { $0.thresholds[1].label = long }, options: options)
+        let red = g.legend[1], marker = g.legend[2]
+        #expect(red.label == long)
+        #expect(red.lines.count == 2)
+        #expect(red.lines.map(\.text).joined(separator: " ") == long)
+        let room = options.width - red.lines[0].position.x
+        for line in red.lines {
+            #expect(Double(line.text.count) * options.fontSize * ChartLayout.characterWidth <= room, "\(line.text)")
+        }
+        #expect(red.lines[0].position.y == red.position.y)
+        #expect(red.lines[1].position.y == red.position.y + options.legendRowHeight)
+        #expect(marker.position.y == red.position.y + 2 * options.legendRowHeight)
+        #expect(g.height >= marker.lines.last!.position.y)
+        let short = ChartLayout.layout(ChartFixtures.chart(), options: options)
+        #expect(short.legend.allSatisfy { $0.lines.count == 1 && $0.lines[0].text == $0.label })
+        #expect(g.height == short.height + options.legendRowHeight)
+    }
+
+    @Test func aWordLongerThanALineStaysWholeOnItsOwnLine() {
+        let lines = ChartLayout.wrap("a \(String(repeating: "x", count: 40)) b", width: 60, fontSize: 10)
+        #expect(lines == ["a", String(repeating: "x", count: 40), "b"])
+    }
+
     @Test func theTableHasARowPerDayWithTheThresholdOfThatDay() {
         let table = ChartFixtures.chart().table()
         #expect(table.columns == ["Post-operative day", "Weight change (%)", "yellow (≥ %)", "red (≥ %)"])

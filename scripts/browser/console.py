@@ -106,6 +106,7 @@ def run(t):
     accessible(page, "a patient page")
     if screenshots:
         page.screenshot(path=os.path.join(screenshots, "console-patient.png"), full_page=False)
+    check_trend_charts(c, t, page, "en-1280", per_row=2)
     unreadable = page.goto("/console/patients/%ff")
     c.check("a path the server cannot read is a console page with the page headers", unreadable.status == 400
             and page.locator("h1").is_visible() and "frame-ancestors" in unreadable.headers.get("content-security-policy", ""))
@@ -168,6 +169,7 @@ def run(t):
         dp.screenshot(path=os.path.join(screenshots, "console-board-de-390.png"), full_page=True)
         dp.set_viewport_size({"width": 1280, "height": 900})
     dp.goto("/console/patients/BR-RED")
+    check_trend_charts(c, t, dp, "de-1280", per_row=2)
     c.check("a viewer sees the patient but no forms", dp.locator("#lab-form").count() == 0
             and dp.locator("form[action$=acknowledge]").count() == 0)
     de.close()
@@ -184,5 +186,24 @@ def run(t):
             iso = re.findall(r"\d{4}-\d{2}-\d{2}", page.locator("main").inner_text())
             c.check("the German patient page writes no ISO date", not iso, str(iso[:5]))
         t.screenshot(page, f"console-patient-{locale[:2]}-390.png", full_page=False)
+        check_trend_charts(c, t, page, f"{locale[:2]}-390", per_row=1)
         page.context.close()
     browser.close()
+
+
+def check_trend_charts(c, t, page, tag, per_row):
+    """The patient page's trend charts: each titled once (the figure's heading; the SVG's own
+    title is for the PDF), `per_row` charts side by side, none wider than the page; a
+    screenshot of the charts as a nurse sees them."""
+    figures = page.eval_on_selector_all("figure.chart", """fs => fs.map(f => {
+        const r = f.getBoundingClientRect(), t = f.querySelector('svg .ht-chart-title');
+        return {top: Math.round(r.top + window.scrollY), left: r.left, right: r.right,
+                hiddenTitle: !t || getComputedStyle(t).display === 'none'}; })""")
+    width = page.evaluate("document.documentElement.clientWidth")
+    c.check(f"each trend chart is titled once, by its heading ({tag})", all(f["hiddenTitle"] for f in figures), str(figures))
+    c.check(f"no trend chart is wider than the page ({tag})", all(f["left"] >= 0 and f["right"] <= width for f in figures),
+            f"page {width} px; {[(round(f['left']), round(f['right'])) for f in figures]}")
+    first_row = [f for f in figures if f["top"] == figures[0]["top"]] if figures else []
+    c.check(f"{per_row} trend chart(s) a row ({tag})", len(first_row) == per_row, f"{len(first_row)} in the first row")
+    if t.screenshots and figures:
+        page.locator("div.charts").first.screenshot(path=os.path.join(t.screenshots, f"console-patient-charts-{tag}.png"))

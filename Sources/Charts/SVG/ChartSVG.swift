@@ -32,13 +32,13 @@ public enum ChartSVG {
         axes(&w, chart, g)
         thresholds(&w, g)
         for m in g.markers {
-            // After the bands, so the label stays legible over them.
+            // After the bands and threshold lines, with a white halo, so a line through it leaves it legible.
             w.element("text", [("class", "ht-chart-marker-label"), ("x", n(m.labelPosition.x)), ("y", n(m.labelPosition.y)),
-                               ("text-anchor", "middle"), ("fill", Palette.axis)], text: m.label)
+                               ("text-anchor", "middle"), ("fill", Palette.axis)] + Self.halo, text: m.label)
         }
         series(&w, g)
         if let p = g.noDataPosition {
-            w.element("text", [("class", "ht-chart-nodata"), ("x", n(p.x)), ("y", n(p.y)), ("text-anchor", "middle")],
+            w.element("text", [("class", "ht-chart-nodata"), ("x", n(p.x)), ("y", n(p.y)), ("text-anchor", "middle")] + Self.halo,
                       text: chart.noDataText)
         }
         legend(&w, g)
@@ -159,6 +159,10 @@ public enum ChartSVG {
         }
     }
 
+    /// A white outline drawn under a text's fill (presentation attributes, no style).
+    static let halo: [(String, String)] = [("stroke", "#ffffff"), ("stroke-width", "3"), ("stroke-linejoin", "round"),
+                                           ("paint-order", "stroke")]
+
     static func legend(_ w: inout SVGWriter, _ g: ChartGeometry) {
         let n = SVGWriter.number
         w.open("g", [("class", "ht-chart-legend")])
@@ -176,7 +180,9 @@ public enum ChartSVG {
                 w.empty("rect", [("x", n(entry.position.x)), ("y", n(y - 5)), ("width", "22"), ("height", "10"),
                                  ("fill", Palette.marker), ("stroke", Palette.grid)])
             }
-            w.element("text", [("x", n(entry.labelPosition.x)), ("y", n(entry.labelPosition.y))], text: entry.label)
+            for line in entry.lines {
+                w.element("text", [("x", n(line.position.x)), ("y", n(line.position.y))], text: line.text)
+            }
         }
         w.close("g")
     }

@@ -101,8 +101,9 @@ struct ChartPDF {
             case .marker:
                 page.rectangle(x: lx, y: ly - 5, width: w, height: 10, fill: colour(ChartPalette.marker), stroke: colour(ChartPalette.grid))
             }
-            page.text(entry.label, x: x(entry.labelPosition.x), baseline: y(entry.labelPosition.y), font: font,
-                      color: colour(ChartPalette.text))
+            for line in entry.lines {
+                page.text(line.text, x: x(line.position.x), baseline: y(line.position.y), font: font, color: colour(ChartPalette.text))
+            }
         }
     }
 

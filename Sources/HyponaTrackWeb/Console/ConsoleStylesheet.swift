@@ -77,10 +77,10 @@ enum ConsoleStylesheet {
         code.activation-code { font-size: 28px; font-weight: bold; letter-spacing: 0.08em; white-space: nowrap; }
         @media (max-width: 480px) { code.activation-code { font-size: 22px; letter-spacing: 0.04em; } }
         ol.instructions li { margin: 4px 0; }
-        .charts { display: flex; flex-wrap: wrap; gap: 16px; }
+        .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 540px), 1fr)); gap: 16px; }
         .chart { border: 1px solid var(--line); padding: 8px; margin: 0; min-width: 0; }
         .chart h3 { font-size: 16px; margin: 0 0 4px; }
-        .chart svg { max-width: 100%; height: auto; }
+        .chart svg { display: block; width: 100%; max-width: 760px; height: auto; }
         .chart svg .ht-chart-title { display: none; }
         span.share { white-space: nowrap; }
         details { margin: 4px 0 8px; }
