@@ -48,5 +48,12 @@ import HTJSON
         let audit = try trail.rows()
         #expect(Array(audit.prefix(auditBefore.count)).map(\.hash) == auditBefore.map(\.hash), "the trail as it was")
         #expect(try d.request(.get, "/v1/audit/verify", token: d.adminToken)["intact"] == true)
+        // The journal says what the upgrade did: one notice at the first start, one naming the
+        // migrations the upgrade applied, none at a start with the schema current.
+        d.stop()
+        try d.start()
+        let notices = d.log.split(separator: "\n").filter { $0.contains("database created") || $0.contains("database migrated") }
+        #expect(notices.count == 2 && notices[0].contains("database created") && notices[1].contains("database migrated")
+                && notices[1].contains("v19_sites") && !notices[1].contains("v5_audit_hmac"), "\(notices)")
     }
 }

@@ -84,6 +84,12 @@ public final class StudyDomain: Sendable {
                                     longReads: .longReads(handlerThreads: configuration.http.threads,
                                                           connections: Database.longReaderCount))
         self.database = database
+        // What an upgrade did to the schema, in the journal beside the release that did it.
+        if database.created {
+            logger.notice("database created", ["file": database.path, "migrations": String(database.migrationsApplied.count)])
+        } else if !database.migrationsApplied.isEmpty {
+            logger.notice("database migrated", ["file": database.path, "applied": database.migrationsApplied.joined(separator: ",")])
+        }
         if let rekey = database.auditRekey {
             // Expected once, at the first start of the release that keys the chain; anywhere else
             // it means the trail was turned back into the unkeyed form (docs/operations.md §8).

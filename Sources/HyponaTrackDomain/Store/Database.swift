@@ -27,6 +27,10 @@ public final class Database: Sendable {
     public let tokens = TokenCache()
     /// True when this open created the database (the daemon then writes the bootstrap admin token).
     public let created: Bool
+    /// The migrations this open applied, in order (every one for a new database; none when the
+    /// schema was current), for the daemon to log.
+    public let migrationsApplied: [String]
+
     /// What this open's `v5_audit_hmac` re-keyed (committed), for the daemon to log; nil when
     /// the migration did not run now or found an empty trail.
     public let auditRekey: AuditRekey?
@@ -56,6 +60,7 @@ public final class Database: Sendable {
         connection.attach(auditKey)
         connection.attach(tokens)
         let applied = try Schema.migrator().migrate(connection)
+        migrationsApplied = applied
         auditRekey = applied.contains("v5_audit_hmac") ? connection.attachment(AuditRekey.self) : nil
         try AuditKeyMigration.checkKey(connection, key: auditKey)
         // The writer is the one connection that appends to the audit chain from here on.
