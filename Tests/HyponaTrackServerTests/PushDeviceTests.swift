@@ -161,7 +161,7 @@ import Testing
         #expect(policy.destination("https://public.example-push.org:99999/x") == .failure(.init(reason: "the endpoint has no host")))
 
         let transport = WebPushTransport(vapid: try VAPID(key: try P256PrivateKey.generate(), subject: "mailto:study@example.org"),
-                                         policy: policy, client: HTTPClient())
+                                         policy: policy, client: MultiplexedHTTPClient())
         let (p256dh, auth) = (try P256PrivateKey.generate().publicKeyBase64URL, Base64.url.encode(Array(repeating: 7, count: 16)))
         let reminder = PushReminder(kind: "check", date: LocalDate("2026-03-09")!, slot: .morning, key: "check@08:00",
                                     dueAt: 1_773_039_600_000, expiresAt: 1_773_046_800_000)

@@ -175,6 +175,59 @@ import Testing
         try rig.holds(for: 1.5, "nothing more goes to it") { try fcm.messages().filter { $0.status == 404 }.count == 1 }
     }
 
+    /// FCM and Web Push send many at once (one request per device at a time, several devices in
+    /// parallel), as APNs does: with each service holding every answer 0.5 s, one patient's two
+    /// Android phones and three browsers get their reminders in overlapping requests — each peer
+    /// counts the sends it was handling when one arrived (one after another it would be 1).
+    @Test func fcmAndWebPushSendToSeveralDevicesAtOnce() throws {
+        if Hooks.berlinNow().minute >= 1430 { try waitUntil(timeout: 700) { Hooks.berlinNow().minute < 1430 } }
+        var config = try HookConfig()
+        let fcm = try FCMEmulator(directory: config.directory.appendingPathComponent("fcm"))
+        let vapidFile = config.directory.appendingPathComponent("vapid.pem").path
+        try Rig.openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", vapidFile])
+        chmod(vapidFile, 0o600)
+        let receiver = try WebPushReceiver(directory: config.directory.appendingPathComponent("receiver"),
+                                           vapidPublicKey: try P256PrivateKey(pemFile: vapidFile, source: "test").publicKeyBase64URL)
+        try fcm.control("/_answer", ["status": 200, "hold": 0.5, "count": 4])
+        try receiver.answer(201, count: 6, hold: 0.5)
+        config.reminders = Self.morningNow(Hooks.hhmm(Hooks.berlinNow().minute))
+        // One CA file naming both peers' throwaway CAs.
+        let bundle = config.directory.appendingPathComponent("push-ca.pem")
+        try (String(contentsOfFile: fcm.caFile, encoding: .utf8) + String(contentsOfFile: receiver.caFile, encoding: .utf8))
+            .write(to: bundle, atomically: true, encoding: .utf8)
+        config.push = ["fcm": ["serviceAccountFile": .string(fcm.accountFile), "url": .string(fcm.url)],
+                       "webPush": ["vapidKeyFile": .string(vapidFile), "subject": "mailto:study@example.org", "allowedHosts": ["127.0.0.1"]],
+                       "caFile": .string(bundle.path)]
+        let rig = try HookRig(config)
+        let token = try rig.patient("PUSH-MANY")
+        for n in 1...2 {
+            let r = try rig.daemon.request(.put, "/v1/me/devices/android-0\(n)", token: token,
+                                           body: ["platform": "fcm", "token": .string("fcm-device-token:phone\(n)")])
+            #expect(r.status == 201, "\(r.text)")
+        }
+        guard case .object(var subscription) = receiver.subscription, case .string(let endpoint)? = subscription["endpoint"] else {
+            throw TestFailure("subscription: \(receiver.subscription)")
+        }
+        for n in 1...3 {
+            subscription["endpoint"] = .string("\(endpoint)-\(n)")
+            let r = try rig.daemon.request(.put, "/v1/me/devices/browser-0\(n)", token: token,
+                                           body: ["platform": "webpush", "subscription": .object(subscription)])
+            #expect(r.status == 201, "\(r.text)")
+        }
+        try rig.waitUntil(timeout: 40, "every device's two reminders are delivered") {
+            try fcm.messages().filter { $0.status == 200 }.count >= 4 && receiver.messages().filter { $0.status == 201 }.count >= 6
+        }
+        try rig.holds(for: 1.5, "each once") { try fcm.messages().count == 4 && receiver.messages().count == 6 }
+        let android = try fcm.messages(), browsers = try receiver.messages()
+        #expect(android.allSatisfy { $0.error == nil } && browsers.allSatisfy { $0.error == nil })
+        #expect((android.map(\.concurrent).max() ?? 0) >= 2, "FCM: \(android.map(\.concurrent))")
+        #expect((browsers.map(\.concurrent).max() ?? 0) >= 2, "Web Push: \(browsers.map(\.concurrent))")
+        #expect(Dictionary(grouping: android, by: { $0.message?["token"].map { "\($0)" } ?? "" }).values.allSatisfy { $0.count == 2 },
+                "two reminders for each phone")
+        #expect(Dictionary(grouping: browsers, by: { $0.topic ?? "" }).values.allSatisfy { $0.count == 3 },
+                "each reminder once to each browser (one Topic per reminder)")
+    }
+
     /// APNs over HTTP/2: the provider token verified by PyJWT (ES256, kid, iss, iat), every
     /// header, the payload; 429 with Retry-After retried; 410 Unregistered disabling the device.
     /// A daemon whose reminders are due now, pushing to an APNs emulator that first answers

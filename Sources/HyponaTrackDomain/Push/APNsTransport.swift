@@ -16,10 +16,6 @@ import Synchronization
 /// call of `stream`); any other 4xx → failed.
 final class APNsTransport: PushTransport {
     static let tokenLifetime: Int64 = 40 * 60
-    /// libcurl's passes over the in-flight streams at most every 5 ms: with 400 streams a pass per
-    /// arriving answer cost more than the pushes (`bench-push`: the daemon's CPU for 20,000
-    /// pushes fell from 12.3 to 6.1 s; an answer waits up to 5 ms longer, a push has no hurry).
-    static let performInterval: Duration = .milliseconds(5)
     let key: P256PrivateKey
     let keyId: String
     let teamId: String
@@ -72,61 +68,33 @@ final class APNsTransport: PushTransport {
     var multiplexes: Bool { true }
 
     func send(_ message: PushMessage, to address: PushAddress, now: Int64) -> PushSendResult {
-        var result = PushSendResult.failed("not sent")
-        var given = false
-        stream(next: { () -> (Int, PushItem)? in
-            defer { given = true }
-            return given ? nil : (0, PushItem(message: message, address: address))
-        }, now: now) { _, r in result = r }
-        return result
+        push(now: now).send(client, message, to: address)
     }
 
     /// As the multiplexed client's HTTP/2 streams free up, one request per item. One refused
     /// with 403 (the provider token) goes again once, after the token was made again (once per
     /// call: those in flight with the old token come back refused too and go again with the new).
     func stream(next: () -> (Int, PushItem)?, now: Int64, done: (Int, PushSendResult) -> Void) {
-        var again: [(Int, PushItem)] = [], inFlight: [Int: PushItem] = [:], retried: Set<Int> = []
-        var remade = false
-        client.stream(next: { () -> (Int, HTTPClientRequest)? in
-            while let (i, item) = again.isEmpty ? next() : Optional(again.removeFirst()) {
-                let bearer: String
-                do { bearer = try providerToken(now: now, remake: false) } catch {
-                    done(i, .failed("APNs provider token: \(error)"))
-                    continue
-                }
-                switch request(item, bearer: bearer) {
-                case .success(let r):
-                    inFlight[i] = item
-                    return (i, r)
-                case .failure(let refused): done(i, refused.result)
-                }
-            }
-            return nil
-        }, completion: { i, answer in
-            let item = inFlight.removeValue(forKey: i)
-            switch answer {
-            case .failure(let error): done(i, .retry("APNs: \(error.kind.summary): \(error.detail)", afterSeconds: nil))
-            case .success(let response):
-                guard response.status == 403, let item, retried.insert(i).inserted else {
-                    return done(i, Self.outcome(response, now: now))
-                }
-                if !remade {
-                    remade = true
-                    do { _ = try providerToken(now: now, remake: true) } catch {
-                        return done(i, .failed("APNs provider token: \(error)"))
-                    }
-                }
-                again.append((i, item))
-            }
-        })
+        push(now: now).stream(client, next: next, done: done)
     }
 
-    struct Refusal: Error { let result: PushSendResult }
+    private func push(now: Int64) -> MultiplexedPush {
+        MultiplexedPush(prepare: { [self] item in
+            let bearer: String
+            do { bearer = try providerToken(now: now, remake: false) } catch {
+                return .failure(.init(result: .failed("APNs provider token: \(error)")))
+            }
+            return request(item, bearer: bearer)
+        }, refusesCredential: { $0.status == 403 }, renew: { [self] in
+            do { _ = try providerToken(now: now, remake: true) } catch { return .failed("APNs provider token: \(error)") }
+            return nil
+        }, outcome: { Self.outcome($0, now: now) }, service: "APNs")
+    }
 
-    private func request(_ item: PushItem, bearer: String) -> Result<HTTPClientRequest, Refusal> {
+    private func request(_ item: PushItem, bearer: String) -> Result<HTTPClientRequest, MultiplexedPush.Refused> {
         guard case .token(let deviceToken) = item.address,
               deviceToken.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46) }) else {
-            return .failure(Refusal(result: .gone("BadDeviceToken: an APNs token is hexadecimal")))
+            return .failure(.init(result: .gone("BadDeviceToken: an APNs token is hexadecimal")))
         }
         let m = item.message
         let body = Payload(aps: .init(alert: .init(title: PushMessage.title, body: m.body)), kind: m.kind, date: m.date, slot: m.slot).text

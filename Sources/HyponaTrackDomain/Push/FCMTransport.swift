@@ -14,41 +14,54 @@ final class FCMTransport: PushTransport {
     static let scope = "https://www.googleapis.com/auth/firebase.messaging"
     let account: FCMServiceAccount
     let sendURL: String
+    /// For the token endpoint (one request an hour).
     let client: HTTPClient
+    /// For the sends, many at once (FCM speaks HTTP/2).
+    let sender: MultiplexedHTTPClient
     private let token = Mutex<(value: String, expiresAt: Int64)?>(nil)
 
-    init(account: FCMServiceAccount, url: String, client: HTTPClient) {
+    init(account: FCMServiceAccount, url: String, client: HTTPClient, sender: MultiplexedHTTPClient) {
         self.account = account
         sendURL = "\(url)/v1/projects/\(account.projectId)/messages:send"
         self.client = client
+        self.sender = sender
     }
 
+    var multiplexes: Bool { true }
+
     func send(_ message: PushMessage, to address: PushAddress, now: Int64) -> PushSendResult {
-        guard case .token(let deviceToken) = address else { return .failed("not an FCM token") }
-        let body: [UInt8]
-        do { body = Array(try JSONTextEncoder.string(Self.body(message, token: deviceToken, now: now)).utf8) } catch {
-            return .failed("the message could not be written: \(error)")
-        }
-        var refreshed = false
-        while true {
-            let bearer: String
-            switch accessToken(now: now, refresh: refreshed) {
-            case .success(let t): bearer = t
-            case .failure(let outcome): return outcome.result
+        push(now: now).send(sender, message, to: address)
+    }
+
+    func stream(next: () -> (Int, PushItem)?, now: Int64, done: (Int, PushSendResult) -> Void) {
+        push(now: now).stream(sender, next: next, done: done)
+    }
+
+    /// A 401 or 403 fetches a new access token once (per call) and sends again.
+    private func push(now: Int64) -> MultiplexedPush {
+        MultiplexedPush(prepare: { [self] item in
+            guard case .token(let deviceToken) = item.address else { return .failure(.init(result: .failed("not an FCM token"))) }
+            let body: String
+            do { body = try JSONTextEncoder.string(Self.body(item.message, token: deviceToken, now: now)) } catch {
+                return .failure(.init(result: .failed("the message could not be written: \(error)")))
             }
-            let response: HTTPClientResponse
-            do {
-                response = try client.send(.json(method: .post, url: sendURL, body: String(decoding: body, as: UTF8.self),
-                                                  headers: ["Authorization": "Bearer \(bearer)"]))
-            } catch {
-                return .retry("FCM: \(error.kind.summary): \(error.detail)", afterSeconds: nil)
+            return accessToken(now: now, refresh: false).map { bearer in
+                .json(method: .post, url: sendURL, body: body, headers: ["Authorization": "Bearer \(bearer)"])
             }
-            let code = Self.errorCode(response.body)
-            if response.status == 404 || code == "UNREGISTERED" { return .gone("FCM HTTP \(response.status) \(code ?? "")") }
-            if (response.status == 401 || response.status == 403) && !refreshed { refreshed = true; continue }
-            return PushResponses.classify(status: response.status, retryAfter: response.headers["retry-after"], now: now,
-                                          goneStatuses: [], reason: "FCM\(code.map { " \($0)" } ?? "")")
-        }
+        }, refusesCredential: { $0.status == 401 || $0.status == 403 }, renew: { [self] in
+            switch accessToken(now: now, refresh: true) {
+            case .success: return nil
+            case .failure(let refused): return refused.result
+            }
+        }, outcome: { Self.outcome($0, now: now) }, service: "FCM")
+    }
+
+    /// 404 or `UNREGISTERED` → gone; the rest as every transport.
+    static func outcome(_ response: HTTPClientResponse, now: Int64) -> PushSendResult {
+        let code = errorCode(response.body)
+        if response.status == 404 || code == "UNREGISTERED" { return .gone("FCM HTTP \(response.status) \(code ?? "")") }
+        return PushResponses.classify(status: response.status, retryAfter: response.headers["retry-after"], now: now,
+                                      goneStatuses: [], reason: "FCM\(code.map { " \($0)" } ?? "")")
     }
 
     struct Body: Encodable {
@@ -88,12 +101,8 @@ final class FCMTransport: PushTransport {
         return error.details?.compactMap(\.errorCode).first ?? error.status
     }
 
-    struct TokenFailure: Error {
-        let result: PushSendResult
-    }
-
     /// The cached access token, or a new one from the token endpoint.
-    private func accessToken(now: Int64, refresh: Bool) -> Result<String, TokenFailure> {
+    private func accessToken(now: Int64, refresh: Bool) -> Result<String, MultiplexedPush.Refused> {
         if !refresh, let cached = token.withLock({ $0 }), cached.expiresAt > now + 60 { return .success(cached.value) }
         let assertion: String
         do {
@@ -101,21 +110,21 @@ final class FCMTransport: PushTransport {
                                    other: ["scope": .string(Self.scope)])
             assertion = try JWT(claims: claims).signed(with: account.key)
         } catch {
-            return .failure(TokenFailure(result: .failed("FCM: the assertion could not be signed: \(error)")))
+            return .failure(MultiplexedPush.Refused(result: .failed("FCM: the assertion could not be signed: \(error)")))
         }
         let response: HTTPClientResponse
         do {
             response = try client.send(.formURLEncoded(url: account.tokenURI, fields: [
                 ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion)]))
         } catch {
-            return .failure(TokenFailure(result: .retry("FCM token: \(error.kind.summary): \(error.detail)", afterSeconds: nil)))
+            return .failure(MultiplexedPush.Refused(result: .retry("FCM token: \(error.kind.summary): \(error.detail)", afterSeconds: nil)))
         }
         struct Answer: Decodable { let access_token: String, expires_in: Int64 }
         guard response.isSuccess, let answer = try? JSONDecoder().decode(Answer.self, from: Data(response.body)) else {
             let result = PushResponses.classify(status: response.isSuccess ? 502 : response.status,
                                                 retryAfter: response.headers["retry-after"], now: now, goneStatuses: [],
                                                 reason: "FCM token endpoint")
-            return .failure(TokenFailure(result: result))
+            return .failure(MultiplexedPush.Refused(result: result))
         }
         token.withLock { $0 = (answer.access_token, now + answer.expires_in) }
         return .success(answer.access_token)

@@ -126,22 +126,19 @@ extension PushDelivery {
     static func make(configuration push: ServerConfiguration.Push, keys: PushKeys, database: Database, rules: ActiveRules,
                      logger: Logger, clock: any ServerClock, metrics: PushMetrics) -> PushDelivery? {
         var transports: [PushPlatform: any PushTransport] = [:]
-        let client = HTTPClient(configuration: HTTPClientConfiguration(
+        let configuration = HTTPClientConfiguration(
             caFile: push.caFile, userAgent: "HyponaTrack-push", timeout: .seconds(30), connectTimeout: .seconds(10),
-            followRedirects: false, maxResponseBytes: 64 * 1024, maxIdleHandles: 8))
+            followRedirects: false, maxResponseBytes: 64 * 1024, maxIdleHandles: 8)
         if let webPush = push.webPush, let vapid = keys.vapid {
             transports[.webpush] = WebPushTransport(vapid: vapid, policy: WebPushEndpointPolicy(allowedHosts: webPush.allowedHosts),
-                                                    client: client)
+                                                    client: MultiplexedPush.client(configuration))
         }
         if let apns = push.apns, let key = keys.apns {
-            let h2 = HTTPClientConfiguration(caFile: push.caFile, userAgent: "HyponaTrack-push", timeout: .seconds(30),
-                                             connectTimeout: .seconds(10), followRedirects: false, maxResponseBytes: 64 * 1024)
-            transports[.apns] = APNsTransport(key: key, configuration: apns,
-                                              client: MultiplexedHTTPClient(configuration: h2, maxConnections: 4, maxStreams: 100,
-                                                                            performInterval: APNsTransport.performInterval))
+            transports[.apns] = APNsTransport(key: key, configuration: apns, client: MultiplexedPush.client(configuration))
         }
         if let fcm = push.fcm, let account = keys.fcm {
-            transports[.fcm] = FCMTransport(account: account, url: fcm.url, client: client)
+            transports[.fcm] = FCMTransport(account: account, url: fcm.url, client: HTTPClient(configuration: configuration),
+                                            sender: MultiplexedPush.client(configuration))
         }
         guard !push.configuredPlatforms.isEmpty else { return nil }
         return PushDelivery(database: database, transports: transports, rules: rules, logger: logger, clock: clock, metrics: metrics)

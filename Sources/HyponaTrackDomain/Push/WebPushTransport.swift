@@ -11,24 +11,33 @@ import HTTPClient
 struct WebPushTransport: PushTransport {
     let vapid: VAPID
     let policy: WebPushEndpointPolicy
-    let client: HTTPClient
+    /// Many at once: HTTP/2 streams to the push services that speak it (they all do), else up
+    /// to its connection limit of HTTP/1.1 requests at a time.
+    let client: MultiplexedHTTPClient
+
+    var multiplexes: Bool { true }
 
     func send(_ message: PushMessage, to address: PushAddress, now: Int64) -> PushSendResult {
-        guard case .webPush(let endpoint, let p256dh, let auth) = address else { return .failed("not a Web Push subscription") }
-        let request: HTTPClientRequest
-        switch self.request(message, endpoint: endpoint, p256dh: p256dh, auth: auth, now: now) {
-        case .success(let r): request = r
-        case .failure(let refusal): return .failed(refusal.reason)
-        }
-        let response: HTTPClientResponse
-        do {
-            response = try client.send(request)
-        } catch {
-            // Not error.description: an endpoint's path is the subscription's secret name.
-            return .retry("\(error.kind.summary): \(error.detail)", afterSeconds: nil)
-        }
-        return PushResponses.classify(status: response.status, retryAfter: response.headers["retry-after"], now: now,
-                                      goneStatuses: [404, 410], reason: "Web Push")
+        push(now: now).send(client, message, to: address)
+    }
+
+    func stream(next: () -> (Int, PushItem)?, now: Int64, done: (Int, PushSendResult) -> Void) {
+        push(now: now).stream(client, next: next, done: done)
+    }
+
+    /// A subscription the policy refuses now is `failed`, not sent; a failure without an answer
+    /// names no endpoint (its path is the subscription's secret name).
+    private func push(now: Int64) -> MultiplexedPush {
+        MultiplexedPush(prepare: { [self] item in
+            guard case .webPush(let endpoint, let p256dh, let auth) = item.address else {
+                return .failure(.init(result: .failed("not a Web Push subscription")))
+            }
+            return request(item.message, endpoint: endpoint, p256dh: p256dh, auth: auth, now: now)
+                .mapError { .init(result: .failed($0.reason)) }
+        }, outcome: { response in
+            PushResponses.classify(status: response.status, retryAfter: response.headers["retry-after"], now: now,
+                                   goneStatuses: [404, 410], reason: "Web Push")
+        }, service: "Web Push")
     }
 
     /// The encrypted, signed POST to the endpoint, connecting to the addresses the policy just

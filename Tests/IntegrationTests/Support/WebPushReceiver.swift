@@ -26,9 +26,10 @@ final class WebPushReceiver: @unchecked Sendable {
 
     deinit { peer.kill() }
 
-    /// The next `count` messages are answered with `status` (and `Retry-After`).
-    func answer(_ status: Int, retryAfter: String? = nil, count: Int = 1) throws {
-        var body = JSONObject([("status", .number(Double(status))), ("count", .number(Double(count)))])
+    /// The next `count` messages are answered with `status` (and `Retry-After`), each held
+    /// `hold` seconds first (a slow service).
+    func answer(_ status: Int, retryAfter: String? = nil, count: Int = 1, hold: Double = 0) throws {
+        var body = JSONObject([("status", .number(Double(status))), ("count", .number(Double(count))), ("hold", .number(hold))])
         if let retryAfter { body["retryAfter"] = .string(retryAfter) }
         let r = try client.send(.json(method: .post, url: "https://127.0.0.1:\(port)/_answer", body: JSONSerializer.string(.object(body))))
         guard r.status == 204 else { throw TestFailure("webpush-receiver /_answer: \(r.status)") }
@@ -41,6 +42,8 @@ final class WebPushReceiver: @unchecked Sendable {
         let claims: JSONObject?
         let error: String?
         let at: Double
+        /// Messages the receiver was handling when this one arrived, itself included.
+        let concurrent: Int
         var topic: String? { if case .string(let t)? = headers["topic"] { t } else { nil } }
         func payload(_ key: String) -> String? { if case .string(let s)? = payload?[key] { s } else { nil } }
     }
@@ -55,7 +58,10 @@ final class WebPushReceiver: @unchecked Sendable {
             if case .object(let p)? = o["payload"] { payload = p }
             if case .object(let c)? = o["claims"] { claims = c }
             if case .string(let e)? = o["error"] { error = e }
-            return Message(headers: headers, status: Int(status), payload: payload, claims: claims, error: error, at: at)
+            var concurrent = 0
+            if case .number(let n)? = o["concurrent"] { concurrent = Int(n) }
+            return Message(headers: headers, status: Int(status), payload: payload, claims: claims, error: error, at: at,
+                           concurrent: concurrent)
         }
     }
 }
