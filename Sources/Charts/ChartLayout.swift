@@ -53,16 +53,19 @@ public enum ChartLayout {
         return geometry
     }
 
-    /// The widest a character of the charts' sans-serif font is taken to be, in font sizes: an
-    /// estimate above DejaVu Sans's average (about 0.55), as the layout has no font metrics.
+    /// How wide a character of the charts' sans-serif font is taken to be, in font sizes: above
+    /// DejaVu Sans's average for mixed text (about 0.55), as the layout has no font metrics; a
+    /// label of wide letters only (`W`, `m`, `%`: 0.7–1.0) can still come out wider.
     static let characterWidth = 0.6
 
-    /// `text` broken at spaces into lines of at most `width` (estimated with
-    /// `characterWidth`); a word longer than a line stays whole on its own.
+    /// `text` broken at spaces into lines of at most `width` (estimated with `characterWidth`);
+    /// a word longer than a line stays whole on its own. Runs of spaces count as one (SVG text
+    /// shows them as one); a text without words is one empty line.
     static func wrap(_ text: String, width: Double, fontSize: Double) -> [String] {
-        let fits = max(Int(width / (fontSize * characterWidth)), 1)
+        let characters = width / (fontSize * characterWidth)
+        let fits = characters.isFinite ? max(Int(min(characters, 10_000)), 1) : 10_000
         var lines: [String] = [], line = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+        for word in text.split(separator: " ") {
             if line.isEmpty { line = String(word) } else if line.count + 1 + word.count <= fits { line += " " + word } else {
                 lines.append(line)
                 line = String(word)

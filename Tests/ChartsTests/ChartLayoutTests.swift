@@ -147,6 +147,16 @@ import Testing
         #expect(lines == ["a", String(repeating: "x", count: 40), "b"])
     }
 
+    /// Spaces make no lines of their own: not trailing, not doubled, not a label of spaces only;
+    /// a font size of zero does not trap.
+    @Test func spacesAloneMakeNoLinesAndAZeroFontSizeIsOneLine() {
+        #expect(ChartLayout.wrap("abc ", width: 18, fontSize: 10) == ["abc"])
+        #expect(ChartLayout.wrap("abc  def", width: 18, fontSize: 10) == ["abc", "def"])
+        #expect(ChartLayout.wrap("   ", width: 18, fontSize: 10) == [""])
+        #expect(ChartLayout.wrap("", width: 18, fontSize: 10) == [""])
+        #expect(ChartLayout.wrap("a b c", width: 100, fontSize: 0) == ["a b c"])
+    }
+
     @Test func theTableHasARowPerDayWithTheThresholdOfThatDay() {
         let table = ChartFixtures.chart().table()
         #expect(table.columns == ["Post-operative day", "Weight change (%)", "yellow (≥ %)", "red (≥ %)"])

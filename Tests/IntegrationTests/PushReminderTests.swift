@@ -222,10 +222,18 @@ import Testing
         #expect(android.allSatisfy { $0.error == nil } && browsers.allSatisfy { $0.error == nil })
         #expect((android.map(\.concurrent).max() ?? 0) >= 2, "FCM: \(android.map(\.concurrent))")
         #expect((browsers.map(\.concurrent).max() ?? 0) >= 2, "Web Push: \(browsers.map(\.concurrent))")
-        #expect(Dictionary(grouping: android, by: { $0.message?["token"].map { "\($0)" } ?? "" }).values.allSatisfy { $0.count == 2 },
-                "two reminders for each phone")
+        let phones = Dictionary(grouping: android, by: { $0.message?["token"].map { "\($0)" } ?? "" })
+        let tabs = Dictionary(grouping: browsers, by: \.path)
+        #expect(phones.count == 2 && phones.values.allSatisfy { $0.count == 2 }, "two reminders for each phone")
+        #expect(tabs.count == 3 && tabs.values.allSatisfy { $0.count == 2 }, "two reminders for each browser")
         #expect(Dictionary(grouping: browsers, by: { $0.topic ?? "" }).values.allSatisfy { $0.count == 3 },
                 "each reminder once to each browser (one Topic per reminder)")
+        // What overlapped were different devices: a device's second push came only after its
+        // first was answered (each answer held 0.5 s).
+        for arrivals in phones.values.map({ $0.map(\.at) }) + tabs.values.map({ $0.map(\.at) }) {
+            let sorted = arrivals.sorted()
+            #expect(zip(sorted, sorted.dropFirst()).allSatisfy { $1 - $0 >= 0.45 }, "one push in flight per device: \(sorted)")
+        }
     }
 
     /// APNs over HTTP/2: the provider token verified by PyJWT (ES256, kid, iss, iat), every

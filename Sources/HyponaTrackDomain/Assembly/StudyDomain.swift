@@ -79,17 +79,19 @@ public final class StudyDomain: Sendable {
         do { secondFactorKey = try SecondFactorKeySource.load(configuration: configuration, logger: logger) } catch {
             throw DaemonError.configuration(error)
         }
+        let file = configuration.dataDirectory.appendingPathComponent(Database.fileName).path
         let database = try Database(directory: configuration.dataDirectory, auditKey: auditKey,
                                     readers: Database.readerCount(handlerThreads: configuration.http.threads),
                                     longReads: .longReads(handlerThreads: configuration.http.threads,
-                                                          connections: Database.longReaderCount))
-        self.database = database
-        // What an upgrade did to the schema, in the journal beside the release that did it.
-        if database.created {
-            logger.notice("database created", ["file": database.path, "migrations": String(database.migrationsApplied.count)])
-        } else if !database.migrationsApplied.isEmpty {
-            logger.notice("database migrated", ["file": database.path, "applied": database.migrationsApplied.joined(separator: ",")])
+                                                          connections: Database.longReaderCount)) { applied, created in
+            // What an upgrade did to the schema, in the journal beside the release that did it.
+            if created {
+                logger.notice("database created", ["file": file, "migrations": String(applied.count)])
+            } else {
+                logger.notice("database migrated", ["file": file, "applied": applied.joined(separator: ",")])
+            }
         }
+        self.database = database
         if let rekey = database.auditRekey {
             // Expected once, at the first start of the release that keys the chain; anywhere else
             // it means the trail was turned back into the unkeyed form (docs/operations.md §8).

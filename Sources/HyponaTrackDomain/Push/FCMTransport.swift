@@ -33,11 +33,15 @@ final class FCMTransport: PushTransport {
         push(now: now).send(sender, message, to: address)
     }
 
+    /// The access token is made sure of before the first send: fetching it inside the transfer
+    /// loop would hold up the answers of sends in flight (their timeouts run meanwhile).
     func stream(next: () -> (Int, PushItem)?, now: Int64, done: (Int, PushSendResult) -> Void) {
+        _ = accessToken(now: now, refresh: false)
         push(now: now).stream(sender, next: next, done: done)
     }
 
-    /// A 401 or 403 fetches a new access token once (per call) and sends again.
+    /// A 401 or 403 (other than `UNREGISTERED`, which is gone) fetches a new access token once
+    /// (per call) and sends again.
     private func push(now: Int64) -> MultiplexedPush {
         MultiplexedPush(prepare: { [self] item in
             guard case .token(let deviceToken) = item.address else { return .failure(.init(result: .failed("not an FCM token"))) }
@@ -48,7 +52,7 @@ final class FCMTransport: PushTransport {
             return accessToken(now: now, refresh: false).map { bearer in
                 .json(method: .post, url: sendURL, body: body, headers: ["Authorization": "Bearer \(bearer)"])
             }
-        }, refusesCredential: { $0.status == 401 || $0.status == 403 }, renew: { [self] in
+        }, refusesCredential: { ($0.status == 401 || $0.status == 403) && Self.errorCode($0.body) != "UNREGISTERED" }, renew: { [self] in
             switch accessToken(now: now, refresh: true) {
             case .success: return nil
             case .failure(let refused): return refused.result

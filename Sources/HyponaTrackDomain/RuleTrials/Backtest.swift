@@ -61,7 +61,7 @@ enum Backtest {
             let range = start...min(high, start + slice - 1)
             start = range.upperBound + 1
             let days = try DayRepository.load(db, patients: range)
-            let stored = try StoredLevels.latest(db, patients: range, liveVersion: liveVersion, withReasons: true)
+            let stored = try EvaluationRepository.latestLevels(db, patients: range, liveVersion: liveVersion, withReasons: true)
             let slicePatients = stored.keys.compactMap { byId[$0] }
             let results = replay(slicePatients, days: days, stored: stored, candidate: candidate, query: query)
             for (i, p) in slicePatients.enumerated() {

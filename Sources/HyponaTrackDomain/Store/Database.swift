@@ -27,10 +27,6 @@ public final class Database: Sendable {
     public let tokens = TokenCache()
     /// True when this open created the database (the daemon then writes the bootstrap admin token).
     public let created: Bool
-    /// The migrations this open applied, in order (every one for a new database; none when the
-    /// schema was current), for the daemon to log.
-    public let migrationsApplied: [String]
-
     /// What this open's `v5_audit_hmac` re-keyed (committed), for the daemon to log; nil when
     /// the migration did not run now or found an empty trail.
     public let auditRekey: AuditRekey?
@@ -49,8 +45,12 @@ public final class Database: Sendable {
     /// chain is keyed with another key is refused; an older unkeyed chain is re-keyed with
     /// `auditKey` once (migration `v5_audit_hmac`).
     /// `longReads` defaults to the gate for 16 handler threads (`AdmissionGate.longReads`).
+    /// `migrated` is told the migrations this open applied, in order (every one for a new
+    /// database), as soon as they committed — before the steps that may still refuse the
+    /// database, so the daemon can log them even then; it is not called when the schema was current.
     public init(directory: URL, auditKey: AuditKey, readers readerCount: Int = Database.readerCount(handlerThreads: 16),
-         longReads: AdmissionGate = .longReads(handlerThreads: 16, connections: Database.longReaderCount)) throws {
+         longReads: AdmissionGate = .longReads(handlerThreads: 16, connections: Database.longReaderCount),
+         migrated: (_ applied: [String], _ created: Bool) -> Void = { _, _ in }) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let file = directory.appendingPathComponent(Self.fileName)
@@ -60,7 +60,7 @@ public final class Database: Sendable {
         connection.attach(auditKey)
         connection.attach(tokens)
         let applied = try Schema.migrator().migrate(connection)
-        migrationsApplied = applied
+        if !applied.isEmpty { migrated(applied, created) }
         auditRekey = applied.contains("v5_audit_hmac") ? connection.attachment(AuditRekey.self) : nil
         try AuditKeyMigration.checkKey(connection, key: auditKey)
         // The writer is the one connection that appends to the audit chain from here on.

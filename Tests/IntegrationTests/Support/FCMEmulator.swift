@@ -36,16 +36,17 @@ final class FCMEmulator: @unchecked Sendable {
         return all.compactMap { if case .object(let o) = $0 { o } else { nil } }
     }
 
-    /// Each send: its status, the emulator's objection (nil when it found none), `message`, and
-    /// the sends the emulator was handling when it arrived (itself included).
-    func messages() throws -> [(status: Int, error: String?, message: JSONObject?, concurrent: Int)] {
+    /// Each send: its status, the emulator's objection (nil when it found none), `message`,
+    /// the sends the emulator was handling when it arrived (itself included), and when it arrived.
+    func messages() throws -> [(status: Int, error: String?, message: JSONObject?, concurrent: Int, at: Double)] {
         try get("/_messages").map { o in
-            var status = 0, error: String?, message: JSONObject?, concurrent = 0
+            var status = 0, error: String?, message: JSONObject?, concurrent = 0, at = 0.0
             if case .number(let n)? = o["status"] { status = Int(n) }
             if case .string(let e)? = o["error"] { error = e }
             if case .object(let m)? = o["body"] { message = m }
             if case .number(let n)? = o["concurrent"] { concurrent = Int(n) }
-            return (status, error, message, concurrent)
+            if case .number(let n)? = o["at"] { at = n }
+            return (status, error, message, concurrent, at)
         }
     }
 }

@@ -36,6 +36,8 @@ final class WebPushReceiver: @unchecked Sendable {
     }
 
     struct Message {
+        /// The endpoint's path (which subscription it was sent to).
+        let path: String
         let headers: JSONObject
         let status: Int
         let payload: JSONObject?
@@ -53,14 +55,14 @@ final class WebPushReceiver: @unchecked Sendable {
         guard case .array(let all) = try JSONParser.parse(r.body) else { throw TestFailure("webpush-receiver /_messages") }
         return all.compactMap { v in
             guard case .object(let o) = v, case .object(let headers)? = o["headers"], case .number(let status)? = o["status"],
-                  case .number(let at)? = o["at"] else { return nil }
+                  case .number(let at)? = o["at"], case .string(let path)? = o["path"] else { return nil }
             var payload: JSONObject?, claims: JSONObject?, error: String?
             if case .object(let p)? = o["payload"] { payload = p }
             if case .object(let c)? = o["claims"] { claims = c }
             if case .string(let e)? = o["error"] { error = e }
             var concurrent = 0
             if case .number(let n)? = o["concurrent"] { concurrent = Int(n) }
-            return Message(headers: headers, status: Int(status), payload: payload, claims: claims, error: error, at: at,
+            return Message(path: path, headers: headers, status: Int(status), payload: payload, claims: claims, error: error, at: at,
                            concurrent: concurrent)
         }
     }
