@@ -13,14 +13,15 @@ final class CurlMultiHandle: @unchecked Sendable {
     /// A multi handle that multiplexes HTTP/2 streams (`CURLMOPT_PIPELINING` =
     /// `CURLPIPE_MULTIPLEX`) over at most `maxConnections` connections to one host
     /// (`CURLMOPT_MAX_HOST_CONNECTIONS`; transfers beyond what they carry wait in libcurl's
-    /// queue rather than opening more) with at most `maxStreams` streams on each
+    /// queue rather than opening more) and `maxTotalConnections` in all
+    /// (`CURLMOPT_MAX_TOTAL_CONNECTIONS`), with at most `maxStreams` streams on each
     /// (`CURLMOPT_MAX_CONCURRENT_STREAMS`; a server may allow fewer).
-    init(maxConnections: Int, maxStreams: Int) throws(CurlFailure) {
+    init(maxConnections: Int, maxTotalConnections: Int, maxStreams: Int) throws(CurlFailure) {
         guard let raw = curl_multi_init() else { throw CurlFailure(kind: .other, detail: "curl_multi_init failed (out of memory)") }
         self.raw = raw
         try set(CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         try set(CURLMOPT_MAX_HOST_CONNECTIONS, maxConnections)
-        try set(CURLMOPT_MAX_TOTAL_CONNECTIONS, maxConnections)
+        try set(CURLMOPT_MAX_TOTAL_CONNECTIONS, maxTotalConnections)
         try set(CURLMOPT_MAX_CONCURRENT_STREAMS, maxStreams)
     }
 

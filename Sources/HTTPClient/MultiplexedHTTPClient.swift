@@ -34,9 +34,14 @@ public final class MultiplexedHTTPClient: Sendable {
     private let multi: Mutex<CurlMultiHandle?>
     private let handles: CurlEasyHandlePool
     private let connects = Atomic<Int>(0)
+    /// Whether each server (`host:port`) answered over HTTP/2 (true) or HTTP/1 (false) last;
+    /// kept across calls, as the connections are.
+    private let multiplexing = Mutex<[String: Bool]>([:])
 
+    /// - Parameter maxTotalConnections: Connections to all hosts together (default
+    ///   `maxConnections`: one service); a client for many hosts (Web Push) allows more.
     public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), maxConnections: Int = 4,
-                maxStreams: Int = 100, performInterval: Duration = .zero) {
+                maxStreams: Int = 100, maxTotalConnections: Int? = nil, performInterval: Duration = .zero) {
         self.performInterval = performInterval
         CurlRuntime.initialize()
         var configuration = configuration
@@ -44,8 +49,29 @@ public final class MultiplexedHTTPClient: Sendable {
         self.configuration = configuration
         self.maxConnections = max(1, maxConnections)
         self.maxStreams = max(1, maxStreams)
-        multi = Mutex(try? CurlMultiHandle(maxConnections: self.maxConnections, maxStreams: self.maxStreams))
+        multi = Mutex(try? CurlMultiHandle(maxConnections: self.maxConnections, maxTotalConnections: max(self.maxConnections,
+                                                                                                        maxTotalConnections ?? 0),
+                                           maxStreams: self.maxStreams))
         handles = CurlEasyHandlePool(maxIdle: self.maxConnections * self.maxStreams)
+    }
+
+    /// Transfers to one server in flight at once: `maxConnections × maxStreams` once it has
+    /// answered over HTTP/2; `maxConnections` while it is not known to (one request per
+    /// connection). More would wait in libcurl's queue for a connection, with their timeouts
+    /// running from the moment they were added — a slow HTTP/1.1 service would time them out.
+    public func window(for server: String) -> Int {
+        multiplexing.withLock { $0[server] } == true ? maxConnections * maxStreams : maxConnections
+    }
+
+    /// `host:port` of an `http`/`https` URL (the scheme's port when none is written), lowercased.
+    public static func server(of url: String) -> String {
+        let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? Substring(url)
+        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostPort = authority.split(separator: "@").last.map(String.init) ?? ""
+        let bracketEnd = hostPort.lastIndex(of: "]")
+        let hasPort = hostPort.lastIndex(of: ":").map { colon in bracketEnd.map { colon > $0 } ?? true } ?? false
+        let port = url.lowercased().hasPrefix("https://") ? "443" : "80"
+        return (hasPort ? hostPort : "\(hostPort):\(port)").lowercased()
     }
 
     /// Connections opened so far (the sum of each transfer's `CURLINFO_NUM_CONNECTS`).
@@ -70,6 +96,8 @@ public final class MultiplexedHTTPClient: Sendable {
     /// transfers are in flight, asks `next` for another request (with the caller's number for
     /// it), and calls `completion` with that number and the outcome as each one finishes — so a
     /// long run of requests never waits for the slowest of a batch before the next ones start.
+    /// A request to a server that has as many in flight as its ``window(for:)`` waits (and the
+    /// ones after it with it) until one of those finishes.
     /// Returns once `next` has nothing (nil) while no transfer is in flight; a nil while
     /// transfers are in flight only means "nothing now": `next` is asked again after each
     /// completion. Both closures run on the calling thread, inside the transfer loop.
@@ -90,14 +118,18 @@ public final class MultiplexedHTTPClient: Sendable {
     private final class Transfer {
         let index: Int
         let request: HTTPClientRequest
+        /// `host:port` (``server(of:)``).
+        let server: String
         let handle: CurlEasyHandle
         let state: TransferState
         let headers: CurlHeaderList
         let resolve: CurlResolveList
 
-        init(index: Int, request: HTTPClientRequest, handle: CurlEasyHandle, state: TransferState, headers: CurlHeaderList, resolve: CurlResolveList) {
+        init(index: Int, request: HTTPClientRequest, server: String, handle: CurlEasyHandle, state: TransferState,
+             headers: CurlHeaderList, resolve: CurlResolveList) {
             self.index = index
             self.request = request
+            self.server = server
             self.handle = handle
             self.state = state
             self.headers = headers
@@ -109,19 +141,32 @@ public final class MultiplexedHTTPClient: Sendable {
                      completion: (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void) {
         let window = maxConnections * maxStreams
         var active: [UnsafeMutableRawPointer: Transfer] = [:]
+        var perServer: [String: Int] = [:]
+        var waiting: (index: Int, request: HTTPClientRequest, server: String)?
         func finish(_ t: Transfer, _ result: Result<HTTPClientResponse, CurlFailure>) {
             multi.remove(t.handle)
             connects.add(t.handle.longInfo(CURLINFO_NUM_CONNECTS) ?? 0, ordering: .relaxed)
+            perServer[t.server, default: 1] -= 1
+            if case .success = result, let version = t.handle.longInfo(CURLINFO_HTTP_VERSION), version != 0 {
+                multiplexing.withLock { $0[t.server] = version >= Int(CURL_HTTP_VERSION_2_0) }
+            }
             handles.checkIn(t.handle)
             completion(t.index, result.mapError { HTTPClientError($0, request: t.request) })
         }
         let clock = ContinuousClock()
         var lastPass = clock.now - performInterval
         repeat {
-            while active.count < window, let (i, request) = next() {
+            while active.count < window {
+                guard let (i, request, server) = waiting ?? next().map({ ($0.0, $0.1, Self.server(of: $0.1.url)) }) else { break }
+                guard perServer[server, default: 0] < self.window(for: server) else {
+                    waiting = (i, request, server)
+                    break
+                }
+                waiting = nil
                 do throws(CurlFailure) {
-                    let t = try start(request, index: i, on: multi)
+                    let t = try start(request, index: i, server: server, on: multi)
                     active[t.handle.raw] = t
+                    perServer[server, default: 0] += 1
                 } catch {
                     completion(i, .failure(HTTPClientError(error, request: request)))
                 }
@@ -152,7 +197,7 @@ public final class MultiplexedHTTPClient: Sendable {
         } while true
     }
 
-    private func start(_ request: HTTPClientRequest, index: Int, on multi: CurlMultiHandle) throws(CurlFailure) -> Transfer {
+    private func start(_ request: HTTPClientRequest, index: Int, server: String, on multi: CurlMultiHandle) throws(CurlFailure) -> Transfer {
         try CurlRuntime.checkInitialized()
         try HTTPRequestValidation.validate(request)
         guard request.bodyFile == nil else {
@@ -186,6 +231,6 @@ public final class MultiplexedHTTPClient: Sendable {
             handles.checkIn(handle)
             throw error
         }
-        return Transfer(index: index, request: request, handle: handle, state: state, headers: headers, resolve: resolve)
+        return Transfer(index: index, request: request, server: server, handle: handle, state: state, headers: headers, resolve: resolve)
     }
 }

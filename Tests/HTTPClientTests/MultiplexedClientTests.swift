@@ -38,6 +38,38 @@ import Testing
         #expect(client.connectionsOpened == before)
     }
 
+    /// A server that speaks HTTP/1.1 takes one request per connection: the client keeps no more
+    /// in flight to it than it has connections, so none waits in libcurl's queue with its
+    /// timeout running. Eight requests held 0.6 s each over 2 connections with a 1.5 s timeout:
+    /// all queued at once, the last pair would start 1.8 s after being added and time out.
+    @Test func requestsToAnHTTP1ServerWaitForAConnectionOutsideLibcurlSoTheirTimeoutsDoNotRunMeanwhile() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = MultiplexedHTTPClient(configuration: HTTPClientConfiguration(timeout: .milliseconds(1500), connectTimeout: .seconds(1)),
+                                           maxConnections: 2, maxStreams: 10)
+        #expect(client.window(for: MultiplexedHTTPClient.server(of: server.url("/"))) == 2, "not known to multiplex: one a connection")
+        var statuses: [Int: Int] = [:], failures: [String] = []
+        client.send((0..<8).map { _ in HTTPClientRequest(url: server.url("/hold?ms=600")) }) { i, result in
+            switch result {
+            case .success(let r): statuses[i] = r.status
+            case .failure(let e): failures.append("\(i): \(e.kind.summary)")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(statuses.count == 8 && statuses.values.allSatisfy { $0 == 200 })
+        #expect(client.window(for: MultiplexedHTTPClient.server(of: server.url("/"))) == 2, "it answered over HTTP/1.1")
+        #expect((1...2).contains(client.connectionsOpened), "\(client.connectionsOpened) connections")
+    }
+
+    @Test func aServerIsItsHostAndPortWithTheSchemesPortWhenNoneIsWritten() {
+        #expect(MultiplexedHTTPClient.server(of: "https://API.push.apple.com/3/device/ab") == "api.push.apple.com:443")
+        #expect(MultiplexedHTTPClient.server(of: "https://127.0.0.1:8443/push/x?y#z") == "127.0.0.1:8443")
+        #expect(MultiplexedHTTPClient.server(of: "http://example.org") == "example.org:80")
+        #expect(MultiplexedHTTPClient.server(of: "https://[::1]/x") == "[::1]:443")
+        #expect(MultiplexedHTTPClient.server(of: "https://[::1]:9/x") == "[::1]:9")
+        #expect(MultiplexedHTTPClient.server(of: "https://user@host.example:7/x") == "host.example:7")
+    }
+
     @Test func anInvalidRequestOrAnUnreachableHostFailsOnlyThatRequest() throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -1,5 +1,6 @@
 import HTTPClient
 import HTTPServer
+import Glibc
 import Synchronization
 
 /// A real libmicrohttpd server on an ephemeral loopback port, the plain-HTTP peer:
@@ -9,6 +10,7 @@ import Synchronization
 ///   `X-Multi` twice;
 /// - `/status/NNN`: answers status NNN with the body "status NNN";
 /// - `/redirect`: answers 302 with `Location: /echo`;
+/// - `/hold?ms=N`: answers 200 after N milliseconds (a slow service; 4 handler threads);
 /// - `/large?bytes=N`: N bytes of ``patternBody(count:)``.
 final class TestServer: Sendable {
     let server: HTTPServer
@@ -53,6 +55,10 @@ final class TestServer: Sendable {
         }
         if path.hasPrefix("/status/"), let code = Int(path.dropFirst("/status/".count)) {
             return .text(HTTPStatus(rawValue: code), "status \(code)")
+        }
+        if path == "/hold", let ms = request.query["ms"].flatMap(Int.init) {
+            usleep(UInt32(ms) * 1000)
+            return .text(.ok, "held \(ms) ms")
         }
         if path == "/redirect" {
             return HTTPResponse(status: 302, headers: ["Location": "/echo"], body: Array("moved".utf8))

@@ -28,11 +28,13 @@ struct MultiplexedPush {
     /// 10 ms saved nothing more).
     static let performInterval: Duration = .milliseconds(5)
 
-    /// A client for one push service: at most 4 connections (to each host, and in all), 100
-    /// streams on each. `configuration` is copied with HTTP/2 on; the body size cap, timeouts
-    /// and CA are its own.
-    static func client(_ configuration: HTTPClientConfiguration) -> MultiplexedHTTPClient {
-        MultiplexedHTTPClient(configuration: configuration, maxConnections: 4, maxStreams: 100, performInterval: performInterval)
+    /// A client for one push service: at most 4 connections to each host, 100 streams on each
+    /// (4 requests at a time to a host that speaks only HTTP/1.1); 4 connections in all, or 32
+    /// for Web Push (`manyHosts`: each browser vendor's service is its own host). `configuration`
+    /// is copied with HTTP/2 on; the body size cap, timeouts and CA are its own.
+    static func client(_ configuration: HTTPClientConfiguration, manyHosts: Bool = false) -> MultiplexedHTTPClient {
+        MultiplexedHTTPClient(configuration: configuration, maxConnections: 4, maxStreams: 100, maxTotalConnections: manyHosts ? 32 : 4,
+                              performInterval: performInterval)
     }
 
     struct Refused: Error {

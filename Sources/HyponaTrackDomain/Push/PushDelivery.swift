@@ -131,7 +131,7 @@ extension PushDelivery {
             followRedirects: false, maxResponseBytes: 64 * 1024, maxIdleHandles: 8)
         if let webPush = push.webPush, let vapid = keys.vapid {
             transports[.webpush] = WebPushTransport(vapid: vapid, policy: WebPushEndpointPolicy(allowedHosts: webPush.allowedHosts),
-                                                    client: MultiplexedPush.client(configuration))
+                                                    client: MultiplexedPush.client(configuration, manyHosts: true))
         }
         if let apns = push.apns, let key = keys.apns {
             transports[.apns] = APNsTransport(key: key, configuration: apns, client: MultiplexedPush.client(configuration))
