@@ -202,6 +202,25 @@ import Testing
         #expect(try s.auditRows().map(\.action) == ["device.register", "device.remove"])
     }
 
+    /// Within one sending call the policy looks each push service up once (the lookups run
+    /// inside the transfer loop), whatever the subscriptions' paths; a refusal is kept as well;
+    /// another port or scheme is another service.
+    @Test func aCallLooksEachPushServiceUpOnce() {
+        let resolver = CountingResolver(FixedResolver(["public.example-push.org": [.v4([93, 184, 216, 34])],
+                                                       "inside.example-push.org": [.v4([10, 1, 2, 3])]]))
+        let checked = CheckedDestinations(policy: WebPushEndpointPolicy(allowedHosts: ["*.example-push.org"], resolver: resolver))
+        let pin = ResolvedHost(host: "public.example-push.org", port: 443, addresses: ["93.184.216.34"])
+        #expect(checked.destination("https://public.example-push.org/p/one") == .success(pin))
+        #expect(checked.destination("https://Public.Example-Push.org/p/two?x") == .success(pin))
+        #expect(resolver.lookups == ["public.example-push.org"])
+        #expect(throws: WebPushEndpointPolicy.Refusal.self) { try checked.destination("https://inside.example-push.org/a").get() }
+        #expect(throws: WebPushEndpointPolicy.Refusal.self) { try checked.destination("https://inside.example-push.org/b").get() }
+        #expect(checked.destination("https://public.example-push.org:8443/p/three")
+                == .success(ResolvedHost(host: "public.example-push.org", port: 8443, addresses: ["93.184.216.34"])))
+        #expect(throws: WebPushEndpointPolicy.Refusal.self) { try checked.destination("http://public.example-push.org/p/four").get() }
+        #expect(resolver.lookups == ["public.example-push.org", "inside.example-push.org", "public.example-push.org"])
+    }
+
     @Test func staffTokensCannotRegisterDevices() throws {
         let s = try Scene()
         #expect(s.h.send(.put, "/v1/me/devices/phone-0001", body: Self.apns(1)).status == 403)
@@ -213,4 +232,15 @@ struct FixedResolver: HostResolver {
     let table: [String: [IPAddress]]
     init(_ table: [String: [IPAddress]]) { self.table = table }
     func addresses(of host: String) -> [IPAddress] { table[host] ?? [] }
+}
+
+/// A resolver that notes each host it is asked for.
+final class CountingResolver: HostResolver, @unchecked Sendable {
+    let inner: FixedResolver
+    private(set) var lookups: [String] = []
+    init(_ inner: FixedResolver) { self.inner = inner }
+    func addresses(of host: String) -> [IPAddress] {
+        lookups.append(host)
+        return inner.addresses(of: host)
+    }
 }

@@ -26,13 +26,16 @@ struct WebPushTransport: PushTransport {
     }
 
     /// A subscription the policy refuses now is `failed`, not sent; a failure without an answer
-    /// names no endpoint (its path is the subscription's secret name).
+    /// names no endpoint (its path is the subscription's secret name). The policy's check (a DNS
+    /// lookup) is made once per push service and call, not once per push: the lookups run
+    /// inside the transfer loop, where the timeouts of the pushes in flight run meanwhile.
     private func push(now: Int64) -> MultiplexedPush {
-        MultiplexedPush(prepare: { [self] item in
+        let checked = CheckedDestinations(policy: policy)
+        return MultiplexedPush(prepare: { [self] item in
             guard case .webPush(let endpoint, let p256dh, let auth) = item.address else {
                 return .failure(.init(result: .failed("not a Web Push subscription")))
             }
-            return request(item.message, endpoint: endpoint, p256dh: p256dh, auth: auth, now: now)
+            return request(item.message, endpoint: endpoint, p256dh: p256dh, auth: auth, now: now, destination: checked.destination)
                 .mapError { .init(result: .failed($0.reason)) }
         }, outcome: { response in
             PushResponses.classify(status: response.status, retryAfter: response.headers["retry-after"], now: now,
@@ -42,10 +45,11 @@ struct WebPushTransport: PushTransport {
 
     /// The encrypted, signed POST to the endpoint, connecting to the addresses the policy just
     /// checked; or why the endpoint is refused.
-    func request(_ message: PushMessage, endpoint: String, p256dh: String, auth: String,
-                 now: Int64) -> Result<HTTPClientRequest, WebPushEndpointPolicy.Refusal> {
+    func request(_ message: PushMessage, endpoint: String, p256dh: String, auth: String, now: Int64,
+                 destination: ((String) -> Result<ResolvedHost?, WebPushEndpointPolicy.Refusal>)? = nil)
+        -> Result<HTTPClientRequest, WebPushEndpointPolicy.Refusal> {
         let pin: ResolvedHost?
-        switch policy.destination(endpoint) {
+        switch (destination ?? policy.destination)(endpoint) {
         case .success(let p): pin = p
         case .failure(let refusal): return .failure(refusal)
         }
@@ -73,6 +77,31 @@ struct WebPushTransport: PushTransport {
 
     static func payload(_ m: PushMessage) -> String {
         (try? JSONTextEncoder.string(Payload(title: PushMessage.title, body: m.body, kind: m.kind, date: m.date, slot: m.slot))) ?? "{}"
+    }
+}
+
+/// The policy's answers for the push services of one call, by scheme and authority (the
+/// endpoints' paths differ, their services repeat).
+final class CheckedDestinations {
+    let policy: WebPushEndpointPolicy
+    private var answers: [String: Result<ResolvedHost?, WebPushEndpointPolicy.Refusal>] = [:]
+
+    init(policy: WebPushEndpointPolicy) { self.policy = policy }
+
+    func destination(_ endpoint: String) -> Result<ResolvedHost?, WebPushEndpointPolicy.Refusal> {
+        let key = Self.origin(of: endpoint)
+        if let known = answers[key] { return known }
+        let answer = policy.destination(endpoint)
+        answers[key] = answer
+        return answer
+    }
+
+    /// `scheme://authority` of a URL, lowercased (all of it when it has no path).
+    static func origin(of url: String) -> String {
+        let lower = url.lowercased()
+        guard let scheme = lower.range(of: "://") else { return lower }
+        let rest = lower[scheme.upperBound...]
+        return String(lower[..<scheme.upperBound] + rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
     }
 }
 
