@@ -31,6 +31,8 @@ public final class MultiplexedHTTPClient: Sendable {
     /// with hundreds of streams a pass per arriving answer costs more than the answers; waiting
     /// a little lets each pass take several (zero: a pass whenever a socket is ready).
     public let performInterval: Duration
+    /// Connections to all hosts together at most (`CURLMOPT_MAX_TOTAL_CONNECTIONS`).
+    public let maxTotalConnections: Int
     private let multi: Mutex<CurlMultiHandle?>
     private let handles: CurlEasyHandlePool
     private let connects = Atomic<Int>(0)
@@ -49,8 +51,8 @@ public final class MultiplexedHTTPClient: Sendable {
         self.configuration = configuration
         self.maxConnections = max(1, maxConnections)
         self.maxStreams = max(1, maxStreams)
-        multi = Mutex(try? CurlMultiHandle(maxConnections: self.maxConnections, maxTotalConnections: max(self.maxConnections,
-                                                                                                        maxTotalConnections ?? 0),
+        self.maxTotalConnections = max(self.maxConnections, maxTotalConnections ?? 0)
+        multi = Mutex(try? CurlMultiHandle(maxConnections: self.maxConnections, maxTotalConnections: self.maxTotalConnections,
                                            maxStreams: self.maxStreams))
         handles = CurlEasyHandlePool(maxIdle: self.maxConnections * self.maxStreams)
     }
@@ -96,8 +98,9 @@ public final class MultiplexedHTTPClient: Sendable {
     /// transfers are in flight, asks `next` for another request (with the caller's number for
     /// it), and calls `completion` with that number and the outcome as each one finishes — so a
     /// long run of requests never waits for the slowest of a batch before the next ones start.
-    /// A request to a server that has as many in flight as its ``window(for:)`` waits (and the
-    /// ones after it with it) until one of those finishes.
+    /// A request to a server that has as many in flight as its ``window(for:)``, or that would
+    /// need a connection beyond `maxTotalConnections`, is held (``ServerAdmission``) until one
+    /// finishes; requests to other servers go on meanwhile.
     /// Returns once `next` has nothing (nil) while no transfer is in flight; a nil while
     /// transfers are in flight only means "nothing now": `next` is asked again after each
     /// completion. Both closures run on the calling thread, inside the transfer loop.
@@ -141,34 +144,55 @@ public final class MultiplexedHTTPClient: Sendable {
                      completion: (Int, Result<HTTPClientResponse, HTTPClientError>) -> Void) {
         let window = maxConnections * maxStreams
         var active: [UnsafeMutableRawPointer: Transfer] = [:]
-        var perServer: [String: Int] = [:]
-        var waiting: (index: Int, request: HTTPClientRequest, server: String)?
+        var admission = ServerAdmission(maxConnections: maxConnections, maxStreams: maxStreams,
+                                        maxTotalConnections: maxTotalConnections)
+        var learned = multiplexing.withLock { $0 }
+        let multiplexes = { (server: String) in learned[server] == true }
         func finish(_ t: Transfer, _ result: Result<HTTPClientResponse, CurlFailure>) {
             multi.remove(t.handle)
             connects.add(t.handle.longInfo(CURLINFO_NUM_CONNECTS) ?? 0, ordering: .relaxed)
-            perServer[t.server, default: 1] -= 1
+            admission.finished(t.server)
             if case .success = result, let version = t.handle.longInfo(CURLINFO_HTTP_VERSION), version != 0 {
-                multiplexing.withLock { $0[t.server] = version >= Int(CURL_HTTP_VERSION_2_0) }
+                let many = version >= Int(CURL_HTTP_VERSION_2_0)
+                if learned[t.server] != many {
+                    learned[t.server] = many
+                    multiplexing.withLock { $0[t.server] = many }
+                }
             }
             handles.checkIn(t.handle)
             completion(t.index, result.mapError { HTTPClientError($0, request: t.request) })
         }
+        func begin(_ i: Int, _ request: HTTPClientRequest, _ server: String) {
+            do throws(CurlFailure) {
+                let t = try start(request, index: i, server: server, on: multi)
+                active[t.handle.raw] = t
+                admission.started(server)
+            } catch {
+                completion(i, .failure(HTTPClientError(error, request: request)))
+            }
+        }
         let clock = ContinuousClock()
         var lastPass = clock.now - performInterval
         repeat {
-            while active.count < window {
-                guard let (i, request, server) = waiting ?? next().map({ ($0.0, $0.1, Self.server(of: $0.1.url)) }) else { break }
-                guard perServer[server, default: 0] < self.window(for: server) else {
-                    waiting = (i, request, server)
-                    break
+            // Held requests first, each server's in order, as their servers have room again.
+            for server in admission.serversHolding {
+                while admission.mayStart(server, multiplexes: multiplexes), let (i, request) = admission.takeHeld(server) {
+                    begin(i, request, server)
                 }
-                waiting = nil
-                do throws(CurlFailure) {
-                    let t = try start(request, index: i, server: server, on: multi)
-                    active[t.handle.raw] = t
-                    perServer[server, default: 0] += 1
-                } catch {
-                    completion(i, .failure(HTTPClientError(error, request: request)))
+            }
+            while active.count + admission.heldCount < window, let (i, request) = next() {
+                let server = Self.server(of: request.url)
+                if !admission.isHolding(server) && admission.mayStart(server, multiplexes: multiplexes) {
+                    begin(i, request, server)
+                } else {
+                    admission.hold(i, request, for: server)
+                }
+            }
+            if active.isEmpty {
+                // Not expected: with nothing in flight every server has room. Never dropped silently.
+                for (i, request) in admission.takeAllHeld() {
+                    completion(i, .failure(HTTPClientError(CurlFailure(kind: .other, detail: "not started (no connection to wait for)"),
+                                                           request: request)))
                 }
             }
             guard !active.isEmpty else { break }

@@ -1,4 +1,4 @@
-import HTTPClient
+@testable import HTTPClient
 import Testing
 
 /// The multi-handle client against the real libmicrohttpd peer (plain HTTP, so HTTP/1.1: the
@@ -40,25 +40,66 @@ import Testing
 
     /// A server that speaks HTTP/1.1 takes one request per connection: the client keeps no more
     /// in flight to it than it has connections, so none waits in libcurl's queue with its
-    /// timeout running. Eight requests held 0.6 s each over 2 connections with a 1.5 s timeout:
-    /// all queued at once, the last pair would start 1.8 s after being added and time out.
+    /// timeout running. Twelve requests held 0.6 s each over 2 connections with a 2.5 s timeout:
+    /// all queued at once, the last pairs would end 3 s and more after being added and time out;
+    /// held outside libcurl, each takes about 0.6 s (1.2 s when it waits to learn the server
+    /// does not multiplex).
     @Test func requestsToAnHTTP1ServerWaitForAConnectionOutsideLibcurlSoTheirTimeoutsDoNotRunMeanwhile() throws {
         let server = try TestServer()
         defer { server.stop() }
-        let client = MultiplexedHTTPClient(configuration: HTTPClientConfiguration(timeout: .milliseconds(1500), connectTimeout: .seconds(1)),
+        let client = MultiplexedHTTPClient(configuration: HTTPClientConfiguration(timeout: .milliseconds(2500), connectTimeout: .seconds(1)),
                                            maxConnections: 2, maxStreams: 10)
         #expect(client.window(for: MultiplexedHTTPClient.server(of: server.url("/"))) == 2, "not known to multiplex: one a connection")
         var statuses: [Int: Int] = [:], failures: [String] = []
-        client.send((0..<8).map { _ in HTTPClientRequest(url: server.url("/hold?ms=600")) }) { i, result in
+        client.send((0..<12).map { _ in HTTPClientRequest(url: server.url("/hold?ms=600")) }) { i, result in
             switch result {
             case .success(let r): statuses[i] = r.status
             case .failure(let e): failures.append("\(i): \(e.kind.summary)")
             }
         }
         #expect(failures.isEmpty, "\(failures)")
-        #expect(statuses.count == 8 && statuses.values.allSatisfy { $0 == 200 })
+        #expect(statuses.count == 12 && statuses.values.allSatisfy { $0 == 200 })
         #expect(client.window(for: MultiplexedHTTPClient.server(of: server.url("/"))) == 2, "it answered over HTTP/1.1")
         #expect((1...2).contains(client.connectionsOpened), "\(client.connectionsOpened) connections")
+    }
+
+    /// A server that never answers holds up only its own requests: the ones to a server that
+    /// answers go on while they wait for their timeout (one slot held for the dead server's next
+    /// request used to stop every request behind it).
+    @Test func aHangingServerHoldsUpOnlyItsOwnRequests() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let hanging = SilentListener()
+        let client = MultiplexedHTTPClient(configuration: HTTPClientConfiguration(timeout: .seconds(2), connectTimeout: .seconds(2)),
+                                           maxConnections: 2, maxStreams: 10, maxTotalConnections: 8)
+        let dead = (0..<4).map { _ in HTTPClientRequest(url: hanging.url) }
+        let alive = (0..<6).map { _ in HTTPClientRequest(url: server.url("/status/204")) }
+        var order: [Int] = [], answered = 0
+        client.send(dead + alive) { i, result in
+            order.append(i)
+            if (try? result.get())?.status == 204 { answered += 1 }
+        }
+        #expect(order.count == 10 && answered == 6)
+        #expect(Set(order.prefix(6)) == Set(4..<10), "the answering server's requests finished first: \(order)")
+    }
+
+    /// The admission's arithmetic: one request per connection to a server not known to
+    /// multiplex, `maxStreams` per connection to one that does, and the connections in all.
+    @Test func admissionCountsConnectionsPerServerAndInAll() {
+        var a = ServerAdmission(maxConnections: 2, maxStreams: 3, maxTotalConnections: 4)
+        let h2 = { (s: String) in s == "h2:443" }
+        for _ in 0..<2 { #expect(a.mayStart("h1:443", multiplexes: h2)); a.started("h1:443") }
+        #expect(!a.mayStart("h1:443", multiplexes: h2), "two connections, one request each")
+        for _ in 0..<4 { #expect(a.mayStart("h2:443", multiplexes: h2)); a.started("h2:443") }
+        #expect(a.connections(h2) == 4, "2 + ceil(4 / 3)")
+        #expect(a.mayStart("h2:443", multiplexes: h2), "a fifth stream fits the second connection")
+        a.started("h2:443"); a.started("h2:443")
+        #expect(!a.mayStart("h2:443", multiplexes: h2), "six streams fill both connections")
+        #expect(!a.mayStart("other:443", multiplexes: h2), "no connection left in all")
+        a.finished("h1:443")
+        #expect(a.mayStart("other:443", multiplexes: h2))
+        a.hold(7, HTTPClientRequest(url: "https://other/"), for: "other:443")
+        #expect(a.isHolding("other:443") && a.heldCount == 1 && a.takeHeld("other:443")?.index == 7 && a.heldCount == 0)
     }
 
     @Test func aServerIsItsHostAndPortWithTheSchemesPortWhenNoneIsWritten() {

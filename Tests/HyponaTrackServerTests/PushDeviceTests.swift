@@ -202,10 +202,11 @@ import Testing
         #expect(try s.auditRows().map(\.action) == ["device.register", "device.remove"])
     }
 
-    /// Within one sending call the policy looks each push service up once (the lookups run
-    /// inside the transfer loop), whatever the subscriptions' paths; a refusal is kept as well;
-    /// another port or scheme is another service.
-    @Test func aCallLooksEachPushServiceUpOnce() {
+    /// Within one sending call the policy looks each approved push service up once (the lookups
+    /// run inside the transfer loop), whatever the subscriptions' paths; a refusal is asked
+    /// again; another port or scheme is another service. A host that does not resolve is a
+    /// passing refusal (its push is retried), a private one is not.
+    @Test func aCallLooksEachApprovedPushServiceUpOnce() {
         let resolver = CountingResolver(FixedResolver(["public.example-push.org": [.v4([93, 184, 216, 34])],
                                                        "inside.example-push.org": [.v4([10, 1, 2, 3])]]))
         let checked = CheckedDestinations(policy: WebPushEndpointPolicy(allowedHosts: ["*.example-push.org"], resolver: resolver))
@@ -213,12 +214,16 @@ import Testing
         #expect(checked.destination("https://public.example-push.org/p/one") == .success(pin))
         #expect(checked.destination("https://Public.Example-Push.org/p/two?x") == .success(pin))
         #expect(resolver.lookups == ["public.example-push.org"])
-        #expect(throws: WebPushEndpointPolicy.Refusal.self) { try checked.destination("https://inside.example-push.org/a").get() }
+        #expect(checked.destination("https://inside.example-push.org/a") == .failure(.init(
+            reason: "the endpoint's host inside.example-push.org resolves to a private address")))
         #expect(throws: WebPushEndpointPolicy.Refusal.self) { try checked.destination("https://inside.example-push.org/b").get() }
         #expect(checked.destination("https://public.example-push.org:8443/p/three")
                 == .success(ResolvedHost(host: "public.example-push.org", port: 8443, addresses: ["93.184.216.34"])))
         #expect(throws: WebPushEndpointPolicy.Refusal.self) { try checked.destination("http://public.example-push.org/p/four").get() }
-        #expect(resolver.lookups == ["public.example-push.org", "inside.example-push.org", "public.example-push.org"])
+        #expect(checked.destination("https://gone.example-push.org/c") == .failure(.init(
+            reason: "the endpoint's host gone.example-push.org does not resolve", passing: true)))
+        #expect(resolver.lookups == ["public.example-push.org", "inside.example-push.org", "inside.example-push.org",
+                                     "public.example-push.org", "gone.example-push.org"])
     }
 
     @Test func staffTokensCannotRegisterDevices() throws {

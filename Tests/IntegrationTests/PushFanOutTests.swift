@@ -74,6 +74,11 @@ import Testing
         #expect(ok.allSatisfy { $0.error == nil })
         let stats = try apns.stats()
         if case .number(let most)? = stats["maxOpen"] { #expect(most <= 4, "HTTP/2 connections open at once: \(most)") }
+        // The daemon learned the service multiplexes: far more than one request per connection in
+        // flight (4 is all it keeps to a server not known to speak HTTP/2).
+        if case .number(let pending)? = stats["maxPending"] { #expect(pending > 16, "requests in flight at once: \(pending)") } else {
+            Issue.record("no maxPending in \(stats)")
+        }
         let metrics = try rig.daemon.request(.get, "/metrics").text
         #expect(metrics.contains("hyponatrack_push_pending 0"))
     }

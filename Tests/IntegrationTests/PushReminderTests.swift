@@ -111,7 +111,8 @@ import Testing
     /// A delivery waiting for its retry when the daemon is killed is sent after the restart,
     /// once; the ones already sent are not sent again.
     @Test func aKill9NeitherLosesNorRepeatsADelivery() throws {
-        let t = try Rig { try $0.answer(503, retryAfter: "3") }
+        // Retry-After long enough that the retry cannot come before the kill on a slow machine.
+        let t = try Rig { try $0.answer(503, retryAfter: "8") }
         try t.rig.waitUntil(timeout: 30, "one reminder sent, the other refused") {
             let all = try t.receiver.messages()
             return all.count == 2 && all.contains { $0.status == 503 }

@@ -35,9 +35,11 @@ public struct WebPushEndpointPolicy: Sendable {
         return nil
     }
 
-    /// Why an endpoint is refused.
+    /// Why an endpoint is refused; `passing` when asking again later may find it fine (its
+    /// host did not resolve: a DNS failure), so a push to it is retried rather than failed.
     public struct Refusal: Error, Equatable {
         public let reason: String
+        public var passing = false
     }
 
     /// Where the sender may connect for `endpoint`: the addresses just checked, to pin the
@@ -54,7 +56,9 @@ public struct WebPushEndpointPolicy: Sendable {
         }
         if named { return .success(nil) }
         let addresses = resolver.addresses(of: host)
-        guard !addresses.isEmpty else { return .failure(Refusal(reason: "the endpoint's host \(host.prefix(100)) does not resolve")) }
+        guard !addresses.isEmpty else {
+            return .failure(Refusal(reason: "the endpoint's host \(host.prefix(100)) does not resolve", passing: true))
+        }
         guard addresses.allSatisfy(\.isPublic) else {
             return .failure(Refusal(reason: "the endpoint's host \(host.prefix(100)) resolves to a private address"))
         }

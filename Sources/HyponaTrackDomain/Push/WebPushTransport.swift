@@ -36,7 +36,7 @@ struct WebPushTransport: PushTransport {
                 return .failure(.init(result: .failed("not a Web Push subscription")))
             }
             return request(item.message, endpoint: endpoint, p256dh: p256dh, auth: auth, now: now, destination: checked.destination)
-                .mapError { .init(result: .failed($0.reason)) }
+                .mapError { .init(result: $0.passing ? .retry($0.reason, afterSeconds: nil) : .failed($0.reason)) }
         }, outcome: { response in
             PushResponses.classify(status: response.status, retryAfter: response.headers["retry-after"], now: now,
                                    goneStatuses: [404, 410], reason: "Web Push")
@@ -80,19 +80,21 @@ struct WebPushTransport: PushTransport {
     }
 }
 
-/// The policy's answers for the push services of one call, by scheme and authority (the
-/// endpoints' paths differ, their services repeat).
+/// The policy's approvals for the push services of one call, by scheme and authority (the
+/// endpoints' paths differ, their services repeat), each kept for a minute; a refusal is not
+/// kept (the next push asks again), so a passing DNS failure refuses only the pushes made during it.
 final class CheckedDestinations {
+    static let keptFor: Duration = .seconds(60)
     let policy: WebPushEndpointPolicy
-    private var answers: [String: Result<ResolvedHost?, WebPushEndpointPolicy.Refusal>] = [:]
+    private var approved: [String: (pin: ResolvedHost?, at: ContinuousClock.Instant)] = [:]
 
     init(policy: WebPushEndpointPolicy) { self.policy = policy }
 
     func destination(_ endpoint: String) -> Result<ResolvedHost?, WebPushEndpointPolicy.Refusal> {
-        let key = Self.origin(of: endpoint)
-        if let known = answers[key] { return known }
+        let key = Self.origin(of: endpoint), now = ContinuousClock.now
+        if let known = approved[key], now - known.at < Self.keptFor { return .success(known.pin) }
         let answer = policy.destination(endpoint)
-        answers[key] = answer
+        if case .success(let pin) = answer { approved[key] = (pin, now) }
         return answer
     }
 
