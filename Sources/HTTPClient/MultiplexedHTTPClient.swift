@@ -57,23 +57,19 @@ public final class MultiplexedHTTPClient: Sendable {
         handles = CurlEasyHandlePool(maxIdle: self.maxConnections * self.maxStreams)
     }
 
-    /// Transfers to one server in flight at once: `maxConnections × maxStreams` once it has
-    /// answered over HTTP/2; `maxConnections` while it is not known to (one request per
-    /// connection). More would wait in libcurl's queue for a connection, with their timeouts
-    /// running from the moment they were added — a slow HTTP/1.1 service would time them out.
+    /// Transfers to one server in flight at once (``ServerAdmission/window(multiplexes:)``):
+    /// `maxConnections × maxStreams` once it has answered over HTTP/2, `maxConnections` until then.
     public func window(for server: String) -> Int {
-        multiplexing.withLock { $0[server] } == true ? maxConnections * maxStreams : maxConnections
+        ServerAdmission(maxConnections: maxConnections, maxStreams: maxStreams, maxTotalConnections: maxTotalConnections)
+            .window(multiplexes: multiplexing.withLock { $0[server] } == true)
     }
 
-    /// `host:port` of an `http`/`https` URL (the scheme's port when none is written), lowercased.
+    /// `host:port` of an `http`/`https` URL (`CurlResolveList.hostAndPort`: lowercased, the
+    /// scheme's port when none is written, an IPv6 literal in brackets); a URL it cannot read
+    /// is a server of its own.
     public static func server(of url: String) -> String {
-        let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? Substring(url)
-        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let hostPort = authority.split(separator: "@").last.map(String.init) ?? ""
-        let bracketEnd = hostPort.lastIndex(of: "]")
-        let hasPort = hostPort.lastIndex(of: ":").map { colon in bracketEnd.map { colon > $0 } ?? true } ?? false
-        let port = url.lowercased().hasPrefix("https://") ? "443" : "80"
-        return (hasPort ? hostPort : "\(hostPort):\(port)").lowercased()
+        guard let (host, port) = CurlResolveList.hostAndPort(url) else { return url.lowercased() }
+        return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     /// Connections opened so far (the sum of each transfer's `CURLINFO_NUM_CONNECTS`).

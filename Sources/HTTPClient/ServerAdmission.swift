@@ -21,11 +21,15 @@ struct ServerAdmission {
         self.maxTotalConnections = maxTotalConnections
     }
 
+    /// Requests in flight to one server at most: one per connection while it is not known to
+    /// multiplex, `maxStreams` on each once it is.
+    func window(multiplexes: Bool) -> Int { multiplexes ? maxConnections * maxStreams : maxConnections }
+
     /// Whether one more request to `server` may start now.
     func mayStart(_ server: String, multiplexes: (String) -> Bool) -> Bool {
         let n = inFlight[server, default: 0]
         let many = multiplexes(server)
-        guard n < (many ? maxConnections * maxStreams : maxConnections) else { return false }
+        guard n < window(multiplexes: many) else { return false }
         let needsConnection = many ? n % maxStreams == 0 : true
         return !needsConnection || connections(multiplexes) < maxTotalConnections
     }

@@ -79,11 +79,10 @@ public final class StudyDomain: Sendable {
         do { secondFactorKey = try SecondFactorKeySource.load(configuration: configuration, logger: logger) } catch {
             throw DaemonError.configuration(error)
         }
-        let file = configuration.dataDirectory.appendingPathComponent(Database.fileName).path
         let database = try Database(directory: configuration.dataDirectory, auditKey: auditKey,
                                     readers: Database.readerCount(handlerThreads: configuration.http.threads),
                                     longReads: .longReads(handlerThreads: configuration.http.threads,
-                                                          connections: Database.longReaderCount)) { applied, created in
+                                                          connections: Database.longReaderCount)) { applied, created, file in
             // What an upgrade did to the schema, in the journal beside the release that did it.
             if created {
                 logger.notice("database created", ["file": file, "migrations": String(applied.count)])

@@ -34,9 +34,13 @@ final class FCMTransport: PushTransport {
     }
 
     /// The access token is made sure of before the first send: fetching it inside the transfer
-    /// loop would hold up the answers of sends in flight (their timeouts run meanwhile).
+    /// loop would hold up the answers of sends in flight (their timeouts run meanwhile). When it
+    /// cannot be had, every push of the call gets that outcome, without a fetch each.
     func stream(next: () -> (Int, PushItem)?, now: Int64, done: (Int, PushSendResult) -> Void) {
-        _ = accessToken(now: now, refresh: false)
+        if case .failure(let refused) = accessToken(now: now, refresh: false) {
+            while let (i, _) = next() { done(i, refused.result) }
+            return
+        }
         push(now: now).stream(sender, next: next, done: done)
     }
 

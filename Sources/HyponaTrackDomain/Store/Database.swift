@@ -50,7 +50,7 @@ public final class Database: Sendable {
     /// database, so the daemon can log them even then; it is not called when the schema was current.
     public init(directory: URL, auditKey: AuditKey, readers readerCount: Int = Database.readerCount(handlerThreads: 16),
          longReads: AdmissionGate = .longReads(handlerThreads: 16, connections: Database.longReaderCount),
-         migrated: (_ applied: [String], _ created: Bool) -> Void = { _, _ in }) throws {
+         migrated: (_ applied: [String], _ created: Bool, _ path: String) -> Void = { _, _, _ in }) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let file = directory.appendingPathComponent(Self.fileName)
@@ -60,7 +60,7 @@ public final class Database: Sendable {
         connection.attach(auditKey)
         connection.attach(tokens)
         let applied = try Schema.migrator().migrate(connection)
-        if !applied.isEmpty { migrated(applied, created) }
+        if !applied.isEmpty { migrated(applied, created, path) }
         auditRekey = applied.contains("v5_audit_hmac") ? connection.attachment(AuditRekey.self) : nil
         try AuditKeyMigration.checkKey(connection, key: auditKey)
         // The writer is the one connection that appends to the audit chain from here on.
